@@ -1,0 +1,136 @@
+// Renders the model into shard files: the free routes' exact response bodies, and one private shard
+// per state × line/category × granularity with every vintage. Pure: returns path → text, in order.
+import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../api/contract.ts';
+import type { Dataset } from './model-types.ts';
+import type { Model, Series, Snapshot } from './model.ts';
+
+const SAMPLE_MONTHS = 13;
+const SERVED: readonly string[] = ['month', 'quarter', 'year'];
+const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** The folder of a line key: `all`, `line-12`, `category-commercial-property`. */
+export const lineDir = (lineKey: string) => (lineKey.includes(':') ? `${lineKey.split(':')[0]}-${slug(lineKey.split(':')[1])}` : lineKey);
+
+const json = (value: unknown) => JSON.stringify(value) + '\n';
+const latestOf = (snaps: Snapshot[]) =>
+  snaps.reduce((a, b) => (b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a));
+
+function coverage(dataset: Dataset, model: Model): CoverageItem[] {
+  return [...dataset.states.values()]
+    .sort((a, b) => (a.code < b.code ? -1 : 1))
+    .map((state) => {
+      const statewide = model.series.filter((s) => s.state === state.code && !s.county);
+      const periodTypes: CoverageItem['period_types'] = {};
+      for (const pt of ['month', 'quarter', 'half_year', 'year', 'year_to_date'] as const) {
+        const series = statewide.filter((s) => s.periodType === pt && s.rows.length);
+        if (!series.length) continue;
+        const periods = series.flatMap((s) => s.rows.map((r) => r.period)).sort();
+        const counted = series
+          .filter((s) => s.rows.some((r) => r.snapshots.some((x) => x.values.policy_count !== null)))
+          .sort((a, b) => Number(b.lineKey === 'all') - Number(a.lineKey === 'all'));
+        periodTypes[pt] = {
+          from: periods[0],
+          to: periods.at(-1)!,
+          latest_report_date: latestOf(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
+          count_unit: counted[0]?.countUnit ?? null,
+        };
+      }
+      return {
+        state: state.code,
+        name: state.name,
+        stamping_office: state.office,
+        stamping_office_name_basis: state.nameBasis,
+        period_types: periodTypes,
+        capabilities: {
+          has_county_data: model.series.some((s) => s.state === state.code && s.county !== null),
+          has_insurer_data: model.insurers.has(state.code),
+          has_new_renewal_split: statewide.some((s) =>
+            s.rows.some((r) => r.snapshots.some((x) => x.values.new_business_policy_pct !== null || x.values.renewal_policy_pct !== null)),
+          ),
+        },
+      };
+    });
+}
+
+function lines(dataset: Dataset, state: string): LineItem[] {
+  return [...(dataset.lines.get(state)?.values() ?? [])]
+    .sort((a, b) => byCode.compare(a.sourceCode, b.sourceCode))
+    .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category }));
+}
+
+function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types']): SampleResponse {
+  const state = dataset.states.get(code)!;
+  const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
+  const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
+  const latest = rows.length ? latestOf(rows.map((r) => r.snap)) : null;
+  const published = Object.keys(periodTypes).join(', ') || 'none';
+  const paid =
+    'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
+  return {
+    state: code,
+    line: 'all',
+    granularity: 'month',
+    sample: true,
+    data: rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values })),
+    report_date: latest?.reportDate ?? null,
+    data_as_of: latest?.dataAsOf ?? null,
+    source: state.source,
+    note: rows.length
+      ? `Free sample: the latest ${rows.length} monthly statewide all-lines rows, latest vintage. ${paid}`
+      : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. Period types published: ${published} (see /v1/coverage). ${paid}`,
+  };
+}
+
+function seriesShard(s: Series, lineEcho: string) {
+  return {
+    state: s.state,
+    line: lineEcho,
+    county: s.county,
+    granularity: s.periodType,
+    count_unit: s.countUnit,
+    columns: ['as_of', 'report_date', 'data_as_of', ...SERIES_FIELDS],
+    rows: s.rows.map((r) => ({
+      period: r.period,
+      snapshots: r.snapshots.map((x) => [x.asOf, x.reportDate, x.dataAsOf, ...SERIES_FIELDS.map((f) => x.values[f])]),
+    })),
+  };
+}
+
+export function renderShards(dataset: Dataset, model: Model): Map<string, string> {
+  const files = new Map<string, string>();
+  const coverageBody = coverageResponse.parse(coverage(dataset, model));
+  files.set('free/coverage.json', json(coverageBody));
+
+  const index: Record<string, unknown> = {};
+  for (const item of coverageBody) {
+    const code = item.state;
+    const state = dataset.states.get(code)!;
+    const lineItems = linesResponse.parse(lines(dataset, code));
+    files.set(`free/lines/${code}.json`, json(lineItems));
+    files.set(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types))));
+
+    const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
+    const echo = (lineKey: string) =>
+      lineKey === 'all' ? 'all' : lineKey.startsWith('category:') ? lineKey.slice(9) : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
+    const shardPaths: string[] = [];
+    for (const s of series) {
+      const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
+      files.set(`private/${path}`, json(seriesShard(s, echo(s.lineKey))));
+      shardPaths.push(path);
+    }
+    const insurers = model.insurers.get(code);
+    if (insurers) files.set(`private/insurers/${code}.json`, json({ state: code, periods: insurers }));
+    index[code] = {
+      source: state.source,
+      lines: lineItems.map((l) => ({ ...l, dir: lineDir(`line:${l.id}`) })),
+      categories: [...new Set(lineItems.flatMap((l) => (l.category ? [l.category] : [])))]
+        .sort()
+        .map((name) => ({ name, dir: lineDir(`category:${name}`) })),
+      counties: [...new Set(series.flatMap((s) => (s.county ? [s.county] : [])))].sort(),
+      shards: shardPaths.sort(),
+    };
+  }
+  files.set('private/index.json', json({ states: index }));
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+}

@@ -1,0 +1,118 @@
+// Parser for a publication file: `# key: value` header (the report's identity), then one row per
+// figure as printed. See data/README.md for the format.
+import { isIsoDate, lastDay, parsePeriod } from '../../api/periods.ts';
+import type { Problems } from '../errors.ts';
+import type { CsvFile } from '../csv.ts';
+import { COUNT_METRICS, METRICS, PCT_METRICS, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
+
+export const PUBLICATION_COLUMNS = ['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'note'] as const;
+const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of'] as const;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const QUALIFIER = /^[a-z]+( [a-z]+)*$/;
+
+/**
+ * Exact as printed: at least 4 significant digits (`946170000`, not `1240000000` = "$1.24B"), or a
+ * whole number printed to its units digit (`513` policies), which no rounding produced.
+ */
+export function isExactAsWritten(text: string): boolean {
+  return significantDigits(text) >= 4 || /^-?\d*[1-9]$/.test(text);
+}
+
+/** Significant digits of a decimal as written: `1240000000` → 3, `946170000` → 5, `0.50` → 2. */
+export function significantDigits(text: string): number {
+  const [int, frac = ''] = text.replace('-', '').split('.');
+  const digits = (int + frac).replace(/^0+/, '');
+  return frac ? digits.length : digits.replace(/0+$/, '').length;
+}
+
+export function parsePublication(
+  csv: CsvFile,
+  id: string,
+  states: Map<string, State>,
+  lines: Map<string, Map<string, Omit<Line, 'id'>>>,
+  problems: Problems,
+): { pub: Publication; figures: Figure[] } | null {
+  const { file, meta } = csv;
+  for (const key of meta.keys()) {
+    if (!(HEADER_KEYS as readonly string[]).includes(key))
+      problems.add(file, meta.get(key)!.line, 3, `unknown header '${key}': expected ${HEADER_KEYS.join(', ')}`);
+  }
+  const get = (key: (typeof HEADER_KEYS)[number]) => {
+    const entry = meta.get(key);
+    if (!entry || !entry.value) problems.add(file, entry?.line ?? 1, 1, `missing header '# ${key}: ...'`);
+    return entry;
+  };
+  const [publisher, source, title, url, reportDate, basis, dataAsOf] = HEADER_KEYS.map(get);
+  if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, 8, `expected an http(s) URL, got '${url.value}'`);
+  for (const d of [reportDate, dataAsOf]) {
+    if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, 1, `expected a date YYYY-MM-DD, got '${d.value}'`);
+  }
+  if (basis?.value && basis.value !== 'printed' && !/^estimated: \S/.test(basis.value))
+    problems.add(file, basis.line, 1, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
+  if (reportDate && dataAsOf && isIsoDate(reportDate.value) && isIsoDate(dataAsOf.value) && dataAsOf.value > reportDate.value)
+    problems.add(file, dataAsOf.line, 1, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
+  if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf) return null;
+
+  const pub: Publication = {
+    id,
+    file,
+    publisher: publisher.value,
+    source: source.value,
+    title: title.value,
+    url: url.value,
+    reportDate: reportDate.value,
+    reportDateEstimated: basis.value !== 'printed',
+    dataAsOf: dataAsOf.value,
+  };
+
+  const figures: Figure[] = [];
+  const seen = new Map<string, { value: string; line: number }>();
+  for (const { line, cells } of csv.rows) {
+    const c = cells;
+    let ok = true;
+    const fail = (cell: string, message: string) => {
+      problems.add(file, c[cell].line, c[cell].column, message);
+      ok = false;
+    };
+
+    const state = states.get(c.state.value);
+    if (!state) fail('state', `unknown state '${c.state.value}': expected one of ${[...states.keys()].join(', ')}`);
+    const period = parsePeriod(c.period.value);
+    if (!period) fail('period', `malformed period '${c.period.value}': expected YYYY-MM, YYYY-Qn, YYYY-H1, YYYY-H2, YYYY or YYYY-01..MM`);
+    else if (isIsoDate(pub.dataAsOf) && lastDay(period) > pub.dataAsOf)
+      fail('period', `period ${period.key} ends after the publication's data_as_of ${pub.dataAsOf}`);
+    const metric = c.metric.value as Metric;
+    if (!METRICS.includes(metric)) fail('metric', `unknown metric '${c.metric.value}': expected one of ${METRICS.join(', ')}`);
+    const lineCode = c.line.value;
+    if (state && lineCode !== 'all' && !lines.get(state.code)?.has(lineCode))
+      fail('line', `unknown line '${lineCode}' for ${state.code}: expected 'all' or a source_code of lines/${state.code}.csv`);
+    const county = c.county.value.trim() || null;
+    if (county && period && period.type !== 'year') fail('county', `county rows are annual only: expected period YYYY, got ${period.key}`);
+    const insurer = c.insurer.value.trim() || null;
+    const insurerMetric = metric === 'insurer_premium' || metric === 'insurer_policies';
+    if (insurerMetric && !insurer) fail('insurer', `metric ${metric} needs the insurer's name`);
+    if (!insurerMetric && insurer) fail('insurer', `an insurer name goes with metric insurer_premium or insurer_policies, not ${metric}`);
+
+    const raw = c.value.value;
+    const qualifier = c.qualifier.value.trim();
+    if (!DECIMAL.test(raw)) fail('value', `not a number: '${raw}': expected a plain decimal such as 946170000 or 12.5`);
+    else if (qualifier && !QUALIFIER.test(qualifier)) fail('qualifier', `expected empty, 'rounded' or the qualifier word printed (e.g. 'about'), got '${qualifier}'`);
+    else if (PCT_METRICS.includes(metric) && (Number(raw) < 0 || Number(raw) > 100)) fail('value', `a share must be 0-100, got ${raw}`);
+    else if (COUNT_METRICS.includes(metric) && raw.includes('.')) fail('value', `a count must be a whole number, got ${raw}`);
+    else if (!PCT_METRICS.includes(metric) && !qualifier && !isExactAsWritten(raw))
+      fail('value', `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the unit) is not exact; set qualifier 'rounded' (or the word printed)`);
+
+    if (!ok || !state || !period) continue;
+    const key = [state.code, period.key, lineCode, county ?? '', insurer ?? '', metric].join('|');
+    const prior = seen.get(key);
+    if (prior) {
+      problems.add(file, line, c.value.column, prior.value === raw
+        ? `duplicate figure: line ${prior.line} already gives ${metric} for ${state.code} ${period.key}`
+        : `conflicting duplicate figure: ${raw} here, ${prior.value} on line ${prior.line} for ${metric} ${state.code} ${period.key}`);
+      continue;
+    }
+    seen.set(key, { value: raw, line });
+    figures.push({ pub, state: state.code, period, line: lineCode, county: county?.toUpperCase() ?? null, insurer, metric, value: Number(raw), exact: !qualifier });
+  }
+  return { pub, figures };
+}
