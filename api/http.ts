@@ -1,0 +1,103 @@
+// HTTP behaviour shared by every route: methods, CORS, parameter checking and the error body.
+import type { z } from 'zod';
+import type { ErrorBody } from './contract.ts';
+
+export type Handler = (request: Request) => Response | Promise<Response>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+export const FREE_CACHE = 'public, max-age=3600';
+
+/** CORS on every response, 402 included, so browser agents can read the payment headers. */
+export const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
+};
+
+export class HttpError extends Error {
+  readonly status: 400 | 404;
+  constructor(status: 400 | 404, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const CODES = { 400: 'invalid_request', 404: 'not_found', 500: 'internal' } as const;
+
+export function errorResponse(status: 400 | 404 | 405 | 500, message: string): Response {
+  const body: ErrorBody = { error: { code: CODES[status === 405 ? 400 : status], message } };
+  const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' };
+  if (status === 405) headers.Allow = ALLOWED_METHODS;
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
+export function freeJson(bytes: Uint8Array<ArrayBuffer>, method: string): Response {
+  return new Response(method === 'HEAD' ? null : bytes, {
+    status: 200,
+    headers: {
+      ...CORS_HEADERS,
+      'Content-Type': JSON_TYPE,
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': FREE_CACHE,
+      'CDN-Cache-Control': FREE_CACHE,
+    },
+  });
+}
+
+function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'Access-Control-Allow-Methods': ALLOWED_METHODS,
+      'Access-Control-Allow-Headers': 'Content-Type, PAYMENT-SIGNATURE, Access-Control-Expose-Headers',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
+}
+
+/**
+ * Wraps a route: answers OPTIONS and unsupported methods, turns HttpError into the spec's error
+ * body, and any other failure into a 500 that leaks nothing (no stack, no path).
+ */
+export function route(handle: (request: Request, url: URL) => Response | Promise<Response>): Handler {
+  return async (request) => {
+    if (request.method === 'OPTIONS') return preflight();
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return errorResponse(405, `method ${request.method} is not allowed: use GET (or HEAD)`);
+    try {
+      return await handle(request, new URL(request.url));
+    } catch (e) {
+      if (e instanceof HttpError) return errorResponse(e.status, e.message);
+      console.error(e);
+      return errorResponse(500, 'internal error: the answer could not be computed; please retry later');
+    }
+  };
+}
+
+/**
+ * Parses the query string with a route's parameter schema. Unknown and repeated parameters are
+ * refused by name; schema failures name the parameter and what was expected.
+ */
+export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<S> {
+  const allowed = Object.keys(schema.shape);
+  const values: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) {
+    if (!allowed.includes(key))
+      throw new HttpError(400, `unknown parameter '${key}': ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
+    if (key in values) throw new HttpError(400, `parameter '${key}' is given more than once: give it once`);
+    values[key] = value;
+  }
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue.path[0] ?? '');
+  if (!(name in values)) throw new HttpError(400, `missing required parameter '${name}': ${describe(schema, name)}`);
+  throw new HttpError(400, `invalid '${name}' '${values[name]}': expected ${issue.message}`);
+}
+
+function describe(schema: z.ZodObject, name: string): string {
+  const meta = (schema.shape[name] as z.ZodType).meta?.() as { description?: string } | undefined;
+  return meta?.description ?? 'see /openapi.json';
+}

@@ -1,0 +1,37 @@
+// @ts-check
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, passthroughImageService } from 'astro/config';
+import node from '@astrojs/node';
+import vercel from '@astrojs/vercel';
+
+// Vercel's build sets VERCEL=1; DEPLOY_TARGET=vercel forces it locally and in CI.
+const target = process.env.DEPLOY_TARGET ?? (process.env.VERCEL ? 'vercel' : 'node');
+
+/** Every shard file: on Vercel they travel inside the function, never as static (CDN) files. */
+function shardFiles(dir = 'shards') {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+export default defineConfig({
+  site: process.env.SITE_URL ?? 'http://127.0.0.1:4321',
+  // Everything is prerendered unless a route says `export const prerender = false`.
+  output: 'static',
+  outDir: process.env.ASTRO_OUT_DIR ?? 'dist',
+  // No image optimisation is used; this keeps sharp out of the Vercel function.
+  image: { service: passthroughImageService() },
+  adapter:
+    target === 'vercel'
+      ? vercel({ includeFiles: shardFiles(), maxDuration: 30 })
+      : node({ mode: 'standalone' }),
+  // The API is cookieless and read-only: there is no form to forge. Astro's origin check would answer
+  // 403 to a DELETE before the route can answer the spec's 405.
+  security: { checkOrigin: false },
+  server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
+});
