@@ -1,0 +1,51 @@
+// The contract suite through the handlers themselves: Request in, Response out, no socket.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../../api/http.ts';
+import { getCoverage } from '../../api/routes/get-coverage.ts';
+import { getLines } from '../../api/routes/get-lines.ts';
+import { resetStore } from '../../api/store.ts';
+import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
+import { contractSuite } from './suite.ts';
+
+const ROUTES: Record<string, Handler> = { '/v1/coverage': getCoverage, '/v1/lines': getLines };
+
+async function call(path: string, init?: RequestInit): Promise<Response> {
+  const request = new Request(`http://service.test${path}`, init);
+  const handler = ROUTES[new URL(request.url).pathname];
+  if (!handler) throw new Error(`no handler for ${path}`);
+  return handler(request);
+}
+
+const previous = process.env.SHARDS_DIR;
+beforeAll(() => {
+  process.env.SHARDS_DIR = buildInto(FIXTURE_DATA);
+  resetStore();
+});
+afterAll(() => {
+  if (previous === undefined) delete process.env.SHARDS_DIR;
+  else process.env.SHARDS_DIR = previous;
+  resetStore();
+});
+
+contractSuite(call);
+
+describe('a failure to compute an answer', () => {
+  it('is a 500 internal error that leaks no path or stack', async () => {
+    const shards = process.env.SHARDS_DIR;
+    process.env.SHARDS_DIR = join(mkdtempSync(join(tmpdir(), 'slmd-empty-')), 'shards');
+    resetStore();
+    try {
+      const res = await call('/v1/coverage');
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(JSON.parse(text).error.code).toBe('internal');
+      expect(text).not.toMatch(/slmd-empty|shards|\/tmp|at .*\.ts|Error:/);
+    } finally {
+      process.env.SHARDS_DIR = shards;
+      resetStore();
+    }
+  });
+});
