@@ -12,6 +12,8 @@ export type Row = { line: number; cells: Record<string, Cell> };
 export interface MetaEntry {
   value: string;
   line: number;
+  /** Column where the value starts. */
+  column: number;
 }
 export interface CsvFile {
   file: string;
@@ -54,7 +56,7 @@ export function readCsv(
       const m = lines[first].match(/^#\s*([a-z_]+):\s?(.*?)\s*$/);
       if (!m) problems.add(file, first + 1, 1, "expected a header line '# key: value'");
       else if (meta.has(m[1])) problems.add(file, first + 1, 3, `header '${m[1]}' is given twice`);
-      else meta.set(m[1], { value: m[2], line: first + 1 });
+      else meta.set(m[1], { value: m[2], line: first + 1, column: lines[first].indexOf(':') + (m[2] ? lines[first].slice(lines[first].indexOf(':') + 1).search(/\S/) + 2 : 2) });
       first++;
     }
   }

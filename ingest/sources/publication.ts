@@ -43,14 +43,14 @@ export function parsePublication(
     return entry;
   };
   const [publisher, source, title, url, reportDate, basis, dataAsOf] = HEADER_KEYS.map(get);
-  if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, 8, `expected an http(s) URL, got '${url.value}'`);
+  if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
   for (const d of [reportDate, dataAsOf]) {
-    if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, 1, `expected a date YYYY-MM-DD, got '${d.value}'`);
+    if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, d.column, `expected a date YYYY-MM-DD, got '${d.value}'`);
   }
   if (basis?.value && basis.value !== 'printed' && !/^estimated: \S/.test(basis.value))
-    problems.add(file, basis.line, 1, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
+    problems.add(file, basis.line, basis.column, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
   if (reportDate && dataAsOf && isIsoDate(reportDate.value) && isIsoDate(dataAsOf.value) && dataAsOf.value > reportDate.value)
-    problems.add(file, dataAsOf.line, 1, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
+    problems.add(file, dataAsOf.line, dataAsOf.column, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
   if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf) return null;
 
   const pub: Publication = {
@@ -103,7 +103,7 @@ export function parsePublication(
       fail('value', `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the unit) is not exact; set qualifier 'rounded' (or the word printed)`);
 
     if (!ok || !state || !period) continue;
-    const key = [state.code, period.key, lineCode, county ?? '', insurer ?? '', metric].join('|');
+    const key = [state.code, period.key, lineCode, county?.toUpperCase() ?? '', insurer ?? '', metric].join('|');
     const prior = seen.get(key);
     if (prior) {
       problems.add(file, line, c.value.column, prior.value === raw
