@@ -1,0 +1,379 @@
+// The shards built from tests/fixtures/data. Every expected value is read off the fixture files by hand:
+//   office/2023-q4.csv          report_date 2024-01-15, data_as_of 2023-12-31 (FL 2023-Q4, FL 2023 counties)
+//   office/2024-01.csv          report_date 2024-02-01, data_as_of 2024-01-31 (FL 2024-01, insurers)
+//   office/2024-02.csv          report_date 2024-03-01, data_as_of 2024-02-29 (FL 2024-02, restates 2024-01)
+//   office/2024-03.csv          report_date 2024-04-01, data_as_of 2024-03-31 (FL 2024-03, lines, back-fills 2024-02)
+//   office/tx-2023-annual.csv   report_date 2024-02-10, data_as_of 2023-12-31 (TX 2023, TX 2023-H1)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildShards } from '../../ingest/build.ts';
+import { FIXTURE_DATA, type SeriesShard, type SnapshotTuple, asOf, readJson, readTree, rowOf, tempRoot } from './helpers.ts';
+
+const tmp = tempRoot('fixture');
+let out: string;
+let files: string[];
+afterAll(() => tmp.cleanup());
+beforeAll(() => {
+  out = tmp.build(FIXTURE_DATA);
+  files = [...readTree(out).keys()];
+});
+
+const COLUMNS = ['as_of', 'report_date', 'data_as_of', 'premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'];
+const shard = (rel: string) => readJson<SeriesShard>(out, `private/series/${rel}`);
+const allSnapshots = (s: SeriesShard): SnapshotTuple[] => s.rows.flatMap((r) => r.snapshots);
+const seriesFiles = () => files.filter((f) => f.startsWith('private/series/'));
+
+describe('build result', () => {
+  it('reports what it read and wrote', () => {
+    const dir = tmp.dir('result');
+    const r = buildShards(FIXTURE_DATA, `${dir}/shards`);
+    // 5 publication files; figure rows: 5 (2023-q4) + 9 (2024-01) + 5 (2024-02) + 9 (2024-03) + 3 (tx) = 31
+    expect(r.publications).toBe(5);
+    expect(r.figures).toBe(31);
+    expect(r.files).toBe(readTree(`${dir}/shards`).size);
+  });
+});
+
+describe('private series shards: which exist', () => {
+  it('are exactly the served series of the fixture', () => {
+    // FL all: months 2024-01..03; quarters 2023-Q4 (printed) and 2024-Q1 (summed); no year (2024 has 3 months).
+    // FL counties: 2023 annual rows for MIAMI-DADE and Broward (→ BROWARD).
+    // FL lines 2, 10, 5000, Contingency (ids 1-4): March 2024 only, so no quarter/year of their own.
+    // Categories: Commercial Property (lines 2, 10), General Liability (5000); Contingency has none.
+    // TX: 2023 year; 2023-H1 is a half year, which is not a served granularity.
+    expect(seriesFiles().sort()).toEqual(
+      [
+        'private/series/FL/all/counties/broward/year.json',
+        'private/series/FL/all/counties/miami-dade/year.json',
+        'private/series/FL/all/month.json',
+        'private/series/FL/all/quarter.json',
+        'private/series/FL/category-commercial-property/month.json',
+        'private/series/FL/category-general-liability/month.json',
+        'private/series/FL/line-1/month.json',
+        'private/series/FL/line-2/month.json',
+        'private/series/FL/line-3/month.json',
+        'private/series/FL/line-4/month.json',
+        'private/series/TX/all/year.json',
+      ].sort(),
+    );
+  });
+
+  it('every shard has the nine snapshot columns and snapshots in as_of order', () => {
+    for (const f of seriesFiles()) {
+      const s = readJson<SeriesShard>(out, f);
+      expect(s.columns).toEqual(COLUMNS);
+      const periods = s.rows.map((r) => r.period);
+      expect(periods).toEqual([...periods].sort());
+      for (const r of s.rows) {
+        expect(r.snapshots.length).toBeGreaterThan(0);
+        for (const snap of r.snapshots) expect(snap).toHaveLength(9);
+        const dates = r.snapshots.map((x) => x[0]);
+        expect(dates).toEqual([...dates].sort());
+        expect(new Set(dates).size).toBe(dates.length);
+      }
+    }
+  });
+});
+
+describe('vintages (FL all-lines months)', () => {
+  it('keeps both vintages of the restated January policy count: 1001, then 1011', () => {
+    const s = shard('FL/all/month.json');
+    expect(s.count_unit).toBe('policies');
+    expect(rowOf(s, '2024-01')!.snapshots).toEqual([
+      // 2024-01.csv: premium 1111111.11, policies 1001, new 40 %, renewal 60 %
+      ['2024-02-01', '2024-02-01', '2024-01-31', 1111111.11, 1001, null, null, 40, 60],
+      // 2024-02.csv restates policies only: 1011; the other fields keep their earlier values
+      ['2024-03-01', '2024-03-01', '2024-02-29', 1111111.11, 1011, null, null, 40, 60],
+    ]);
+  });
+
+  it('answers as of a date with the last vintage published on or before it', () => {
+    const jan = rowOf(shard('FL/all/month.json'), '2024-01');
+    expect(asOf(jan, '2024-01-31')).toBeUndefined(); // before the first publication
+    expect(asOf(jan, '2024-02-01')![4]).toBe(1001);
+    expect(asOf(jan, '2024-02-29')![4]).toBe(1001);
+    expect(asOf(jan, '2024-03-01')![4]).toBe(1011);
+    expect(asOf(jan, '2099-01-01')![4]).toBe(1011);
+  });
+
+  it('leaves February premium null until the 2024-04-01 report back-fills 1222222.22', () => {
+    const feb = rowOf(shard('FL/all/month.json'), '2024-02')!;
+    expect(feb.snapshots).toEqual([
+      // 2024-02.csv printed premium only as "$1.2M" (qualifier rounded) → null; policies 1101, 50 % / 50 %
+      ['2024-03-01', '2024-03-01', '2024-02-29', null, 1101, null, null, 50, 50],
+      // 2024-03.csv prints it exactly: 1222222.22; the rest is kept
+      ['2024-04-01', '2024-04-01', '2024-03-31', 1222222.22, 1101, null, null, 50, 50],
+    ]);
+    expect(asOf(feb, '2024-03-31')![3]).toBeNull();
+    expect(asOf(feb, '2024-04-01')![3]).toBe(1222222.22);
+  });
+
+  it('has March from its first publication only', () => {
+    expect(rowOf(shard('FL/all/month.json'), '2024-03')!.snapshots).toEqual([
+      ['2024-04-01', '2024-04-01', '2024-03-31', 1333333.33, 1203, null, null, null, null],
+    ]);
+  });
+
+  it('never serves a qualified figure: the rounded 1200000 appears in no shard', () => {
+    for (const [f, bytes] of readTree(out)) expect(bytes.toString('utf8'), f).not.toMatch(/(?<![\d.])1200000(?![\d.])/);
+  });
+
+  it('does not serve items (the second unit) as policy_count where policies exist', () => {
+    // 2024-01.csv prints items 1501 beside policies 1001: FL's monthly unit is policies.
+    for (const f of seriesFiles().filter((f) => f.startsWith('private/series/FL/'))) {
+      const s = readJson<SeriesShard>(out, f);
+      expect(s.count_unit, f).toBe('policies');
+      for (const snap of allSnapshots(s)) expect(snap[4], f).not.toBe(1501);
+    }
+  });
+
+  it('serves items as policy_count where they are the only unit (TX 2023)', () => {
+    const s = shard('TX/all/year.json');
+    expect(s).toMatchObject({ state: 'TX', line: 'all', county: null, granularity: 'year', count_unit: 'items' });
+    expect(s.rows).toEqual([
+      { period: '2023', snapshots: [['2024-02-10', '2024-02-10', '2023-12-31', 9876543210, 654321, null, null, null, null]] },
+    ]);
+  });
+});
+
+describe('quarter and year roll-ups', () => {
+  it('uses the source-published 2023-Q4 row as printed', () => {
+    // 2023-q4.csv: premium 3456789.00, policies 3001; no months of 2023 exist
+    expect(rowOf(shard('FL/all/quarter.json'), '2023-Q4')!.snapshots).toEqual([
+      ['2024-01-15', '2024-01-15', '2023-12-31', 3456789, 3001, null, null, null, null],
+    ]);
+  });
+
+  it('sums 2024-Q1 from months, only from 2024-04-01 when all three months exist', () => {
+    const s = shard('FL/all/quarter.json');
+    expect(s.count_unit).toBe('policies');
+    expect(s.rows.map((r) => r.period)).toEqual(['2023-Q4', '2024-Q1']);
+    // As of 2024-04-01: Jan 1111111.11 / 1011 (restated), Feb 1222222.22 / 1101 (back-filled), Mar 1333333.33 / 1203.
+    // premium 1111111.11 + 1222222.22 + 1333333.33 = 3666666.66; policy_count 1011 + 1101 + 1203 = 3315.
+    // The percentages are null: March prints none. Report date and data_as_of are those of 2024-03.csv.
+    expect(rowOf(s, '2024-Q1')!.snapshots).toEqual([
+      ['2024-04-01', '2024-04-01', '2024-03-31', 3666666.66, 3315, null, null, null, null],
+    ]);
+    expect(asOf(rowOf(s, '2024-Q1'), '2024-03-31')).toBeUndefined(); // Feb and Jan exist, March does not
+  });
+
+  it('produces no year from an incomplete set of months (FL 2024 has 3) and keeps counties out of statewide years', () => {
+    expect(files).not.toContain('private/series/FL/all/year.json');
+    for (const id of [1, 2, 3, 4]) {
+      expect(files).not.toContain(`private/series/FL/line-${id}/quarter.json`);
+      expect(files).not.toContain(`private/series/FL/line-${id}/year.json`);
+    }
+  });
+
+  it('sums a category to the cent: Commercial Property = lines 2 and 10 for 2024-03', () => {
+    const s = shard('FL/category-commercial-property/month.json');
+    expect(s).toMatchObject({ state: 'FL', line: 'Commercial Property', county: null, granularity: 'month', count_unit: 'policies' });
+    // line 2: 500000.50 / 401; line 10: 100000.25 / 51 → 600000.75 / 452
+    expect(s.rows).toEqual([
+      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 600000.75, 452, null, null, null, null]] },
+    ]);
+  });
+
+  it('sums General Liability from its one line, with a null count because line 5000 prints none', () => {
+    const s = shard('FL/category-general-liability/month.json');
+    expect(s.line).toBe('General Liability');
+    expect(s.rows).toEqual([
+      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 200000.75, null, null, null, null, null]] },
+    ]);
+  });
+
+  it('makes no category shard for a line without a category (Contingency)', () => {
+    const categoryDirs = [...new Set(seriesFiles().filter((f) => f.includes('/category-')).map((f) => f.split('/')[3]))];
+    expect(categoryDirs.sort()).toEqual(['category-commercial-property', 'category-general-liability']);
+    const index = readJson(out, 'private/index.json');
+    expect(index.states.FL.categories).toEqual([
+      { name: 'Commercial Property', dir: 'category-commercial-property' },
+      { name: 'General Liability', dir: 'category-general-liability' },
+    ]);
+  });
+});
+
+describe('line shards', () => {
+  it('echo the source_code and carry the line’s own figures', () => {
+    // 2024-03.csv: line 2 500000.50 / 401, line 10 100000.25 / 51, line 5000 200000.75, Contingency 9999.99
+    const expected: [number, string, number, number | null][] = [
+      [1, '2', 500000.5, 401],
+      [2, '10', 100000.25, 51],
+      [3, '5000', 200000.75, null],
+      [4, 'Contingency', 9999.99, null],
+    ];
+    for (const [id, code, premium, count] of expected) {
+      const s = shard(`FL/line-${id}/month.json`);
+      expect(s.line).toBe(code);
+      expect(s.rows).toEqual([
+        { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', premium, count, null, null, null, null]] },
+      ]);
+    }
+  });
+});
+
+describe('county rows', () => {
+  it('are annual, with the county name uppercased in the shard and slugged in the path', () => {
+    // 2023-q4.csv: FL 2023 MIAMI-DADE premium 765432.10; Broward premium 123456.78, policies 1234
+    const broward = shard('FL/all/counties/broward/year.json');
+    expect(broward).toMatchObject({ state: 'FL', line: 'all', county: 'BROWARD', granularity: 'year', count_unit: 'policies' });
+    expect(broward.rows).toEqual([
+      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 123456.78, 1234, null, null, null, null]] },
+    ]);
+    const miami = shard('FL/all/counties/miami-dade/year.json');
+    expect(miami.county).toBe('MIAMI-DADE');
+    expect(miami.rows).toEqual([
+      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 765432.1, null, null, null, null, null]] },
+    ]);
+    const countyFiles = seriesFiles().filter((f) => f.includes('/counties/'));
+    expect(countyFiles.every((f) => f.endsWith('/year.json'))).toBe(true);
+    expect(readJson(out, 'private/index.json').states.FL.counties).toEqual(['BROWARD', 'MIAMI-DADE']);
+  });
+});
+
+describe('insurers', () => {
+  it('lists FL 2024-01 insurers by name with exact premiums and counts', () => {
+    // 2024-01.csv: Beta 250000.00, Alpha 250000.00, Gamma 400000.00 and 321 policies
+    expect(readJson(out, 'private/insurers/FL.json')).toEqual({
+      state: 'FL',
+      periods: [
+        {
+          period: '2024-01',
+          reportDate: '2024-02-01',
+          dataAsOf: '2024-01-31',
+          insurers: [
+            { name: 'Alpha Insurance Co', premium: 250000, policy_count: null },
+            { name: 'Beta Insurance Co', premium: 250000, policy_count: null },
+            { name: 'Gamma Insurance Co', premium: 400000, policy_count: 321 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('has no insurer file for states without insurer rows', () => {
+    expect(files.filter((f) => f.startsWith('private/insurers/'))).toEqual(['private/insurers/FL.json']);
+  });
+});
+
+describe('free/coverage.json', () => {
+  it('describes FL, NY and TX as the fixture publishes them', () => {
+    expect(readJson(out, 'free/coverage.json')).toEqual([
+      {
+        state: 'FL',
+        name: 'Florida',
+        stamping_office: 'Florida Surplus Lines Service Office',
+        stamping_office_name_basis: 'confirmed',
+        period_types: {
+          // months 2024-01..03, last printed by 2024-03.csv on 2024-04-01
+          month: { from: '2024-01', to: '2024-03', latest_report_date: '2024-04-01', count_unit: 'policies' },
+          // 2023-Q4 printed (2024-01-15), 2024-Q1 summed as of 2024-04-01
+          quarter: { from: '2023-Q4', to: '2024-Q1', latest_report_date: '2024-04-01', count_unit: 'policies' },
+          // no statewide year: 2024 is incomplete and 2023 exists only per county
+        },
+        capabilities: { has_county_data: true, has_insurer_data: true, has_new_renewal_split: true },
+      },
+      {
+        state: 'NY',
+        name: 'New York',
+        stamping_office: 'Excess Line Association of New York',
+        stamping_office_name_basis: 'confirmed',
+        period_types: {},
+        capabilities: { has_county_data: false, has_insurer_data: false, has_new_renewal_split: false },
+      },
+      {
+        state: 'TX',
+        name: 'Texas',
+        stamping_office: 'Surplus Lines Stamping Office of Texas',
+        stamping_office_name_basis: 'unconfirmed',
+        period_types: {
+          // 2023-H1 premium only: no count
+          half_year: { from: '2023-H1', to: '2023-H1', latest_report_date: '2024-02-10', count_unit: null },
+          year: { from: '2023', to: '2023', latest_report_date: '2024-02-10', count_unit: 'items' },
+        },
+        capabilities: { has_county_data: false, has_insurer_data: false, has_new_renewal_split: false },
+      },
+    ]);
+  });
+});
+
+describe('free/lines', () => {
+  it('orders FL lines numeric-aware with their registry ids', () => {
+    // line-ids.csv: 1 → 2, 2 → 10, 3 → 5000, 4 → Contingency; lines/FL.csv lists 10 before 2
+    expect(readJson(out, 'free/lines/FL.json')).toEqual([
+      { id: 1, source_code: '2', name: 'Commercial Property', category: 'Commercial Property' },
+      { id: 2, source_code: '10', name: 'Builders Risk', category: 'Commercial Property' },
+      { id: 3, source_code: '5000', name: 'Commercial General Liability', category: 'General Liability' },
+      { id: 4, source_code: 'Contingency', name: 'Contingency', category: null },
+    ]);
+  });
+
+  it('gives states without a taxonomy an empty list', () => {
+    expect(readJson(out, 'free/lines/NY.json')).toEqual([]);
+    expect(readJson(out, 'free/lines/TX.json')).toEqual([]);
+  });
+});
+
+describe('free/sample', () => {
+  it('FL: the three months, latest vintage', () => {
+    const body = readJson(out, 'free/sample/FL.json');
+    expect(body).toMatchObject({
+      state: 'FL',
+      line: 'all',
+      granularity: 'month',
+      sample: true,
+      // latest among the rows: 2024-03.csv
+      report_date: '2024-04-01',
+      data_as_of: '2024-03-31',
+      source: 'Florida Surplus Lines Service Office (FSLSO)',
+    });
+    expect(body.data).toEqual([
+      { period: '2024-01', premium: 1111111.11, policy_count: 1011, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 40, renewal_policy_pct: 60 },
+      { period: '2024-02', premium: 1222222.22, policy_count: 1101, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 50, renewal_policy_pct: 50 },
+      { period: '2024-03', premium: 1333333.33, policy_count: 1203, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
+    ]);
+    expect(body.note).toMatch(/\/v1\/premium/);
+  });
+
+  it('TX: no monthly data, and a note naming the period types it does publish', () => {
+    const body = readJson(out, 'free/sample/TX.json');
+    expect(body).toMatchObject({
+      state: 'TX',
+      line: 'all',
+      granularity: 'month',
+      sample: true,
+      data: [],
+      report_date: null,
+      data_as_of: null,
+      source: 'Surplus Lines Stamping Office of Texas (SLTX)',
+    });
+    expect(body.note).toContain('half_year');
+    expect(body.note).toMatch(/\byear\b/);
+    expect(body.note).toContain('/v1/coverage');
+  });
+
+  it('NY: no data at all, the source still named', () => {
+    const body = readJson(out, 'free/sample/NY.json');
+    expect(body).toMatchObject({ state: 'NY', data: [], report_date: null, data_as_of: null, source: 'Excess Line Association of New York (ELANY)' });
+  });
+});
+
+describe('private/index.json', () => {
+  it('lists each state’s lines with their dirs and its shards', () => {
+    const index = readJson(out, 'private/index.json');
+    expect(Object.keys(index.states)).toEqual(['FL', 'NY', 'TX']);
+    expect(index.states.FL.lines.map((l: { source_code: string; dir: string }) => [l.source_code, l.dir])).toEqual([
+      ['2', 'line-1'],
+      ['10', 'line-2'],
+      ['5000', 'line-3'],
+      ['Contingency', 'line-4'],
+    ]);
+    expect(index.states.FL.shards).toEqual(
+      seriesFiles()
+        .filter((f) => f.startsWith('private/series/FL/'))
+        .map((f) => f.slice('private/'.length))
+        .sort(),
+    );
+    expect(index.states.TX.shards).toEqual(['series/TX/all/year.json']);
+    expect(index.states.NY).toEqual({ source: 'Excess Line Association of New York (ELANY)', lines: [], categories: [], counties: [], shards: [] });
+  });
+});

@@ -1,0 +1,119 @@
+// Small helpers for the ingest unit tests: copy the fixture dataset to a temp dir, edit one thing in
+// it (every edit checks that it really changed the file), build into a fresh temp dir, read shards.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { buildShards } from '../../ingest/build.ts';
+
+export const FIXTURE_DATA = join(import.meta.dirname, '..', 'fixtures', 'data');
+export const REAL_DATA = join(import.meta.dirname, '..', '..', 'data');
+
+/** The nine snapshot columns of a private series shard. */
+export type SnapshotTuple = [string, string, string, number | null, number | null, number | null, number | null, number | null, number | null];
+export interface ShardRow {
+  period: string;
+  snapshots: SnapshotTuple[];
+}
+export interface SeriesShard {
+  state: string;
+  line: string;
+  county: string | null;
+  granularity: string;
+  count_unit: string | null;
+  columns: string[];
+  rows: ShardRow[];
+}
+
+/** One temp root per test file; `cleanup()` removes it. */
+export function tempRoot(prefix: string) {
+  const root = mkdtempSync(join(tmpdir(), `slmd-unit-${prefix}-`));
+  let n = 0;
+  return {
+    root,
+    /** A fresh, empty directory below the root. */
+    dir(name = 'd'): string {
+      return mkdtempSync(join(root, `${name}-${n++}-`));
+    },
+    /** A copy of the fixture dataset. */
+    fixtureCopy(): string {
+      const data = join(this.dir('data'), 'data');
+      cpSync(FIXTURE_DATA, data, { recursive: true });
+      return data;
+    },
+    /** Builds `dataDir` into a new `shards` folder and returns its path. */
+    build(dataDir: string): string {
+      const out = join(this.dir('out'), 'shards');
+      buildShards(dataDir, out);
+      return out;
+    },
+    cleanup(): void {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Replaces exactly one occurrence of `from` in data file `rel` (fails if it is not there exactly once). */
+export function replaceOnce(dataDir: string, rel: string, from: string, to: string): void {
+  const path = join(dataDir, rel);
+  const text = readFileSync(path, 'utf8');
+  const count = text.split(from).length - 1;
+  if (count !== 1) throw new Error(`fixture edit: expected '${from}' once in ${rel}, found ${count} times`);
+  writeFileSync(path, text.replace(from, to));
+}
+
+/** Appends CSV lines to a data file (the file is expected to end with a newline). */
+export function appendLines(dataDir: string, rel: string, ...lines: string[]): void {
+  const path = join(dataDir, rel);
+  const text = readFileSync(path, 'utf8');
+  if (!text.endsWith('\n')) throw new Error(`fixture edit: ${rel} does not end with a newline`);
+  writeFileSync(path, text + lines.map((l) => `${l}\n`).join(''));
+}
+
+export function writeData(dataDir: string, rel: string, text: string): void {
+  writeFileSync(join(dataDir, rel), text);
+}
+
+/** A publication file: the `# key: value` header, the CSV header, then `rows`. */
+export function publication(h: { publisher?: string; title: string; report_date: string; data_as_of: string }, rows: string[]): string {
+  return [
+    `# publisher: ${h.publisher ?? 'FSLSO'}`,
+    '# source: Fixture office monthly newsletter',
+    `# title: ${h.title}`,
+    `# url: https://example.org/${encodeURIComponent(h.title)}`,
+    `# report_date: ${h.report_date}`,
+    '# report_date_basis: printed',
+    `# data_as_of: ${h.data_as_of}`,
+    'state,period,line,county,insurer,metric,value,qualifier,note',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** Every file below `dir`, relative path → bytes. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(dir, path), readFileSync(path));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export function readJson<T = any>(shards: string, rel: string): T {
+  return JSON.parse(readFileSync(join(shards, rel), 'utf8')) as T;
+}
+
+/** The row as of `date` (DECISIONS §1): the last snapshot with as_of <= date, or undefined. */
+export function asOf(row: ShardRow | undefined, date: string): SnapshotTuple | undefined {
+  let found: SnapshotTuple | undefined;
+  for (const s of row?.snapshots ?? []) if (s[0] <= date) found = s;
+  return found;
+}
+
+export function rowOf(shard: SeriesShard, period: string): ShardRow | undefined {
+  return shard.rows.find((r) => r.period === period);
+}
