@@ -61,12 +61,13 @@ export function loadDataset(dataDir: string): Dataset {
   const idsCsv = taxonomy.size ? read(idsPath, LINE_IDS_COLUMNS) : null;
   const ids = idsCsv ? parseLineIds(idsCsv, problems) : new Map<string, number>();
   const lines = new Map<string, Map<string, Line>>();
+  let nextId = Math.max(0, ...ids.values()) + 1;
   for (const [state, byCode] of taxonomy) {
     const withIds = new Map<string, Line>();
     for (const line of byCode.values()) {
       const id = ids.get(`${state} ${line.sourceCode}`);
       if (id === undefined) {
-        problems.add(shown(idsPath), 1, 1, `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add a row 'id,${state},${line.sourceCode}' with the next unused id (npm run data:assign-ids)`);
+        problems.add(shown(idsPath), 1, 1, `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row '${nextId++},${state},${line.sourceCode}' (the next unused id)`);
         continue;
       }
       withIds.set(line.sourceCode, { ...line, id });

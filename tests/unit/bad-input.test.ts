@@ -178,7 +178,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
       file: 'line-ids.csv',
       line: 1,
       column: 1,
-      says: ["FL 'Contingency'", 'lines/FL.csv', 'no id', "add a row 'id,FL,Contingency'"],
+      says: ["FL 'Contingency'", 'lines/FL.csv', 'no id', "add the row '4,FL,Contingency'"], // ids 1-3 remain, so the next unused id is 4
     });
     expectUntouched();
   });
