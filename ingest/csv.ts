@@ -56,7 +56,11 @@ export function readCsv(
       const m = lines[first].match(/^#\s*([a-z_]+):\s?(.*?)\s*$/);
       if (!m) problems.add(file, first + 1, 1, "expected a header line '# key: value'");
       else if (meta.has(m[1])) problems.add(file, first + 1, 3, `header '${m[1]}' is given twice`);
-      else meta.set(m[1], { value: m[2], line: first + 1, column: lines[first].indexOf(':') + (m[2] ? lines[first].slice(lines[first].indexOf(':') + 1).search(/\S/) + 2 : 2) });
+      else {
+        const colon = lines[first].indexOf(':');
+        const column = m[2] ? lines[first].indexOf(m[2], colon) + 1 : colon + 2;
+        meta.set(m[1], { value: m[2], line: first + 1, column });
+      }
       first++;
     }
   }

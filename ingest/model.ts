@@ -84,6 +84,11 @@ function lastAtOrBefore(snapshots: Snapshot[], date: string): Snapshot | undefin
   return found;
 }
 
+/** The snapshot with the latest publication (ties: the later data_as_of): it names report_date and data_as_of. */
+export function latestSnapshot(snaps: Snapshot[]): Snapshot {
+  return snaps.reduce((a, b) => (b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a));
+}
+
 /**
  * Combines component rows vintage by vintage: at every date on which any component changed,
  * `compute` sees each component as of that date (undefined if it did not exist yet) and returns
@@ -98,9 +103,7 @@ function combine(
   for (const date of dates) {
     const result = compute(components.map((c) => lastAtOrBefore(c, date)));
     if (!result || allNull(result.values)) continue;
-    const latest = result.used.reduce((a, b) =>
-      b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a,
-    );
+    const latest = latestSnapshot(result.used);
     const prev = out.at(-1);
     if (prev && prev.reportDate === latest.reportDate && prev.dataAsOf === latest.dataAsOf && sameValues(prev.values, result.values)) continue;
     out.push({ asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values: result.values });

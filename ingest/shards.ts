@@ -2,7 +2,7 @@
 // per state × line/category × granularity with every vintage. Pure: returns path → text, in order.
 import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../api/contract.ts';
 import type { Dataset } from './model-types.ts';
-import type { Model, Series, Snapshot } from './model.ts';
+import { latestSnapshot, type Model, type Series } from './model.ts';
 
 const SAMPLE_MONTHS = 13;
 const SERVED: readonly string[] = ['month', 'quarter', 'year'];
@@ -13,8 +13,6 @@ export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, 
 export const lineDir = (lineKey: string) => (lineKey.includes(':') ? `${lineKey.split(':')[0]}-${slug(lineKey.split(':')[1])}` : lineKey);
 
 const json = (value: unknown) => JSON.stringify(value) + '\n';
-const latestOf = (snaps: Snapshot[]) =>
-  snaps.reduce((a, b) => (b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a));
 
 function coverage(dataset: Dataset, model: Model): CoverageItem[] {
   return [...dataset.states.values()]
@@ -32,7 +30,7 @@ function coverage(dataset: Dataset, model: Model): CoverageItem[] {
         periodTypes[pt] = {
           from: periods[0],
           to: periods.at(-1)!,
-          latest_report_date: latestOf(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
+          latest_report_date: latestSnapshot(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
           count_unit: counted[0]?.countUnit ?? null,
         };
       }
@@ -63,7 +61,7 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   const state = dataset.states.get(code)!;
   const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
   const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
-  const latest = rows.length ? latestOf(rows.map((r) => r.snap)) : null;
+  const latest = rows.length ? latestSnapshot(rows.map((r) => r.snap)) : null;
   const published = Object.keys(periodTypes).join(', ') || 'none';
   const paid =
     'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
