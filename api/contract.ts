@@ -2,6 +2,7 @@
 // response bodies. Handlers validate with these, types come from them, the ingest checks the free
 // bodies it precomputes against them, and the OpenAPI document is generated from them.
 import { z } from 'zod';
+import { GRANULARITIES, isIsoDate } from './periods.ts';
 
 export const STATE_CODE = /^[A-Za-z]{2}$/;
 
@@ -112,11 +113,260 @@ export const coverageItem = z
 export const coverageResponse = z.array(coverageItem);
 export type CoverageItem = z.infer<typeof coverageItem>;
 
+const nullableString = z.string().nullable();
+const reportDateField = nullableString.meta({
+  description: 'The latest publication date among the figures returned (null when there are none).',
+});
+const dataAsOfField = nullableString.meta({
+  description: 'The date the data of that latest publication is current to (null when no figures are returned).',
+});
+const sourceField = nullableString.meta({ description: "The state's source: the stamping office publishing its figures." });
+
+// ---- shared query parameters ------------------------------------------------------------------
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const monthParam = (bound: string) =>
+  z
+    .string()
+    .regex(MONTH, 'a month YYYY-MM (01-12), e.g. 2024-01')
+    .meta({
+      description: `${bound}, \`YYYY-MM\`. Rows are selected by the first month of their period (as FRED does): with granularity=year, from=2024-06 excludes 2024 and to=2024-06 includes it.`,
+      example: '2024-01',
+    });
+const lineParam = z
+  .string()
+  .min(1, 'a line: all, a source_code, a line name or a category (see /v1/lines)')
+  .default('all')
+  .meta({
+    description:
+      'Case-insensitive, first match wins: `all` (the all-lines figures the source publishes, not a sum of lines), a source_code, a line name, or a category (the sum, vintage by vintage, of the lines of that category that have a row for the period). `category:<name>` asks for the category only, for states with a line named like a category (FL line 1000 is "Commercial Property"). Unknown → 404. See /v1/lines.',
+    example: 'all',
+  });
+const granularityParam = z
+  .enum(GRANULARITIES, { error: 'one of month, quarter, year' })
+  .meta({
+    description:
+      'Quarter and year rows are the source\'s own where it publishes them, else summed from months, only for periods whose every month is present. A summed field is null when any month has it null. Default month (year with county).',
+  });
+const reportDateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD, e.g. 2024-03-01')
+  .refine(isIsoDate, 'a real calendar date YYYY-MM-DD')
+  .meta({
+    description:
+      'As-of pinning: each period shows the figures as published on or before this date (field by field from the latest report that printed each field). Periods first published later are absent; a date before every publication gives data: []. Omitted: the latest report for each period.',
+    example: '2024-03-01',
+  });
+
+function checkRange(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
+  if (v.from && v.to && v.from > v.to)
+    ctx.addIssue({ code: 'custom', path: ['from'], message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
+}
+
+// ---- /v1/premium ------------------------------------------------------------------------------
+
+export const premiumParams = z
+  .object({
+    state: stateParam,
+    line: lineParam,
+    county: z
+      .string()
+      .min(1, 'a county name, e.g. Miami-Dade')
+      .transform((c) => c.toUpperCase())
+      .optional()
+      .meta({
+        description:
+          'County name, case-insensitive, echoed uppercased. Annual county-level data only: granularity defaults to year, and month or quarter → 400. A state without county data, or an unknown county → 404. Omit for statewide.',
+      }),
+    from: monthParam('Inclusive lower bound').optional(),
+    to: monthParam('Inclusive upper bound').optional(),
+    granularity: granularityParam.optional(),
+    report_date: reportDateParam.optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    checkRange(v, ctx);
+    if (v.county && v.granularity && v.granularity !== 'year')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['granularity'],
+        message: `'granularity' ${v.granularity} is not available with 'county': county data is annual; use granularity=year or omit it`,
+      });
+  });
+export type PremiumParams = z.infer<typeof premiumParams>;
+
+export const premiumResponse = z
+  .object({
+    state: z.string(),
+    line: z.string().meta({ description: '`all`, the matched line\'s source_code, or the category name.' }),
+    county: nullableString.meta({ description: 'The county parameter uppercased; null means statewide.' }),
+    granularity: z.enum(GRANULARITIES),
+    data: z.array(seriesRow).meta({ description: 'Ordered by period, ascending. Empty when nothing matches.' }),
+    report_date: reportDateField,
+    data_as_of: dataAsOfField,
+    source: sourceField,
+  })
+  .strict()
+  .meta({ id: 'PremiumResponse' });
+export type PremiumResponse = z.infer<typeof premiumResponse>;
+
+// ---- /v1/premium/summary ----------------------------------------------------------------------
+
+export const summaryParams = z
+  .object({
+    state: stateParam,
+    year: z
+      .string()
+      .regex(/^\d{4}$/, 'a year YYYY, e.g. 2024')
+      .transform(Number)
+      .meta({ description: 'Calendar year, `YYYY`.', example: '2024' }),
+  })
+  .strict();
+export type SummaryParams = z.infer<typeof summaryParams>;
+
+export const SUMMARY_BASES = ['monthly_sum', 'annual_report', 'partial_monthly_sum'] as const;
+
+export const summaryResponse = z
+  .object({
+    state: z.string(),
+    year: z.number().int(),
+    premium: nullableNumber,
+    policy_count: nullableNumber,
+    new_business_premium: nullableNumber,
+    renewal_premium: nullableNumber,
+    new_business_policy_pct: nullableNumber,
+    renewal_policy_pct: nullableNumber,
+    months_available: z.number().int().meta({ description: 'Months of the year with a published monthly statewide all-lines row.' }),
+    basis: z.enum(SUMMARY_BASES).nullable().meta({
+      description:
+        'First that applies: monthly_sum (all 12 months have premium; the months are summed), annual_report (a year-level row the source published), partial_monthly_sum (the available months summed: may understate the year), else null with every figure null. In a sum, a field is null when any summed month has it null.',
+    }),
+    prior_year: z
+      .object({
+        year: z.number().int(),
+        premium: nullableNumber,
+        policy_count: nullableNumber,
+        months_available: z.number().int(),
+      })
+      .strict()
+      .meta({
+        description:
+          'Like-for-like: when basis is partial_monthly_sum the prior year is summed over the same calendar months (months_available counts those it has); otherwise it uses its own basis.',
+      }),
+    yoy_premium_pct: nullableNumber.meta({
+      description:
+        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null, the prior is 0, or (partial year) the prior year lacks one of the months summed this year.',
+    }),
+    yoy_policy_count_pct: nullableNumber.meta({ description: 'The same for policy_count.' }),
+    report_date: reportDateField,
+    data_as_of: dataAsOfField,
+    source: sourceField,
+  })
+  .strict()
+  .meta({ id: 'SummaryResponse' });
+export type SummaryResponse = z.infer<typeof summaryResponse>;
+
+// ---- /v1/compare ------------------------------------------------------------------------------
+
+export const MAX_COMPARE_STATES = 15;
+
+export const compareParams = z
+  .object({
+    states: z
+      .string()
+      .transform((text, ctx) => {
+        const codes = [...new Set(text.split(',').map((c) => c.trim().toUpperCase()))];
+        const bad = codes.find((c) => !STATE_CODE.test(c));
+        if (bad !== undefined) {
+          ctx.addIssue({ code: 'custom', message: `invalid 'states' '${text}': '${bad}' is not a two-letter state code; expected comma-separated codes such as FL,TX` });
+          return z.NEVER;
+        }
+        if (codes.length > MAX_COMPARE_STATES) {
+          ctx.addIssue({ code: 'custom', message: `'states' lists ${codes.length} distinct states: expected 1 to ${MAX_COMPARE_STATES}` });
+          return z.NEVER;
+        }
+        return codes;
+      })
+      .meta({
+        description: `Comma-separated state codes, case-insensitive, 1 to ${MAX_COMPARE_STATES} distinct (duplicates are folded). Any unknown state → 404 naming it.`,
+        example: 'FL,TX',
+      }),
+    line: lineParam.meta({
+      description: 'As for /v1/premium, resolved in each state; it must resolve in every listed state, else 404 naming the state. A category is what makes lines comparable across states.',
+      example: 'all',
+    }),
+    from: monthParam('Inclusive lower bound').optional(),
+    to: monthParam('Inclusive upper bound').optional(),
+    granularity: granularityParam.default('month'),
+    report_date: reportDateParam.optional(),
+  })
+  .strict()
+  .superRefine(checkRange);
+export type CompareParams = z.infer<typeof compareParams>;
+
+export const compareResponse = z
+  .object({
+    line: z.string(),
+    granularity: z.enum(GRANULARITIES),
+    series: z.record(z.string(), z.array(seriesRow)).meta({
+      description: 'Keyed by state code, in the order given. Each series equals the /v1/premium answer for that state.',
+    }),
+    report_date: nullableString.meta({ description: 'The latest publication date across states (null when no state has figures).' }),
+    data_as_of: nullableString.meta({
+      description: "The earliest of the states' data_as_of: every series is current at least to it (null when no state has figures).",
+    }),
+    source: z.record(z.string(), nullableString).meta({ description: "Each state's source, keyed by state code." }),
+  })
+  .strict()
+  .meta({ id: 'CompareResponse' });
+export type CompareResponse = z.infer<typeof compareResponse>;
+
+// ---- /v1/insurers -----------------------------------------------------------------------------
+
+export const insurersParams = z
+  .object({
+    state: stateParam,
+    period: z
+      .string()
+      .regex(/^\d{4}(-(0[1-9]|1[0-2]))?$/, 'a month YYYY-MM (01-12) or a year YYYY')
+      .meta({
+        description:
+          'Month `YYYY-MM` or year `YYYY`. A year ranking is the source\'s own, or summed from months only when the source published all 12 monthly lists with the same insurers and exact premiums. A period without a published exact ranking → 404, whose message lists the periods that have one.',
+        example: '2024-01',
+      }),
+  })
+  .strict();
+export type InsurersParams = z.infer<typeof insurersParams>;
+
+export const insurerItem = z
+  .object({
+    rank: z.number().int().meta({ description: '1 is the largest premium; ties are broken by name.' }),
+    name: z.string().meta({ description: 'As the source prints it.' }),
+    premium: z.number(),
+    policy_count: nullableNumber,
+  })
+  .strict()
+  .meta({ id: 'InsurerItem' });
+
+export const insurersResponse = z
+  .object({
+    state: z.string(),
+    period: z.string(),
+    insurers: z.array(insurerItem).meta({
+      description: "The source's published list (often a top-N), ranked by premium. Served only when every premium in it is exact.",
+    }),
+    report_date: reportDateField,
+    data_as_of: dataAsOfField,
+    source: sourceField,
+  })
+  .strict()
+  .meta({ id: 'InsurersResponse' });
+export type InsurersResponse = z.infer<typeof insurersResponse>;
+
 // ---- /v1/premium/sample -----------------------------------------------------------------------
 
 export const sampleParams = z.object({ state: stateParam.default('FL') }).strict();
 
-const nullableString = z.string().nullable();
 export const sampleResponse = z
   .object({
     state: z.string(),
@@ -124,9 +374,9 @@ export const sampleResponse = z
     granularity: z.string(),
     sample: z.boolean(),
     data: z.array(seriesRow),
-    report_date: nullableString,
-    data_as_of: nullableString,
-    source: nullableString,
+    report_date: reportDateField,
+    data_as_of: dataAsOfField,
+    source: sourceField,
     note: z.string(),
   })
   .strict()

@@ -7,6 +7,8 @@ export type Handler = (request: Request) => Response | Promise<Response>;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export const FREE_CACHE = 'public, max-age=3600';
+/** Priced answers are one buyer's: never stored by a browser or a shared cache (DECISIONS.md §6). */
+export const PRICED_CACHE = 'private, no-store';
 
 /** CORS on every response, 402 included, so browser agents can read the payment headers. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -42,6 +44,15 @@ export function freeJson(bytes: Uint8Array<ArrayBuffer>, method: string): Respon
       'Cache-Control': FREE_CACHE,
       'CDN-Cache-Control': FREE_CACHE,
     },
+  });
+}
+
+/** A priced route's answer, serialised per request. */
+export function pricedJson(body: unknown, method: string): Response {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  return new Response(method === 'HEAD' ? null : bytes, {
+    status: 200,
+    headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(bytes.byteLength), 'Cache-Control': PRICED_CACHE },
   });
 }
 
@@ -94,6 +105,8 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
   const issue = parsed.error.issues[0];
   const name = String(issue.path[0] ?? '');
   if (!(name in values)) throw new HttpError(400, `missing required parameter '${name}': ${describe(schema, name)}`);
+  // Cross-parameter rules write their whole message; single-value checks say what was expected.
+  if (issue.code === 'custom') throw new HttpError(400, issue.message);
   throw new HttpError(400, `invalid '${name}' '${values[name]}': expected ${issue.message}`);
 }
 

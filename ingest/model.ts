@@ -4,6 +4,7 @@
 // here, vintage by vintage, so the API never merges or sums on the request path.
 import { SERIES_FIELDS, type SeriesField, type SeriesValues } from '../api/contract.ts';
 import { type PeriodType, monthsOf, parsePeriod, rollupKey } from '../api/periods.ts';
+import { emptyValues, inForceOn, latestPublication, sumValues } from '../api/vintages.ts';
 import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, type Metric, type Publication } from './model-types.ts';
 
 export interface Snapshot {
@@ -11,6 +12,8 @@ export interface Snapshot {
   reportDate: string;
   dataAsOf: string;
   values: SeriesValues;
+  /** True when the values are a row the source printed for this period; false when summed here. */
+  published: boolean;
 }
 export interface VintagedRow {
   period: string;
@@ -50,11 +53,6 @@ const DIRECT_FIELDS: Partial<Record<Metric, SeriesField>> = {
   new_business_policy_pct: 'new_business_policy_pct',
   renewal_policy_pct: 'renewal_policy_pct',
 };
-const MONEY: readonly SeriesField[] = ['premium', 'new_business_premium', 'renewal_premium'];
-const PCTS: readonly SeriesField[] = ['new_business_policy_pct', 'renewal_policy_pct'];
-
-const emptyValues = (): SeriesValues =>
-  Object.fromEntries(SERIES_FIELDS.map((f) => [f, null])) as SeriesValues;
 const allNull = (v: SeriesValues) => SERIES_FIELDS.every((f) => v[f] === null);
 const sameValues = (a: SeriesValues, b: SeriesValues) => SERIES_FIELDS.every((f) => a[f] === b[f]);
 const byPublicationOrder = (a: Publication, b: Publication) =>
@@ -75,20 +73,6 @@ function chooseCountUnits(figures: Figure[]): Map<string, CountUnit> {
   return units;
 }
 
-function lastAtOrBefore(snapshots: Snapshot[], date: string): Snapshot | undefined {
-  let found: Snapshot | undefined;
-  for (const s of snapshots) {
-    if (s.asOf > date) break;
-    found = s;
-  }
-  return found;
-}
-
-/** The snapshot with the latest publication (ties: the later data_as_of): it names report_date and data_as_of. */
-export function latestSnapshot(snaps: Snapshot[]): Snapshot {
-  return snaps.reduce((a, b) => (b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a));
-}
-
 /**
  * Combines component rows vintage by vintage: at every date on which any component changed,
  * `compute` sees each component as of that date (undefined if it did not exist yet) and returns
@@ -96,34 +80,17 @@ export function latestSnapshot(snaps: Snapshot[]): Snapshot {
  */
 function combine(
   components: Snapshot[][],
-  compute: (current: (Snapshot | undefined)[]) => { values: SeriesValues; used: Snapshot[] } | null,
+  compute: (current: (Snapshot | undefined)[]) => { values: SeriesValues; used: Snapshot[]; published: boolean } | null,
 ): Snapshot[] {
   const dates = [...new Set(components.flatMap((c) => c.map((s) => s.asOf)))].sort();
   const out: Snapshot[] = [];
   for (const date of dates) {
-    const result = compute(components.map((c) => lastAtOrBefore(c, date)));
+    const result = compute(components.map((c) => inForceOn(c, date, (s) => s.asOf)));
     if (!result || allNull(result.values)) continue;
-    const latest = latestSnapshot(result.used);
+    const latest = latestPublication(result.used);
     const prev = out.at(-1);
-    if (prev && prev.reportDate === latest.reportDate && prev.dataAsOf === latest.dataAsOf && sameValues(prev.values, result.values)) continue;
-    out.push({ asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values: result.values });
-  }
-  return out;
-}
-
-/** Sums rows: money to the cent, counts exactly; a field is null when any row has it null. */
-export function sumValues(rows: SeriesValues[], countMatches = true): SeriesValues {
-  const out = emptyValues();
-  for (const f of MONEY) {
-    if (rows.every((r) => r[f] !== null)) out[f] = rows.reduce((cents, r) => cents + Math.round(r[f]! * 100), 0) / 100;
-  }
-  if (countMatches && rows.every((r) => r.policy_count !== null)) out.policy_count = rows.reduce((n, r) => n + r.policy_count!, 0);
-  // Shares of a combined count: the count-weighted mean, only when every part has share and count.
-  for (const f of PCTS) {
-    const total = out.policy_count;
-    if (total && rows.every((r) => r[f] !== null && r.policy_count !== null)) {
-      out[f] = Math.round((rows.reduce((s, r) => s + r[f]! * r.policy_count!, 0) / total) * 100) / 100;
-    }
+    if (prev && prev.reportDate === latest.reportDate && prev.dataAsOf === latest.dataAsOf && prev.published === result.published && sameValues(prev.values, result.values)) continue;
+    out.push({ asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values: result.values, published: result.published });
   }
   return out;
 }
@@ -152,7 +119,7 @@ function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string
       let values = emptyValues();
       for (const pub of [...byPub.keys()].sort(byPublicationOrder)) {
         values = { ...values, ...byPub.get(pub) };
-        const snap = { asOf: pub.reportDate, reportDate: pub.reportDate, dataAsOf: pub.dataAsOf, values };
+        const snap = { asOf: pub.reportDate, reportDate: pub.reportDate, dataAsOf: pub.dataAsOf, values, published: true };
         if (snapshots.at(-1)?.asOf === pub.reportDate) snapshots[snapshots.length - 1] = snap;
         else snapshots.push(snap);
       }
@@ -181,10 +148,10 @@ function rollUp(all: Map<string, Series>, target: 'quarter' | 'year'): void {
       const parts = monthsOf(parsePeriod(period)!).map((m) => monthRows.get(m)?.snapshots ?? []);
       const own = publishedRows.get(period)?.snapshots ?? [];
       const snapshots = combine([own, ...parts], ([source, ...current]) => {
-        if (source) return { values: source.values, used: [source] };
+        if (source) return { values: source.values, used: [source], published: true };
         if (current.some((s) => !s)) return null;
         const used = current as Snapshot[];
-        return { values: sumValues(used.map((s) => s.values), unitsMatch), used };
+        return { values: sumValues(used.map((s) => s.values), unitsMatch), used, published: false };
       });
       if (snapshots.length) rows.push({ period, snapshots });
     }
@@ -213,7 +180,7 @@ function categorySeries(dataset: Dataset, all: Map<string, Series>): void {
       const components = byPeriod.map((p) => p.get(period) ?? []);
       const snapshots = combine(components, (current) => {
         const used = current.filter((s): s is Snapshot => !!s);
-        return used.length ? { values: sumValues(used.map((s) => s.values)), used } : null;
+        return used.length ? { values: sumValues(used.map((s) => s.values)), used, published: false } : null;
       });
       if (snapshots.length) rows.push({ period, snapshots });
     }
@@ -222,7 +189,7 @@ function categorySeries(dataset: Dataset, all: Map<string, Series>): void {
   }
 }
 
-/** Per-insurer rows, latest vintage, field by field as for series. */
+/** Per-insurer rows, latest vintage, field by field as for series; plus year rankings summed from months. */
 function insurerRows(dataset: Dataset): Map<string, InsurerPeriod[]> {
   const groups = new Map<string, Figure[]>();
   for (const f of dataset.figures) {
@@ -250,7 +217,44 @@ function insurerRows(dataset: Dataset): Map<string, InsurerPeriod[]> {
       insurers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
     });
   }
-  for (const list of out.values()) list.sort((a, b) => comparePeriods(a.period, b.period));
+  for (const list of out.values()) {
+    list.push(...yearsFromMonths(list));
+    list.sort((a, b) => comparePeriods(a.period, b.period));
+  }
+  return out;
+}
+
+/**
+ * A year ranking summed from months (DECISIONS.md §4), only where the source published the year's 12
+ * monthly lists with the same insurers in each and every premium exact: a top-N list missing an
+ * insurer in some month says nothing of its premium that month, so no sum is made from it.
+ */
+function yearsFromMonths(periods: InsurerPeriod[]): InsurerPeriod[] {
+  const byYear = new Map<string, InsurerPeriod[]>();
+  for (const p of periods) {
+    if (parsePeriod(p.period)?.type !== 'month') continue;
+    const year = p.period.slice(0, 4);
+    if (!byYear.has(year)) byYear.set(year, []);
+    byYear.get(year)!.push(p);
+  }
+  const published = new Set(periods.map((p) => p.period));
+  const out: InsurerPeriod[] = [];
+  for (const [year, months] of byYear) {
+    if (published.has(year) || months.length !== 12) continue;
+    const names = months[0].insurers.map((i) => i.name).join('\n');
+    const complete = months.every((m) => m.insurers.map((i) => i.name).join('\n') === names && m.insurers.every((i) => i.premium !== null));
+    if (!complete) continue;
+    const latest = latestPublication(months);
+    out.push({
+      period: year,
+      reportDate: latest.reportDate,
+      dataAsOf: latest.dataAsOf,
+      insurers: months[0].insurers.map((insurer, i) => {
+        const sum = sumValues(months.map((m) => ({ ...emptyValues(), premium: m.insurers[i].premium, policy_count: m.insurers[i].policy_count })));
+        return { name: insurer.name, premium: sum.premium, policy_count: sum.policy_count };
+      }),
+    });
+  }
   return out;
 }
 

@@ -2,7 +2,9 @@
 // per state × line/category × granularity with every vintage. Pure: returns path → text, in order.
 import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../api/contract.ts';
 import type { Dataset } from './model-types.ts';
-import { latestSnapshot, type Model, type Series } from './model.ts';
+import { latestPublication } from '../api/vintages.ts';
+import type { IndexShard, InsurersShard, SeriesShard, SnapshotTuple } from '../api/shard-types.ts';
+import type { Model, Series } from './model.ts';
 
 const SAMPLE_MONTHS = 13;
 const SERVED: readonly string[] = ['month', 'quarter', 'year'];
@@ -30,7 +32,7 @@ function coverage(dataset: Dataset, model: Model): CoverageItem[] {
         periodTypes[pt] = {
           from: periods[0],
           to: periods.at(-1)!,
-          latest_report_date: latestSnapshot(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
+          latest_report_date: latestPublication(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
           count_unit: counted[0]?.countUnit ?? null,
         };
       }
@@ -61,7 +63,7 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   const state = dataset.states.get(code)!;
   const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
   const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
-  const latest = rows.length ? latestSnapshot(rows.map((r) => r.snap)) : null;
+  const latest = rows.length ? latestPublication(rows.map((r) => r.snap)) : null;
   const published = Object.keys(periodTypes).join(', ') || 'none';
   const paid =
     'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
@@ -80,17 +82,17 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   };
 }
 
-function seriesShard(s: Series, lineEcho: string) {
+function seriesShard(s: Series, lineEcho: string): SeriesShard {
   return {
     state: s.state,
     line: lineEcho,
     county: s.county,
     granularity: s.periodType,
     count_unit: s.countUnit,
-    columns: ['as_of', 'report_date', 'data_as_of', ...SERIES_FIELDS],
+    columns: ['as_of', 'report_date', 'data_as_of', ...SERIES_FIELDS, 'published'],
     rows: s.rows.map((r) => ({
       period: r.period,
-      snapshots: r.snapshots.map((x) => [x.asOf, x.reportDate, x.dataAsOf, ...SERIES_FIELDS.map((f) => x.values[f])]),
+      snapshots: r.snapshots.map((x) => [x.asOf, x.reportDate, x.dataAsOf, ...SERIES_FIELDS.map((f) => x.values[f]), x.published] as SnapshotTuple),
     })),
   };
 }
@@ -100,7 +102,7 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
   const coverageBody = coverageResponse.parse(coverage(dataset, model));
   files.set('free/coverage.json', json(coverageBody));
 
-  const index: Record<string, unknown> = {};
+  const index: IndexShard['states'] = {};
   for (const item of coverageBody) {
     const code = item.state;
     const state = dataset.states.get(code)!;
@@ -118,17 +120,17 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
       shardPaths.push(path);
     }
     const insurers = model.insurers.get(code);
-    if (insurers) files.set(`private/insurers/${code}.json`, json({ state: code, periods: insurers }));
+    if (insurers) files.set(`private/insurers/${code}.json`, json({ state: code, periods: insurers } satisfies InsurersShard));
     index[code] = {
       source: state.source,
       lines: lineItems.map((l) => ({ ...l, dir: lineDir(`line:${l.id}`) })),
       categories: [...new Set(lineItems.flatMap((l) => (l.category ? [l.category] : [])))]
         .sort()
         .map((name) => ({ name, dir: lineDir(`category:${name}`) })),
-      counties: [...new Set(series.flatMap((s) => (s.county ? [s.county] : [])))].sort(),
+      counties: [...new Set(series.flatMap((s) => (s.county ? [s.county] : [])))].sort().map((name) => ({ name, dir: slug(name) })),
       shards: shardPaths.sort(),
     };
   }
-  files.set('private/index.json', json({ states: index }));
+  files.set('private/index.json', json({ states: index } satisfies IndexShard));
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

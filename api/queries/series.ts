@@ -1,0 +1,93 @@
+// The series a premium or compare query reads: resolving state, line and county against the shard
+// index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
+import type { SeriesRow } from '../contract.ts';
+import { HttpError } from '../http.ts';
+import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
+import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';
+import { privateShard } from '../store.ts';
+import { inForceOn, latestPublication } from '../vintages.ts';
+
+export function stateIndex(state: string): StateIndex {
+  const index = privateShard<IndexShard>('index.json');
+  if (!index) throw new Error('shard index missing: run the ingest');
+  const entry = index.states[state];
+  if (!entry) throw new HttpError(404, `unknown state '${state}': see /v1/coverage for the states served`);
+  return entry;
+}
+
+const CATEGORY_PREFIX = 'category:';
+
+export interface ResolvedLine {
+  /** The response's `line`: `all`, the line's source_code or the category name. */
+  echo: string;
+  dir: string;
+}
+
+/**
+ * DECISIONS.md §2: case-insensitive, first match wins: all, source_code, name, category. A
+ * `category:` prefix asks for the category alone: a line named like its category (FL's line 1000
+ * "Commercial Property") would otherwise hide the category from that state.
+ */
+export function resolveLine(state: string, entry: StateIndex, line: string): ResolvedLine {
+  const wanted = line.toLowerCase();
+  const notFound = () =>
+    new HttpError(404, `unknown line '${line}' for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`);
+  const findCategory = (name: string) => {
+    const category = entry.categories.find((c) => c.name.toLowerCase() === name);
+    return category && { echo: category.name, dir: category.dir };
+  };
+  if (wanted.startsWith(CATEGORY_PREFIX)) {
+    const category = findCategory(wanted.slice(CATEGORY_PREFIX.length).trim());
+    if (!category) throw notFound();
+    return category;
+  }
+  if (wanted === 'all') return { echo: 'all', dir: 'all' };
+  const match = entry.lines.find((l) => l.source_code.toLowerCase() === wanted) ?? entry.lines.find((l) => l.name.toLowerCase() === wanted);
+  if (match) return { echo: match.source_code, dir: match.dir };
+  const category = findCategory(wanted);
+  if (category) return category;
+  throw notFound();
+}
+
+/** The county folder, or 404 when the state has no county data or not this county. */
+export function resolveCounty(state: string, entry: StateIndex, county: string): { name: string; dir: string } {
+  if (!entry.counties.length) throw new HttpError(404, `no county data for ${state}: omit 'county' for statewide figures (see has_county_data in /v1/coverage)`);
+  const match = entry.counties.find((c) => c.name.toUpperCase() === county);
+  if (!match) throw new HttpError(404, `unknown county '${county}' for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`);
+  return { name: county, dir: match.dir };
+}
+
+export interface SeriesQuery {
+  state: string;
+  lineDir: string;
+  countyDir: string | null;
+  granularity: Granularity;
+  from?: string;
+  to?: string;
+  reportDate?: string;
+}
+
+export interface SeriesAnswer {
+  data: SeriesRow[];
+  /** The latest publication among the figures returned; null when there are none. */
+  latest: { reportDate: string; dataAsOf: string } | null;
+}
+
+/** Rows in range, each as of `reportDate` (else its latest vintage); periods not yet published are absent. */
+export function readSeries(q: SeriesQuery): SeriesAnswer {
+  const path = `series/${q.state}/${q.lineDir}/${q.countyDir ? `counties/${q.countyDir}/` : ''}${q.granularity}.json`;
+  const shard = privateShard<SeriesShard>(path);
+  const data: SeriesRow[] = [];
+  const used: { reportDate: string; dataAsOf: string }[] = [];
+  for (const row of shard?.rows ?? []) {
+    const first = firstMonthKey(parsePeriod(row.period)!);
+    if ((q.from && first < q.from) || (q.to && first > q.to)) continue;
+    const snap = q.reportDate ? inForceOn(row.snapshots, q.reportDate, (s) => s[0]) : row.snapshots.at(-1);
+    if (!snap) continue;
+    const [, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct] = snap;
+    data.push({ period: row.period, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct });
+    used.push({ reportDate, dataAsOf });
+  }
+  return { data, latest: used.length ? latestPublication(used) : null };
+}
+

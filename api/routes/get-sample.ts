@@ -1,0 +1,6 @@
+// GET /v1/premium/sample (free): the latest 13 monthly statewide all-lines rows, precomputed by the ingest.
+import { sampleParams } from '../contract.ts';
+import { freeJson, parseQuery, route } from '../http.ts';
+import { freeStateBody } from '../store.ts';
+
+export const getSample = route((request, url) => freeJson(freeStateBody('sample', parseQuery(url, sampleParams).state), request.method));
