@@ -78,11 +78,12 @@ export function loadDataset(dataDir: string): Dataset {
   const publications: Publication[] = [];
   const figures: Figure[] = [];
   const pubDir = join(dataDir, 'publications');
+  const counties = new Map<string, { name: string; file: string; line: number }>();
   for (const path of listCsv(pubDir)) {
     const csv = read(path, PUBLICATION_COLUMNS, true);
     if (!csv) continue;
     const id = relative(pubDir, path).replace(/\.csv$/, '');
-    const parsed = parsePublication(csv, id, states, taxonomy, problems);
+    const parsed = parsePublication(csv, id, states, taxonomy, problems, counties);
     if (!parsed) continue;
     publications.push(parsed.pub);
     figures.push(...parsed.figures);

@@ -2,6 +2,7 @@
 // figure as printed. See data/README.md for the format.
 import { isIsoDate, lastDay, parsePeriod } from '../../api/periods.ts';
 import type { Problems } from '../errors.ts';
+import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
 import { COUNT_METRICS, METRICS, PCT_METRICS, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
 
@@ -31,6 +32,8 @@ export function parsePublication(
   states: Map<string, State>,
   lines: Map<string, Map<string, Omit<Line, 'id'>>>,
   problems: Problems,
+  /** County spellings seen so far, by `state|folder`: shared across publications. */
+  counties: Map<string, { name: string; file: string; line: number }> = new Map(),
 ): { pub: Publication; figures: Figure[] } | null {
   const { file, meta } = csv;
   for (const key of meta.keys()) {
@@ -88,6 +91,12 @@ export function parsePublication(
       fail('line', `unknown line '${lineCode}' for ${state.code}: expected 'all' or a source_code of lines/${state.code}.csv`);
     const county = c.county.value.trim() || null;
     if (county && period && period.type !== 'year') fail('county', `county rows are annual only: expected period YYYY, got ${period.key}`);
+    // Two spellings of one county ("ST. LUCIE", "ST LUCIE") would share a shard folder and one would be lost.
+    const countyKey = county && state ? `${state.code}|${slug(county)}` : null;
+    const sameFolder = countyKey ? counties.get(countyKey) : undefined;
+    if (county && sameFolder && sameFolder.name !== county.toUpperCase())
+      fail('county', `county '${county}' and '${sameFolder.name}' (${sameFolder.file}:${sameFolder.line}) are spelled differently but name the same folder '${slug(county)}': write the county one way`);
+    else if (countyKey && !sameFolder) counties.set(countyKey, { name: county!.toUpperCase(), file, line });
     const insurer = c.insurer.value.trim() || null;
     const insurerMetric = metric === 'insurer_premium' || metric === 'insurer_policies';
     if (insurerMetric && !insurer) fail('insurer', `metric ${metric} needs the insurer's name`);

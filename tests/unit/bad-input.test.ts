@@ -104,7 +104,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
       file: 'publications/office/tx-2023-annual.csv',
       line: 10, // 2nd figure row
       column: 1,
-      says: ["unknown state 'ZZ'", 'expected one of FL, NY, TX'],
+      says: ["unknown state 'ZZ'", 'expected one of FL, IL, NY, TX'],
     });
     expectUntouched();
   });
@@ -220,6 +220,21 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
       line: 14,
       column: 30,
       says: ['duplicate', '999999.99', '123456.78', 'line 12'],
+    });
+    expectUntouched();
+  });
+
+  it('two spellings of one county that would share a shard folder ("MIAMI-DADE", "Miami Dade")', () => {
+    // Both name the folder miami-dade: one would overwrite the other's shard. 2023-q4.csv has figure rows
+    // on lines 9-13, MIAMI-DADE on line 11; the new row is line 14, its county at column 13 after
+    // "FL,2023,all,".
+    const data = tmp.fixtureCopy();
+    appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,Miami Dade,,policies,4321,,');
+    expectOneProblem(failingBuild(data), {
+      file: 'publications/office/2023-q4.csv',
+      line: 14,
+      column: 13,
+      says: ["'Miami Dade'", "'MIAMI-DADE'", '2023-q4.csv:11', 'miami-dade'],
     });
     expectUntouched();
   });

@@ -4,6 +4,11 @@
 //   office/2024-02.csv          report_date 2024-03-01, data_as_of 2024-02-29 (FL 2024-02, restates 2024-01)
 //   office/2024-03.csv          report_date 2024-04-01, data_as_of 2024-03-31 (FL 2024-03, lines, back-fills 2024-02)
 //   office/tx-2023-annual.csv   report_date 2024-02-10, data_as_of 2023-12-31 (TX 2023, TX 2023-H1)
+//   office/il-2022-annual.csv   report_date 2023-02-15, data_as_of 2022-12-31 (IL 2022 year, IL 2022-12)
+//   office/il-2023-12.csv       report_date 2024-01-20, data_as_of 2023-12-31 (IL 2023-01..12, two insurers a month)
+//   office/il-2024-02.csv       report_date 2024-03-20, data_as_of 2024-02-29 (IL 2024-01..02, one insurer in 2024-01)
+// The last snapshot column, `published`, is true for a row the source printed for that very period and
+// false for one the ingest summed (quarter/year roll-ups from months, category sums).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildShards } from '../../ingest/build.ts';
 import { FIXTURE_DATA, type SeriesShard, type SnapshotTuple, asOf, readJson, readTree, rowOf, tempRoot } from './helpers.ts';
@@ -17,7 +22,7 @@ beforeAll(() => {
   files = [...readTree(out).keys()];
 });
 
-const COLUMNS = ['as_of', 'report_date', 'data_as_of', 'premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'];
+const COLUMNS = ['as_of', 'report_date', 'data_as_of', 'premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct', 'published'];
 const shard = (rel: string) => readJson<SeriesShard>(out, `private/series/${rel}`);
 const allSnapshots = (s: SeriesShard): SnapshotTuple[] => s.rows.flatMap((r) => r.snapshots);
 const seriesFiles = () => files.filter((f) => f.startsWith('private/series/'));
@@ -26,9 +31,11 @@ describe('build result', () => {
   it('reports what it read and wrote', () => {
     const dir = tmp.dir('result');
     const r = buildShards(FIXTURE_DATA, `${dir}/shards`);
-    // 5 publication files; figure rows: 5 (2023-q4) + 9 (2024-01) + 5 (2024-02) + 9 (2024-03) + 3 (tx) = 31
-    expect(r.publications).toBe(5);
-    expect(r.figures).toBe(31);
+    // 8 publication files; figure rows: 5 (2023-q4) + 9 (2024-01) + 5 (2024-02) + 9 (2024-03) + 3 (tx) = 31 for FL/TX,
+    // plus IL: 4 (il-2022-annual) + 12 months * 4 (il-2023-12: premium, policies, two insurers) = 48 + 6 (il-2024-02) = 58
+    // → 31 + 58 = 89
+    expect(r.publications).toBe(8);
+    expect(r.figures).toBe(89);
     expect(r.files).toBe(readTree(`${dir}/shards`).size);
   });
 });
@@ -40,8 +47,13 @@ describe('private series shards: which exist', () => {
     // FL lines 2, 10, 5000, Contingency (ids 1-4): March 2024 only, so no quarter/year of their own.
     // Categories: Commercial Property (lines 2, 10), General Liability (5000); Contingency has none.
     // TX: 2023 year; 2023-H1 is a half year, which is not a served granularity.
+    // IL all: months 2022-12, 2023-01..12, 2024-01..02; quarters 2023-Q1..Q4 (summed); years 2022 (printed) and
+    //   2023 (summed). IL has no lines file and no county rows.
     expect(seriesFiles().sort()).toEqual(
       [
+        'private/series/IL/all/month.json',
+        'private/series/IL/all/quarter.json',
+        'private/series/IL/all/year.json',
         'private/series/FL/all/counties/broward/year.json',
         'private/series/FL/all/counties/miami-dade/year.json',
         'private/series/FL/all/month.json',
@@ -57,7 +69,7 @@ describe('private series shards: which exist', () => {
     );
   });
 
-  it('every shard has the nine snapshot columns and snapshots in as_of order', () => {
+  it('every shard has the ten snapshot columns (the last one a boolean) and snapshots in as_of order', () => {
     for (const f of seriesFiles()) {
       const s = readJson<SeriesShard>(out, f);
       expect(s.columns).toEqual(COLUMNS);
@@ -65,7 +77,10 @@ describe('private series shards: which exist', () => {
       expect(periods).toEqual([...periods].sort());
       for (const r of s.rows) {
         expect(r.snapshots.length).toBeGreaterThan(0);
-        for (const snap of r.snapshots) expect(snap).toHaveLength(9);
+        for (const snap of r.snapshots) {
+          expect(snap).toHaveLength(10);
+          expect(typeof snap[9]).toBe('boolean');
+        }
         const dates = r.snapshots.map((x) => x[0]);
         expect(dates).toEqual([...dates].sort());
         expect(new Set(dates).size).toBe(dates.length);
@@ -80,9 +95,9 @@ describe('vintages (FL all-lines months)', () => {
     expect(s.count_unit).toBe('policies');
     expect(rowOf(s, '2024-01')!.snapshots).toEqual([
       // 2024-01.csv: premium 1111111.11, policies 1001, new 40 %, renewal 60 %
-      ['2024-02-01', '2024-02-01', '2024-01-31', 1111111.11, 1001, null, null, 40, 60],
+      ['2024-02-01', '2024-02-01', '2024-01-31', 1111111.11, 1001, null, null, 40, 60, true],
       // 2024-02.csv restates policies only: 1011; the other fields keep their earlier values
-      ['2024-03-01', '2024-03-01', '2024-02-29', 1111111.11, 1011, null, null, 40, 60],
+      ['2024-03-01', '2024-03-01', '2024-02-29', 1111111.11, 1011, null, null, 40, 60, true],
     ]);
   });
 
@@ -99,9 +114,9 @@ describe('vintages (FL all-lines months)', () => {
     const feb = rowOf(shard('FL/all/month.json'), '2024-02')!;
     expect(feb.snapshots).toEqual([
       // 2024-02.csv printed premium only as "$1.2M" (qualifier rounded) → null; policies 1101, 50 % / 50 %
-      ['2024-03-01', '2024-03-01', '2024-02-29', null, 1101, null, null, 50, 50],
+      ['2024-03-01', '2024-03-01', '2024-02-29', null, 1101, null, null, 50, 50, true],
       // 2024-03.csv prints it exactly: 1222222.22; the rest is kept
-      ['2024-04-01', '2024-04-01', '2024-03-31', 1222222.22, 1101, null, null, 50, 50],
+      ['2024-04-01', '2024-04-01', '2024-03-31', 1222222.22, 1101, null, null, 50, 50, true],
     ]);
     expect(asOf(feb, '2024-03-31')![3]).toBeNull();
     expect(asOf(feb, '2024-04-01')![3]).toBe(1222222.22);
@@ -109,7 +124,7 @@ describe('vintages (FL all-lines months)', () => {
 
   it('has March from its first publication only', () => {
     expect(rowOf(shard('FL/all/month.json'), '2024-03')!.snapshots).toEqual([
-      ['2024-04-01', '2024-04-01', '2024-03-31', 1333333.33, 1203, null, null, null, null],
+      ['2024-04-01', '2024-04-01', '2024-03-31', 1333333.33, 1203, null, null, null, null, true],
     ]);
   });
 
@@ -130,16 +145,16 @@ describe('vintages (FL all-lines months)', () => {
     const s = shard('TX/all/year.json');
     expect(s).toMatchObject({ state: 'TX', line: 'all', county: null, granularity: 'year', count_unit: 'items' });
     expect(s.rows).toEqual([
-      { period: '2023', snapshots: [['2024-02-10', '2024-02-10', '2023-12-31', 9876543210, 654321, null, null, null, null]] },
+      { period: '2023', snapshots: [['2024-02-10', '2024-02-10', '2023-12-31', 9876543210, 654321, null, null, null, null, true]] },
     ]);
   });
 });
 
 describe('quarter and year roll-ups', () => {
   it('uses the source-published 2023-Q4 row as printed', () => {
-    // 2023-q4.csv: premium 3456789.00, policies 3001; no months of 2023 exist
+    // 2023-q4.csv: premium 3456789.00, policies 3001; no months of 2023 exist. Printed by the source: published.
     expect(rowOf(shard('FL/all/quarter.json'), '2023-Q4')!.snapshots).toEqual([
-      ['2024-01-15', '2024-01-15', '2023-12-31', 3456789, 3001, null, null, null, null],
+      ['2024-01-15', '2024-01-15', '2023-12-31', 3456789, 3001, null, null, null, null, true],
     ]);
   });
 
@@ -150,8 +165,9 @@ describe('quarter and year roll-ups', () => {
     // As of 2024-04-01: Jan 1111111.11 / 1011 (restated), Feb 1222222.22 / 1101 (back-filled), Mar 1333333.33 / 1203.
     // premium 1111111.11 + 1222222.22 + 1333333.33 = 3666666.66; policy_count 1011 + 1101 + 1203 = 3315.
     // The percentages are null: March prints none. Report date and data_as_of are those of 2024-03.csv.
+    // Summed here, so published is false.
     expect(rowOf(s, '2024-Q1')!.snapshots).toEqual([
-      ['2024-04-01', '2024-04-01', '2024-03-31', 3666666.66, 3315, null, null, null, null],
+      ['2024-04-01', '2024-04-01', '2024-03-31', 3666666.66, 3315, null, null, null, null, false],
     ]);
     expect(asOf(rowOf(s, '2024-Q1'), '2024-03-31')).toBeUndefined(); // Feb and Jan exist, March does not
   });
@@ -167,17 +183,18 @@ describe('quarter and year roll-ups', () => {
   it('sums a category to the cent: Commercial Property = lines 2 and 10 for 2024-03', () => {
     const s = shard('FL/category-commercial-property/month.json');
     expect(s).toMatchObject({ state: 'FL', line: 'Commercial Property', county: null, granularity: 'month', count_unit: 'policies' });
-    // line 2: 500000.50 / 401; line 10: 100000.25 / 51 → 600000.75 / 452
+    // line 2: 500000.50 / 401; line 10: 100000.25 / 51 → 600000.75 / 452; a category sum: published false
     expect(s.rows).toEqual([
-      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 600000.75, 452, null, null, null, null]] },
+      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 600000.75, 452, null, null, null, null, false]] },
     ]);
   });
 
   it('sums General Liability from its one line, with a null count because line 5000 prints none', () => {
     const s = shard('FL/category-general-liability/month.json');
+    // one line's value, but still a category sum made here: published false
     expect(s.line).toBe('General Liability');
     expect(s.rows).toEqual([
-      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 200000.75, null, null, null, null, null]] },
+      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 200000.75, null, null, null, null, null, false]] },
     ]);
   });
 
@@ -188,6 +205,61 @@ describe('quarter and year roll-ups', () => {
     expect(index.states.FL.categories).toEqual([
       { name: 'Commercial Property', dir: 'category-commercial-property' },
       { name: 'General Liability', dir: 'category-general-liability' },
+    ]);
+  });
+});
+
+describe('IL: printed months and year, summed quarters and year', () => {
+  // il-2023-12.csv prints month m of 2023 (m = 1..12) as premium 1000000.25 + 1000 * m and policies 1001 + 12 * m
+  // (1001000.25 / 1013 in January .. 1012000.25 / 1145 in December).
+  const IL_2023 = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'].map((mm, i) => ({
+    period: `2023-${mm}`,
+    premium: 1000000.25 + 1000 * (i + 1),
+    policies: 1001 + 12 * (i + 1),
+  }));
+
+  it('keeps every month as printed (published), from the publication that printed it', () => {
+    const s = shard('IL/all/month.json');
+    expect(s).toMatchObject({ state: 'IL', line: 'all', county: null, granularity: 'month', count_unit: 'policies' });
+    expect(s.rows).toEqual([
+      // il-2022-annual.csv prints December 2022 beside the year
+      { period: '2022-12', snapshots: [['2023-02-15', '2023-02-15', '2022-12-31', 987654.32, 1234, null, null, null, null, true]] },
+      ...IL_2023.map((m) => ({
+        period: m.period,
+        snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', m.premium, m.policies, null, null, null, null, true]],
+      })),
+      { period: '2024-01', snapshots: [['2024-03-20', '2024-03-20', '2024-02-29', 1100000.11, 1101, null, null, null, null, true]] },
+      { period: '2024-02', snapshots: [['2024-03-20', '2024-03-20', '2024-02-29', 1200000.22, 1202, null, null, null, null, true]] },
+    ]);
+    expect(IL_2023[0]).toEqual({ period: '2023-01', premium: 1001000.25, policies: 1013 });
+    expect(IL_2023[11]).toEqual({ period: '2023-12', premium: 1012000.25, policies: 1145 });
+  });
+
+  it('sums the four quarters of 2023 (not published) and none for 2022-Q4 or 2024-Q1', () => {
+    const s = shard('IL/all/quarter.json');
+    expect(s.count_unit).toBe('policies');
+    // Q1: 1001000.25 + 1002000.25 + 1003000.25 = 3006000.75; 1013 + 1025 + 1037 = 3075
+    // Q2: 1004000.25 + 1005000.25 + 1006000.25 = 3015000.75; 1049 + 1061 + 1073 = 3183
+    // Q3: 1007000.25 + 1008000.25 + 1009000.25 = 3024000.75; 1085 + 1097 + 1109 = 3291
+    // Q4: 1010000.25 + 1011000.25 + 1012000.25 = 3033000.75; 1121 + 1133 + 1145 = 3399
+    // 2022-Q4 has December only; 2024-Q1 lacks March.
+    expect(s.rows).toEqual([
+      { period: '2023-Q1', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3006000.75, 3075, null, null, null, null, false]] },
+      { period: '2023-Q2', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3015000.75, 3183, null, null, null, null, false]] },
+      { period: '2023-Q3', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3024000.75, 3291, null, null, null, null, false]] },
+      { period: '2023-Q4', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3033000.75, 3399, null, null, null, null, false]] },
+    ]);
+  });
+
+  it('serves the printed 2022 year as published (not December alone) and sums 2023 from its twelve months', () => {
+    const s = shard('IL/all/year.json');
+    expect(s).toMatchObject({ state: 'IL', line: 'all', county: null, granularity: 'year', count_unit: 'policies' });
+    expect(s.rows).toEqual([
+      // il-2022-annual.csv: IL 2022 premium 11234567.89, policies 12345, as printed
+      { period: '2022', snapshots: [['2023-02-15', '2023-02-15', '2022-12-31', 11234567.89, 12345, null, null, null, null, true]] },
+      // 12 * 1000000.25 + 1000 * (1 + ... + 12) = 12000003 + 78000 = 12078003.00
+      // 12 * 1001 + 12 * (1 + ... + 12) = 12012 + 936 = 12948 (= 3075 + 3183 + 3291 + 3399)
+      { period: '2023', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 12078003, 12948, null, null, null, null, false]] },
     ]);
   });
 });
@@ -205,7 +277,7 @@ describe('line shards', () => {
       const s = shard(`FL/line-${id}/month.json`);
       expect(s.line).toBe(code);
       expect(s.rows).toEqual([
-        { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', premium, count, null, null, null, null]] },
+        { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', premium, count, null, null, null, null, true]] },
       ]);
     }
   });
@@ -217,16 +289,19 @@ describe('county rows', () => {
     const broward = shard('FL/all/counties/broward/year.json');
     expect(broward).toMatchObject({ state: 'FL', line: 'all', county: 'BROWARD', granularity: 'year', count_unit: 'policies' });
     expect(broward.rows).toEqual([
-      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 123456.78, 1234, null, null, null, null]] },
+      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 123456.78, 1234, null, null, null, null, true]] },
     ]);
     const miami = shard('FL/all/counties/miami-dade/year.json');
     expect(miami.county).toBe('MIAMI-DADE');
     expect(miami.rows).toEqual([
-      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 765432.1, null, null, null, null, null]] },
+      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 765432.1, null, null, null, null, null, true]] },
     ]);
     const countyFiles = seriesFiles().filter((f) => f.includes('/counties/'));
     expect(countyFiles.every((f) => f.endsWith('/year.json'))).toBe(true);
-    expect(readJson(out, 'private/index.json').states.FL.counties).toEqual(['BROWARD', 'MIAMI-DADE']);
+    expect(readJson(out, 'private/index.json').states.FL.counties).toEqual([
+      { name: 'BROWARD', dir: 'broward' },
+      { name: 'MIAMI-DADE', dir: 'miami-dade' },
+    ]);
   });
 });
 
@@ -251,12 +326,49 @@ describe('insurers', () => {
   });
 
   it('has no insurer file for states without insurer rows', () => {
-    expect(files.filter((f) => f.startsWith('private/insurers/'))).toEqual(['private/insurers/FL.json']);
+    expect(files.filter((f) => f.startsWith('private/insurers/'))).toEqual(['private/insurers/FL.json', 'private/insurers/IL.json']);
+  });
+
+  it('sums IL 2023 from its twelve complete monthly lists, beside the months as printed', () => {
+    // il-2023-12.csv: every month 2023-01..12 lists Delta Specialty 50000.05 and Epsilon E&S 60000.00, no counts.
+    // Year 2023: Delta 12 * 50000.05 = 600000.60, Epsilon 12 * 60000.00 = 720000.00; policy_count stays null.
+    // il-2024-02.csv: 2024-01 lists Delta only, 70000.07 and 77 policies; one month of 2024 makes no year.
+    // The year sorts before its months ('2023' < '2023-01').
+    const month = (m: string) => ({
+      period: `2023-${m}`,
+      reportDate: '2024-01-20',
+      dataAsOf: '2023-12-31',
+      insurers: [
+        { name: 'Delta Specialty Insurance Co', premium: 50000.05, policy_count: null },
+        { name: 'Epsilon E&S Co', premium: 60000, policy_count: null },
+      ],
+    });
+    expect(readJson(out, 'private/insurers/IL.json')).toEqual({
+      state: 'IL',
+      periods: [
+        {
+          period: '2023',
+          reportDate: '2024-01-20',
+          dataAsOf: '2023-12-31',
+          insurers: [
+            { name: 'Delta Specialty Insurance Co', premium: 600000.6, policy_count: null },
+            { name: 'Epsilon E&S Co', premium: 720000, policy_count: null },
+          ],
+        },
+        ...['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'].map(month),
+        {
+          period: '2024-01',
+          reportDate: '2024-03-20',
+          dataAsOf: '2024-02-29',
+          insurers: [{ name: 'Delta Specialty Insurance Co', premium: 70000.07, policy_count: 77 }],
+        },
+      ],
+    });
   });
 });
 
 describe('free/coverage.json', () => {
-  it('describes FL, NY and TX as the fixture publishes them', () => {
+  it('describes FL, IL, NY and TX as the fixture publishes them', () => {
     expect(readJson(out, 'free/coverage.json')).toEqual([
       {
         state: 'FL',
@@ -271,6 +383,22 @@ describe('free/coverage.json', () => {
           // no statewide year: 2024 is incomplete and 2023 exists only per county
         },
         capabilities: { has_county_data: true, has_insurer_data: true, has_new_renewal_split: true },
+      },
+      {
+        state: 'IL',
+        name: 'Illinois',
+        stamping_office: 'Surplus Line Association of Illinois',
+        stamping_office_name_basis: 'confirmed',
+        period_types: {
+          // months 2022-12 (il-2022-annual) .. 2024-02, last printed by il-2024-02.csv on 2024-03-20
+          month: { from: '2022-12', to: '2024-02', latest_report_date: '2024-03-20', count_unit: 'policies' },
+          // 2023-Q1..Q4 summed as of 2024-01-20; 2022-Q4 lacks Oct/Nov and 2024-Q1 lacks March
+          quarter: { from: '2023-Q1', to: '2023-Q4', latest_report_date: '2024-01-20', count_unit: 'policies' },
+          // 2022 printed (2023-02-15), 2023 summed (2024-01-20)
+          year: { from: '2022', to: '2023', latest_report_date: '2024-01-20', count_unit: 'policies' },
+        },
+        // insurer rows in il-2023-12.csv and il-2024-02.csv; no county rows, no new/renewal shares
+        capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
       },
       {
         state: 'NY',
@@ -308,6 +436,7 @@ describe('free/lines', () => {
   });
 
   it('gives states without a taxonomy an empty list', () => {
+    expect(readJson(out, 'free/lines/IL.json')).toEqual([]);
     expect(readJson(out, 'free/lines/NY.json')).toEqual([]);
     expect(readJson(out, 'free/lines/TX.json')).toEqual([]);
   });
@@ -332,6 +461,39 @@ describe('free/sample', () => {
       { period: '2024-03', premium: 1333333.33, policy_count: 1203, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
     ]);
     expect(body.note).toMatch(/\/v1\/premium/);
+  });
+
+  it('IL: the latest 13 of its 15 months, latest vintage', () => {
+    // months: 2022-12, 2023-01..12, 2024-01..02 (15) → the last 13 are 2023-02 .. 2024-02
+    const body = readJson(out, 'free/sample/IL.json');
+    expect(body).toMatchObject({
+      state: 'IL',
+      line: 'all',
+      granularity: 'month',
+      sample: true,
+      // latest among the rows: il-2024-02.csv
+      report_date: '2024-03-20',
+      data_as_of: '2024-02-29',
+      source: 'Surplus Line Association of Illinois (SLAI)',
+    });
+    const row = (period: string, premium: number, policy_count: number) => ({
+      period, premium, policy_count, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null,
+    });
+    expect(body.data).toEqual([
+      row('2023-02', 1002000.25, 1025),
+      row('2023-03', 1003000.25, 1037),
+      row('2023-04', 1004000.25, 1049),
+      row('2023-05', 1005000.25, 1061),
+      row('2023-06', 1006000.25, 1073),
+      row('2023-07', 1007000.25, 1085),
+      row('2023-08', 1008000.25, 1097),
+      row('2023-09', 1009000.25, 1109),
+      row('2023-10', 1010000.25, 1121),
+      row('2023-11', 1011000.25, 1133),
+      row('2023-12', 1012000.25, 1145),
+      row('2024-01', 1100000.11, 1101),
+      row('2024-02', 1200000.22, 1202),
+    ]);
   });
 
   it('TX: no monthly data, and a note naming the period types it does publish', () => {
@@ -360,7 +522,7 @@ describe('free/sample', () => {
 describe('private/index.json', () => {
   it('lists each state’s lines with their dirs and its shards', () => {
     const index = readJson(out, 'private/index.json');
-    expect(Object.keys(index.states)).toEqual(['FL', 'NY', 'TX']);
+    expect(Object.keys(index.states)).toEqual(['FL', 'IL', 'NY', 'TX']);
     expect(index.states.FL.lines.map((l: { source_code: string; dir: string }) => [l.source_code, l.dir])).toEqual([
       ['2', 'line-1'],
       ['10', 'line-2'],
@@ -374,6 +536,13 @@ describe('private/index.json', () => {
         .sort(),
     );
     expect(index.states.TX.shards).toEqual(['series/TX/all/year.json']);
+    expect(index.states.IL).toEqual({
+      source: 'Surplus Line Association of Illinois (SLAI)',
+      lines: [],
+      categories: [],
+      counties: [],
+      shards: ['series/IL/all/month.json', 'series/IL/all/quarter.json', 'series/IL/all/year.json'],
+    });
     expect(index.states.NY).toEqual({ source: 'Excess Line Association of New York (ELANY)', lines: [], categories: [], counties: [], shards: [] });
   });
 });

@@ -3,26 +3,15 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import type { SeriesShard, SnapshotTuple } from '../../api/shard-types.ts';
 import { buildShards } from '../../ingest/build.ts';
 
 export const FIXTURE_DATA = join(import.meta.dirname, '..', 'fixtures', 'data');
 export const REAL_DATA = join(import.meta.dirname, '..', '..', 'data');
 
-/** The nine snapshot columns of a private series shard. */
-export type SnapshotTuple = [string, string, string, number | null, number | null, number | null, number | null, number | null, number | null];
-export interface ShardRow {
-  period: string;
-  snapshots: SnapshotTuple[];
-}
-export interface SeriesShard {
-  state: string;
-  line: string;
-  county: string | null;
-  granularity: string;
-  count_unit: string | null;
-  columns: string[];
-  rows: ShardRow[];
-}
+/** The private series shard and its ten-column snapshot tuple, as the ingest writes and the API reads them. */
+export type { SeriesShard, SnapshotTuple };
+export type ShardRow = SeriesShard['rows'][number];
 
 /** One temp root per test file; `cleanup()` removes it. */
 export function tempRoot(prefix: string) {

@@ -1,7 +1,7 @@
 // Roll-ups, category sums and vintages on small datasets: the fixture plus a few publications written
 // here. Expected values are computed by hand in the comments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SeriesShard, appendLines, asOf, publication, readJson, readTree, rowOf, tempRoot, writeData } from './helpers.ts';
+import { type SeriesShard, appendLines, asOf, publication, readJson, readTree, replaceOnce, rowOf, tempRoot, writeData } from './helpers.ts';
 
 const tmp = tempRoot('rollups');
 afterAll(() => tmp.cleanup());
@@ -61,20 +61,20 @@ describe('roll-ups from months', () => {
     // new: (10*1001 + 20*2002 + 30*3003) / 6006 = (10010 + 40040 + 90090) / 6006 = 140140 / 6006 = 23.333… → 23.33
     //      (the unweighted mean would be 20)
     // renewal: (90*1001 + 80*2002 + 70*3003) / 6006 = (90090 + 160160 + 210210) / 6006 = 460460 / 6006 = 76.666… → 76.67
-    expect(q2.snapshots).toEqual([['2024-07-01', '2024-07-01', '2024-06-30', 600000.6, 6006, null, null, 23.33, 76.67]]);
+    expect(q2.snapshots).toEqual([['2024-07-01', '2024-07-01', '2024-06-30', 600000.6, 6006, null, null, 23.33, 76.67, false]]);
   });
 
   it('leaves percentages and count null when a month lacks the count', () => {
     // 2023-Q1: premium 1000.01 * 3 = 3000.03; February has no policies → count null → both shares null
     expect(rowOf(series('FL/all/quarter.json'), '2023-Q1')!.snapshots).toEqual([
-      ['2023-04-20', '2023-04-20', '2023-03-31', 3000.03, null, null, null, null, null],
+      ['2023-04-20', '2023-04-20', '2023-03-31', 3000.03, null, null, null, null, null, false],
     ]);
   });
 
   it('sums a year only from all twelve months', () => {
     const years = series('FL/all/year.json');
     // 2022: 12 * 1234.56 = 14814.72, 12 * 1001 = 12012. 2021 lacks July; 2023 and 2024 are incomplete.
-    expect(years.rows).toEqual([{ period: '2022', snapshots: [['2023-01-20', '2023-01-20', '2022-12-31', 14814.72, 12012, null, null, null, null]] }]);
+    expect(years.rows).toEqual([{ period: '2022', snapshots: [['2023-01-20', '2023-01-20', '2022-12-31', 14814.72, 12012, null, null, null, null, false]] }]);
     expect(years.count_unit).toBe('policies');
   });
 
@@ -86,13 +86,13 @@ describe('roll-ups from months', () => {
     ]);
     // 2021 quarters: 3 * 2000.01 = 6000.03, 3 * 1001 = 3003; 2022: 3 * 1234.56 = 3703.68, 3003
     for (const p of ['2021-Q1', '2021-Q2', '2021-Q4'])
-      expect(rowOf(q, p)!.snapshots).toEqual([['2022-01-20', '2022-01-20', '2021-12-31', 6000.03, 3003, null, null, null, null]]);
+      expect(rowOf(q, p)!.snapshots).toEqual([['2022-01-20', '2022-01-20', '2021-12-31', 6000.03, 3003, null, null, null, null, false]]);
     for (const p of ['2022-Q1', '2022-Q2', '2022-Q3', '2022-Q4'])
-      expect(rowOf(q, p)!.snapshots).toEqual([['2023-01-20', '2023-01-20', '2022-12-31', 3703.68, 3003, null, null, null, null]]);
+      expect(rowOf(q, p)!.snapshots).toEqual([['2023-01-20', '2023-01-20', '2022-12-31', 3703.68, 3003, null, null, null, null, false]]);
   });
 
   it('updates coverage to the new ranges', () => {
-    const fl = readJson(out, 'free/coverage.json')[0];
+    const fl = readJson(out, 'free/coverage.json')[0]; // FL sorts first (FL, IL, NY, TX)
     expect(fl.state).toBe('FL');
     // months 2021-01 .. 2024-06 (last printed 2024-07-01); quarters 2021-Q1 .. 2024-Q2; years 2022 only
     expect(fl.period_types).toEqual({
@@ -129,11 +129,20 @@ describe('a source-published quarter', () => {
     const out = tmp.build(data);
     const q2 = rowOf(readJson<SeriesShard>(out, 'private/series/FL/all/quarter.json'), '2024-Q2')!;
     expect(q2.snapshots).toEqual([
-      // 100000.10 + 200000.20 + 300000.30 = 600000.60; no month has policies → null
-      ['2024-07-01', '2024-07-01', '2024-06-30', 600000.6, null, null, null, null, null],
-      // the source's own Q2 row, as printed
-      ['2024-08-01', '2024-08-01', '2024-06-30', 600000.99, 6011, null, null, null, null],
+      // 100000.10 + 200000.20 + 300000.30 = 600000.60; no month has policies → null; summed here: published false
+      ['2024-07-01', '2024-07-01', '2024-06-30', 600000.6, null, null, null, null, null, false],
+      // the source's own Q2 row, as printed: published true
+      ['2024-08-01', '2024-08-01', '2024-06-30', 600000.99, 6011, null, null, null, null, true],
     ]);
+    // published flips from false (the sum) to true (the printed row) on the day the row is published
+    expect(asOf(q2, '2024-06-30')).toBeUndefined();
+    expect(asOf(q2, '2024-07-01')![9]).toBe(false);
+    expect(asOf(q2, '2024-07-31')![9]).toBe(false);
+    expect(asOf(q2, '2024-08-01')![9]).toBe(true);
+    expect(asOf(q2, '2099-01-01')![9]).toBe(true);
+    // the months themselves stay as printed
+    const months = readJson<SeriesShard>(out, 'private/series/FL/all/month.json');
+    for (const m of ['2024-04', '2024-05', '2024-06']) expect(rowOf(months, m)!.snapshots.map((x) => x[9]), m).toEqual([true]);
   });
 });
 
@@ -153,9 +162,9 @@ describe('restatements flow through roll-ups, categories and insurers', () => {
 
   it('adds a month vintage and keeps the earlier ones', () => {
     expect(rowOf(series('FL/all/month.json'), '2024-01')!.snapshots).toEqual([
-      ['2024-02-01', '2024-02-01', '2024-01-31', 1111111.11, 1001, null, null, 40, 60],
-      ['2024-03-01', '2024-03-01', '2024-02-29', 1111111.11, 1011, null, null, 40, 60],
-      ['2024-05-01', '2024-05-01', '2024-04-30', 1111111.12, 1011, null, null, 40, 60],
+      ['2024-02-01', '2024-02-01', '2024-01-31', 1111111.11, 1001, null, null, 40, 60, true],
+      ['2024-03-01', '2024-03-01', '2024-02-29', 1111111.11, 1011, null, null, 40, 60, true],
+      ['2024-05-01', '2024-05-01', '2024-04-30', 1111111.12, 1011, null, null, 40, 60, true],
     ]);
   });
 
@@ -163,9 +172,9 @@ describe('restatements flow through roll-ups, categories and insurers', () => {
     const q1 = rowOf(series('FL/all/quarter.json'), '2024-Q1')!;
     expect(q1.snapshots).toEqual([
       // 1111111.11 + 1222222.22 + 1333333.33 = 3666666.66; 1011 + 1101 + 1203 = 3315
-      ['2024-04-01', '2024-04-01', '2024-03-31', 3666666.66, 3315, null, null, null, null],
+      ['2024-04-01', '2024-04-01', '2024-03-31', 3666666.66, 3315, null, null, null, null, false],
       // 1111111.12 + 1222222.22 + 1333333.33 = 3666666.67
-      ['2024-05-01', '2024-05-01', '2024-04-30', 3666666.67, 3315, null, null, null, null],
+      ['2024-05-01', '2024-05-01', '2024-04-30', 3666666.67, 3315, null, null, null, null, false],
     ]);
     expect(asOf(q1, '2024-04-30')![3]).toBe(3666666.66);
   });
@@ -173,16 +182,16 @@ describe('restatements flow through roll-ups, categories and insurers', () => {
   it('re-sums the category vintage by vintage', () => {
     expect(rowOf(series('FL/category-commercial-property/month.json'), '2024-03')!.snapshots).toEqual([
       // 500000.50 + 100000.25 = 600000.75; 401 + 51 = 452
-      ['2024-04-01', '2024-04-01', '2024-03-31', 600000.75, 452, null, null, null, null],
+      ['2024-04-01', '2024-04-01', '2024-03-31', 600000.75, 452, null, null, null, null, false],
       // 500000.50 + 100000.30 = 600000.80
-      ['2024-05-01', '2024-05-01', '2024-04-30', 600000.8, 452, null, null, null, null],
+      ['2024-05-01', '2024-05-01', '2024-04-30', 600000.8, 452, null, null, null, null, false],
     ]);
   });
 
   it('never serves a figure qualified with a word, even one with many digits ("about 2345")', () => {
     const line = series('FL/line-3/month.json');
     expect(line.rows).toEqual([
-      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 200000.75, null, null, null, null, null]] },
+      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 200000.75, null, null, null, null, null, true]] },
     ]);
     for (const [f, bytes] of readTree(out)) expect(bytes.toString('utf8'), f).not.toMatch(/(?<![\d.])2345(?![\d.])/);
   });
@@ -204,6 +213,73 @@ describe('restatements flow through roll-ups, categories and insurers', () => {
   });
 });
 
+describe('insurer year rankings summed from months (IL 2023)', () => {
+  // il-2023-12.csv (report_date 2024-01-20, data_as_of 2023-12-31) lists, in each month 2023-01..12,
+  // Delta Specialty Insurance Co 50000.05 and Epsilon E&S Co 60000.00, with no policy counts.
+  const IL_2023 = 'publications/office/il-2023-12.csv';
+  interface InsurerPeriod {
+    period: string;
+    reportDate: string;
+    dataAsOf: string;
+    insurers: { name: string; premium: number | null; policy_count: number | null }[];
+  }
+  const build = (edit: (data: string) => void) => {
+    const data = tmp.fixtureCopy();
+    edit(data);
+    return readJson<{ state: string; periods: InsurerPeriod[] }>(tmp.build(data), 'private/insurers/IL.json').periods;
+  };
+  const period = (periods: InsurerPeriod[], p: string) => periods.find((x) => x.period === p);
+  const MONTHS_2023 = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'].map((m) => `2023-${m}`);
+
+  it('sums the year when all twelve lists name the same insurers with exact premiums', () => {
+    const periods = build(() => {});
+    // Delta 12 * 50000.05 = 600000.60 (to the cent), Epsilon 12 * 60000.00 = 720000.00; no counts → null
+    expect(period(periods, '2023')).toEqual({
+      period: '2023',
+      reportDate: '2024-01-20',
+      dataAsOf: '2023-12-31',
+      insurers: [
+        { name: 'Delta Specialty Insurance Co', premium: 600000.6, policy_count: null },
+        { name: 'Epsilon E&S Co', premium: 720000, policy_count: null },
+      ],
+    });
+    // 2024 has one monthly list (2024-01): no year
+    expect(periods.map((p) => p.period)).toEqual(['2023', ...MONTHS_2023, '2024-01']);
+  });
+
+  it('makes no year when one month lacks an insurer (Epsilon not listed in July)', () => {
+    const periods = build((data) => replaceOnce(data, IL_2023, 'IL,2023-07,all,,Epsilon E&S Co,insurer_premium,60000.00,,\n', ''));
+    expect(periods.map((p) => p.period)).toEqual([...MONTHS_2023, '2024-01']);
+    expect(period(periods, '2023-07')!.insurers).toEqual([{ name: 'Delta Specialty Insurance Co', premium: 50000.05, policy_count: null }]);
+  });
+
+  it('makes no year when one month lists an extra insurer (Zeta in June only)', () => {
+    const periods = build((data) => appendLines(data, IL_2023, 'IL,2023-06,all,,Zeta Surplus Co,insurer_premium,12345.67,,'));
+    expect(periods.map((p) => p.period)).toEqual([...MONTHS_2023, '2024-01']);
+    expect(period(periods, '2023-06')!.insurers.map((i) => i.name)).toEqual(['Delta Specialty Insurance Co', 'Epsilon E&S Co', 'Zeta Surplus Co']);
+  });
+
+  it('makes no year when one month has a rounded premium (Delta in May printed as about 50000)', () => {
+    const periods = build((data) =>
+      replaceOnce(data, IL_2023, 'IL,2023-05,all,,Delta Specialty Insurance Co,insurer_premium,50000.05,,', 'IL,2023-05,all,,Delta Specialty Insurance Co,insurer_premium,50000,rounded,'),
+    );
+    expect(periods.map((p) => p.period)).toEqual([...MONTHS_2023, '2024-01']);
+    // the rounded premium is kept in the file, never served: null
+    expect(period(periods, '2023-05')!.insurers).toEqual([
+      { name: 'Delta Specialty Insurance Co', premium: null, policy_count: null },
+      { name: 'Epsilon E&S Co', premium: 60000, policy_count: null },
+    ]);
+  });
+
+  it('serves the source’s own year ranking instead of a sum where it prints one', () => {
+    const periods = build((data) => appendLines(data, IL_2023, 'IL,2023,all,,Delta Specialty Insurance Co,insurer_premium,612345.67,,year list printed by the source'));
+    // the printed 2023 list names Delta only, 612345.67; no 600000.60 / 720000.00 sum beside it
+    expect(periods.filter((p) => p.period === '2023')).toEqual([
+      { period: '2023', reportDate: '2024-01-20', dataAsOf: '2023-12-31', insurers: [{ name: 'Delta Specialty Insurance Co', premium: 612345.67, policy_count: null }] },
+    ]);
+  });
+});
+
 describe('count units', () => {
   it('serves transactions where a state prints transactions and items but no policies', () => {
     const data = tmp.fixtureCopy();
@@ -216,11 +292,12 @@ describe('count units', () => {
     const out = tmp.build(data);
     const ny = readJson<SeriesShard>(out, 'private/series/NY/all/month.json');
     expect(ny.count_unit).toBe('transactions'); // policies > transactions > items
-    expect(ny.rows).toEqual([{ period: '2024-01', snapshots: [['2024-02-15', '2024-02-15', '2024-01-31', 2345678.91, 3211, null, null, null, null]] }]);
+    expect(ny.rows).toEqual([{ period: '2024-01', snapshots: [['2024-02-15', '2024-02-15', '2024-01-31', 2345678.91, 3211, null, null, null, null, true]] }]);
     // FL prints policies: transactions 1999 and items 1501 are kept in the file, not served
     const fl = readJson<SeriesShard>(out, 'private/series/FL/all/month.json');
     expect(fl.count_unit).toBe('policies');
     expect(asOf(rowOf(fl, '2024-01'), '2024-02-01')![4]).toBe(1001);
-    expect(readJson(out, 'free/coverage.json')[1].period_types.month).toEqual({ from: '2024-01', to: '2024-01', latest_report_date: '2024-02-15', count_unit: 'transactions' });
+    const coverage = readJson<{ state: string; period_types: Record<string, unknown> }[]>(out, 'free/coverage.json');
+    expect(coverage.find((c) => c.state === 'NY')!.period_types.month).toEqual({ from: '2024-01', to: '2024-01', latest_report_date: '2024-02-15', count_unit: 'transactions' });
   });
 });
