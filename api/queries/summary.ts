@@ -1,10 +1,8 @@
 // /v1/premium/summary: a year's statewide all-lines totals with their basis, and a like-for-like
 // prior year (DECISIONS.md §5). Latest vintage of every figure.
 import type { SeriesValues, SummaryParams, SummaryResponse } from '../contract.ts';
-import type { SeriesShard } from '../shard-types.ts';
-import { privateShard } from '../store.ts';
 import { emptyValues, latestPublication, sumValues, type Published } from '../vintages.ts';
-import { stateIndex } from './series.ts';
+import { seriesRows, stateIndex } from './series.ts';
 
 interface Figures extends Published {
   values: SeriesValues;
@@ -20,13 +18,11 @@ interface YearTotal {
 
 /** The latest vintage of each row of a statewide all-lines shard, by period. */
 function latestRows(state: string, granularity: 'month' | 'year'): Map<string, Figures & { published: boolean }> {
-  const shard = privateShard<SeriesShard>(`series/${state}/all/${granularity}.json`);
   const out = new Map<string, Figures & { published: boolean }>();
-  for (const row of shard?.rows ?? []) {
-    const [, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published] =
-      row.snapshots.at(-1)!;
-    const values = { premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct };
-    out.set(row.period, { reportDate, dataAsOf, values, published });
+  for (const { period, snapshots } of seriesRows(`series/${state}/all/${granularity}.json`)) {
+    const { reportDate, dataAsOf, published, row } = snapshots.at(-1)!;
+    const { period: _, ...values } = row;
+    out.set(period, { reportDate, dataAsOf, values, published });
   }
   return out;
 }

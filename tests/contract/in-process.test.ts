@@ -3,18 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../../api/http.ts';
-import { getCoverage } from '../../api/routes/get-coverage.ts';
-import { getLines } from '../../api/routes/get-lines.ts';
+import { HANDLERS } from '../../api/routes/index.ts';
 import { resetStore } from '../../api/store.ts';
 import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
 
-const ROUTES: Record<string, Handler> = { '/v1/coverage': getCoverage, '/v1/lines': getLines };
-
 async function call(path: string, init?: RequestInit): Promise<Response> {
   const request = new Request(`http://service.test${path}`, init);
-  const handler = ROUTES[new URL(request.url).pathname];
+  const handler = HANDLERS[new URL(request.url).pathname];
   if (!handler) throw new Error(`no handler for ${path}`);
   return handler(request);
 }

@@ -1,10 +1,26 @@
-// The contract of the free discovery routes, on the fixture dataset (tests/fixtures/data). Run twice:
-// in-process through the handlers, and over HTTP against the built server. Expected values are read
-// off the fixture files by hand.
+// The API contract (SPEC.md + DECISIONS.md) of every route, on the fixture dataset
+// (tests/fixtures/data). Run twice: in-process through the handlers, and over HTTP against the built
+// server. Expected values are read off the fixture files by hand; each says where it comes from.
+// Every 200 body is parsed with its strict response schema from api/contract.ts.
 import { describe, expect, it } from 'vitest';
-import { coverageResponse, errorBody, linesResponse } from '../../api/contract.ts';
+import type { z } from 'zod';
+import {
+  compareResponse,
+  coverageResponse,
+  errorBody,
+  insurersResponse,
+  linesResponse,
+  premiumResponse,
+  sampleResponse,
+  summaryResponse,
+  type SeriesRow,
+  type SeriesValues,
+} from '../../api/contract.ts';
 
 export type Call = (path: string, init?: RequestInit) => Promise<Response>;
+
+const FREE_CACHE = 'public, max-age=3600';
+const PRICED_CACHE = 'private, no-store';
 
 async function expectError(res: Response, status: number, code: string, mentions: string[]) {
   expect(res.status).toBe(status);
@@ -13,9 +29,91 @@ async function expectError(res: Response, status: number, code: string, mentions
   const body = errorBody.strict().parse(await res.json());
   expect(body.error.code).toBe(code);
   for (const word of mentions) expect(body.error.message).toContain(word);
+  return body.error.message;
 }
 
+/** A 200 JSON answer with the route's cache header and CORS, its body parsed by the route's schema. */
+async function okBody<S extends z.ZodType>(res: Response, schema: S, cache: string): Promise<z.output<S>> {
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.headers.get('cache-control')).toBe(cache);
+  expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  expect(res.headers.get('access-control-expose-headers')).toContain('PAYMENT-REQUIRED');
+  return schema.parse(await res.json());
+}
+
+// ---- the fixture, read by hand -------------------------------------------------------------------
+
+/** states.csv: each state's source is its `stamping_office (acronym)`. */
+const SOURCE = {
+  FL: 'Florida Surplus Lines Service Office (FSLSO)',
+  IL: 'Surplus Line Association of Illinois (SLAI)',
+  NY: 'Excess Line Association of New York (ELANY)',
+  TX: 'Surplus Lines Stamping Office of Texas (SLTX)',
+} as const;
+
+const NO_VALUES: SeriesValues = {
+  premium: null,
+  policy_count: null,
+  new_business_premium: null,
+  renewal_premium: null,
+  new_business_policy_pct: null,
+  renewal_policy_pct: null,
+};
+/** A series row: the fields given, every other of the seven fields null. */
+const row = (period: string, values: Partial<SeriesValues> = {}): SeriesRow => ({ period, ...NO_VALUES, ...values });
+const periods = (rows: readonly SeriesRow[]) => rows.map((r) => r.period);
+
+// FL statewide all-lines months, latest vintage of each field:
+// 2024-01.csv (report 2024-02-01): premium 1111111.11, policies 1001, shares 40/60; 2024-02.csv
+// (report 2024-03-01) restates the policies to 1011.
+const FL_JAN = row('2024-01', { premium: 1111111.11, policy_count: 1011, new_business_policy_pct: 40, renewal_policy_pct: 60 });
+// 2024-02.csv: policies 1101, shares 50/50, premium printed only rounded ("$1.2M": not served);
+// 2024-03.csv (report 2024-04-01) back-fills the premium 1222222.22.
+const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 });
+// 2024-03.csv: premium 1333333.33, policies 1203, no shares printed.
+const FL_MAR = row('2024-03', { premium: 1333333.33, policy_count: 1203 });
+
+// IL statewide all-lines months: il-2022-annual.csv prints 2022-12; il-2023-12.csv prints
+// 2023-01..12; il-2024-02.csv prints 2024-01..02. No restatements, no shares.
+const IL_MONTHS: SeriesRow[] = (
+  [
+    ['2022-12', 987654.32, 1234],
+    ['2023-01', 1001000.25, 1013],
+    ['2023-02', 1002000.25, 1025],
+    ['2023-03', 1003000.25, 1037],
+    ['2023-04', 1004000.25, 1049],
+    ['2023-05', 1005000.25, 1061],
+    ['2023-06', 1006000.25, 1073],
+    ['2023-07', 1007000.25, 1085],
+    ['2023-08', 1008000.25, 1097],
+    ['2023-09', 1009000.25, 1109],
+    ['2023-10', 1010000.25, 1121],
+    ['2023-11', 1011000.25, 1133],
+    ['2023-12', 1012000.25, 1145],
+    ['2024-01', 1100000.11, 1101],
+    ['2024-02', 1200000.22, 1202],
+  ] as const
+).map(([period, premium, policy_count]) => row(period, { premium, policy_count }));
+
+// IL 2023 summed from its 12 months: premium 12 × 1000000.25 + 1000 × (1 + … + 12) = 12078003.00;
+// policies 1013 + 1025 + … + 1145 (step 12) = 12 × 1013 + 12 × 66 = 12948.
+const IL_2023 = { premium: 12078003, policy_count: 12948 };
+// il-2022-annual.csv: the year 2022 as printed by the source.
+const IL_2022 = { premium: 11234567.89, policy_count: 12345 };
+
+/** DECISIONS.md §5: (current / prior - 1) × 100, rounded to 2 decimals. */
+const yoyPct = (current: number, prior: number) => Math.round((current / prior - 1) * 100 * 100) / 100;
+
 export function contractSuite(call: Call) {
+  const premium = async (query: string) => okBody(await call(`/v1/premium?${query}`), premiumResponse, PRICED_CACHE);
+  const summary = async (query: string) => okBody(await call(`/v1/premium/summary?${query}`), summaryResponse, PRICED_CACHE);
+  const compare = async (query: string) => okBody(await call(`/v1/compare?${query}`), compareResponse, PRICED_CACHE);
+  const insurers = async (query: string) => okBody(await call(`/v1/insurers?${query}`), insurersResponse, PRICED_CACHE);
+  const sample = async (query = '') => okBody(await call(`/v1/premium/sample${query && `?${query}`}`), sampleResponse, FREE_CACHE);
+  const invalid = async (path: string, mentions: string[]) => expectError(await call(path), 400, 'invalid_request', mentions);
+  const notFound = async (path: string, mentions: string[]) => expectError(await call(path), 404, 'not_found', mentions);
+
   describe('GET /v1/coverage', () => {
     it('lists every state of states.csv, in code order, with the period types it publishes', async () => {
       const res = await call('/v1/coverage');
@@ -24,8 +122,8 @@ export function contractSuite(call: Call) {
       expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
       expect(res.headers.get('access-control-expose-headers')).toContain('PAYMENT-REQUIRED');
       const body = coverageResponse.parse(await res.json());
-      expect(body.map((s) => s.state)).toEqual(['FL', 'NY', 'TX']);
-      const [fl, ny, tx] = body;
+      expect(body.map((s) => s.state)).toEqual(['FL', 'IL', 'NY', 'TX']);
+      const [fl, il, ny, tx] = body;
       expect(fl).toMatchObject({ name: 'Florida', stamping_office: 'Florida Surplus Lines Service Office', stamping_office_name_basis: 'confirmed' });
       // Months Jan-Mar 2024; the March newsletter (2024-04-01) is the latest publication.
       expect(fl.period_types.month).toEqual({ from: '2024-01', to: '2024-03', latest_report_date: '2024-04-01', count_unit: 'policies' });
@@ -38,6 +136,23 @@ export function contractSuite(call: Call) {
       expect(tx.stamping_office_name_basis).toBe('unconfirmed');
       expect(tx.period_types.year).toEqual({ from: '2023', to: '2023', latest_report_date: '2024-02-10', count_unit: 'items' });
       expect(tx.period_types.half_year).toEqual({ from: '2023-H1', to: '2023-H1', latest_report_date: '2024-02-10', count_unit: null });
+      // IL (states.csv: SLAI, confirmed): months 2022-12 (il-2022-annual.csv, 2023-02-15) to 2024-02
+      // (il-2024-02.csv, 2024-03-20); quarters summed only where all three months exist: 2023-Q1..Q4
+      // (2022-Q4 lacks Oct-Nov, 2024-Q1 lacks March), all from il-2023-12.csv (2024-01-20); years
+      // 2022 printed and 2023 summed from 12 months (2024-01-20); 2024 has two months only. Insurer
+      // rows exist; no county rows, no new/renewal shares.
+      expect(il).toEqual({
+        state: 'IL',
+        name: 'Illinois',
+        stamping_office: 'Surplus Line Association of Illinois',
+        stamping_office_name_basis: 'confirmed',
+        period_types: {
+          month: { from: '2022-12', to: '2024-02', latest_report_date: '2024-03-20', count_unit: 'policies' },
+          quarter: { from: '2023-Q1', to: '2023-Q4', latest_report_date: '2024-01-20', count_unit: 'policies' },
+          year: { from: '2022', to: '2023', latest_report_date: '2024-01-20', count_unit: 'policies' },
+        },
+        capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
+      });
     });
 
     it('ignores any query string, answering the same bytes', async () => {
@@ -107,6 +222,807 @@ export function contractSuite(call: Call) {
 
     it('refuses a path trick in the state code as a malformed code', async () => {
       await expectError(await call('/v1/lines?state=..%2Fcoverage'), 400, 'invalid_request', ["'state'"]);
+    });
+  });
+
+  describe('GET /v1/premium', () => {
+    it('answers the statewide all-lines monthly series by default, each field at its latest vintage, periods ascending', async () => {
+      expect(await premium('state=FL')).toEqual({
+        state: 'FL',
+        line: 'all',
+        county: null,
+        granularity: 'month',
+        data: [FL_JAN, FL_FEB, FL_MAR],
+        // The latest publication among the figures: 2024-03.csv (report 2024-04-01, data as of 2024-03-31).
+        report_date: '2024-04-01',
+        data_as_of: '2024-03-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it('always gives all seven row fields, nulls included', async () => {
+      const res = await call('/v1/premium?state=FL');
+      const raw = (await res.clone().json()) as { data: Record<string, unknown>[] };
+      await okBody(res, premiumResponse, PRICED_CACHE);
+      const seven = ['new_business_policy_pct', 'new_business_premium', 'period', 'policy_count', 'premium', 'renewal_policy_pct', 'renewal_premium'];
+      expect(raw.data).toHaveLength(3);
+      for (const r of raw.data) expect(Object.keys(r).sort()).toEqual(seven);
+      // March prints no shares and no new/renewal premium: present, as null.
+      expect(raw.data[2]).toMatchObject({ new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null });
+    });
+
+    it('takes the state code case-insensitively and echoes it uppercase', async () => {
+      expect(await premium('state=fl')).toEqual(await premium('state=FL'));
+    });
+
+    it('IL: 15 published months, ascending, report_date from its latest report (il-2024-02.csv)', async () => {
+      expect(await premium('state=IL')).toEqual({
+        state: 'IL',
+        line: 'all',
+        county: null,
+        granularity: 'month',
+        data: IL_MONTHS,
+        report_date: '2024-03-20',
+        data_as_of: '2024-02-29',
+        source: SOURCE.IL,
+      });
+    });
+
+    it('a known state without figures: 200, data [], null report_date and data_as_of, the source kept', async () => {
+      // NY has no publication at all; TX (tx-2023-annual.csv) publishes a year and a half-year, no month.
+      for (const state of ['NY', 'TX'] as const) {
+        expect(await premium(`state=${state}`)).toEqual({
+          state,
+          line: 'all',
+          county: null,
+          granularity: 'month',
+          data: [],
+          report_date: null,
+          data_as_of: null,
+          source: SOURCE[state],
+        });
+      }
+    });
+
+    it('400s a missing state and 404s an unknown one, naming it', async () => {
+      await invalid('/v1/premium', ["'state'", 'missing']);
+      await invalid('/v1/premium?line=all', ["'state'", 'missing']);
+      await invalid('/v1/premium?state=F1', ["'state'", 'F1', 'two-letter']);
+      await notFound('/v1/premium?state=ZZ', ['ZZ']);
+    });
+
+    it('validates before looking anything up: an invalid parameter is 400 even for an unknown state', async () => {
+      await invalid('/v1/premium?state=ZZ&granularity=week', ["'granularity'"]);
+      await invalid('/v1/premium?state=ZZ&line=Marine&from=2024-13', ["'from'"]);
+    });
+
+    it('400s unknown and repeated parameters, naming them', async () => {
+      await invalid('/v1/premium?state=FL&year=2024', ["'year'", "'state'"]);
+      await invalid('/v1/premium?state=FL&line=all&line=2', ["'line'", 'more than once']);
+      await invalid('/v1/premium?state=FL&state=TX', ["'state'", 'more than once']);
+    });
+  });
+
+  describe('GET /v1/premium: line', () => {
+    it('line=all is the default', async () => {
+      expect(await premium('state=FL&line=all')).toEqual(await premium('state=FL'));
+      expect(await premium('state=FL&line=ALL')).toEqual(await premium('state=FL'));
+    });
+
+    it('resolves a source_code, echoing it: line=10 (Builders Risk), printed for 2024-03 only', async () => {
+      // 2024-03.csv: line 10 premium 100000.25, policies 51.
+      expect(await premium('state=FL&line=10')).toEqual({
+        state: 'FL',
+        line: '10',
+        county: null,
+        granularity: 'month',
+        data: [row('2024-03', { premium: 100000.25, policy_count: 51 })],
+        report_date: '2024-04-01',
+        data_as_of: '2024-03-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it("resolves a line name case-insensitively, echoing the line's source_code", async () => {
+      const body = await premium('state=FL&line=builders%20RISK');
+      expect(body.line).toBe('10');
+      expect(body.data).toEqual([row('2024-03', { premium: 100000.25, policy_count: 51 })]);
+      // A line without a category (lines/FL.csv: Contingency), by its code-less name: 2024-03.csv 9999.99.
+      const contingency = await premium('state=FL&line=contingency');
+      expect(contingency.line).toBe('Contingency');
+      expect(contingency.data).toEqual([row('2024-03', { premium: 9999.99 })]);
+    });
+
+    it('a name that is also a category resolves to the line: line=Commercial Property is line 2', async () => {
+      // lines/FL.csv: line 2 is named "Commercial Property"; 2024-03.csv: 500000.50 and 401 policies.
+      const body = await premium('state=FL&line=Commercial%20Property');
+      expect(body.line).toBe('2');
+      expect(body.data).toEqual([row('2024-03', { premium: 500000.5, policy_count: 401 })]);
+      expect(await premium('state=FL&line=2')).toEqual(body);
+    });
+
+    it('category:<name> asks for the category: Commercial Property = line 2 + line 10', async () => {
+      // 2024-03.csv: 500000.50 + 100000.25 = 600000.75; policies 401 + 51 = 452.
+      expect(await premium('state=FL&line=category:Commercial%20Property')).toEqual({
+        state: 'FL',
+        line: 'Commercial Property',
+        county: null,
+        granularity: 'month',
+        data: [row('2024-03', { premium: 600000.75, policy_count: 452 })],
+        report_date: '2024-04-01',
+        data_as_of: '2024-03-31',
+        source: SOURCE.FL,
+      });
+      expect((await premium('state=FL&line=CATEGORY:commercial%20property')).line).toBe('Commercial Property');
+    });
+
+    it('a category that names no line resolves to the category: General Liability is line 5000 alone, count null', async () => {
+      // lines/FL.csv: only 5000 is in General Liability; 2024-03.csv prints its premium 200000.75, no count.
+      const expected = [row('2024-03', { premium: 200000.75 })];
+      const category = await premium('state=FL&line=general%20liability');
+      expect(category.line).toBe('General Liability');
+      expect(category.data).toEqual(expected);
+      expect((await premium('state=FL&line=category:General%20Liability')).data).toEqual(expected);
+      const line = await premium('state=FL&line=5000');
+      expect(line.line).toBe('5000');
+      expect(line.data).toEqual(expected);
+    });
+
+    it('404s an unknown line, naming it', async () => {
+      await notFound('/v1/premium?state=FL&line=Marine', ['Marine']);
+      // Builders Risk is a line, not a category.
+      await notFound('/v1/premium?state=FL&line=category:Builders%20Risk', ['Builders Risk']);
+      // IL publishes no line taxonomy.
+      await notFound('/v1/premium?state=IL&line=2', ["'2'", 'IL']);
+    });
+
+    it('400s an empty line', async () => {
+      await invalid('/v1/premium?state=FL&line=', ["'line'"]);
+    });
+  });
+
+  describe('GET /v1/premium: county', () => {
+    it('takes the county case-insensitively, echoes it uppercased, and defaults granularity to year', async () => {
+      // 2023-q4.csv (report 2024-01-15, data as of 2023-12-31): FL 2023 MIAMI-DADE premium 765432.10.
+      expect(await premium('state=FL&county=miami-dade')).toEqual({
+        state: 'FL',
+        line: 'all',
+        county: 'MIAMI-DADE',
+        granularity: 'year',
+        data: [row('2023', { premium: 765432.1 })],
+        report_date: '2024-01-15',
+        data_as_of: '2023-12-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it('matches a county the source printed in mixed case: Broward', async () => {
+      // 2023-q4.csv: FL 2023 Broward premium 123456.78, policies 1234.
+      const body = await premium('state=FL&county=BROWARD&granularity=year');
+      expect(body.county).toBe('BROWARD');
+      expect(body.granularity).toBe('year');
+      expect(body.data).toEqual([row('2023', { premium: 123456.78, policy_count: 1234 })]);
+      expect(await premium('state=FL&county=Broward')).toEqual(body);
+    });
+
+    it('400s county with granularity month or quarter', async () => {
+      await invalid('/v1/premium?state=FL&county=Broward&granularity=month', ["'granularity'", "'county'"]);
+      await invalid('/v1/premium?state=FL&county=Broward&granularity=quarter', ["'granularity'", "'county'"]);
+      await invalid('/v1/premium?state=FL&county=', ["'county'"]);
+    });
+
+    it('404s an unknown county, and a county on a state without county data', async () => {
+      await notFound('/v1/premium?state=FL&county=Orange', ['county', 'ORANGE']);
+      await notFound('/v1/premium?state=TX&county=Harris', ['county', 'TX']);
+    });
+  });
+
+  describe('GET /v1/premium: from, to and granularity', () => {
+    it('from and to are inclusive month bounds', async () => {
+      expect((await premium('state=FL&from=2024-02')).data).toEqual([FL_FEB, FL_MAR]);
+      expect((await premium('state=FL&to=2024-02')).data).toEqual([FL_JAN, FL_FEB]);
+      expect((await premium('state=FL&from=2024-02&to=2024-02')).data).toEqual([FL_FEB]);
+    });
+
+    it("report_date is the latest publication among the fields returned: January alone is as of its restatement", async () => {
+      // January's policies were restated by 2024-02.csv (report 2024-03-01, data as of 2024-02-29).
+      const body = await premium('state=FL&from=2024-01&to=2024-01');
+      expect(body.data).toEqual([FL_JAN]);
+      expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29' });
+    });
+
+    it('an empty range is 200 with data [] and null report_date and data_as_of, the source kept', async () => {
+      for (const range of ['from=2025-01', 'to=2023-12', 'from=2022-01&to=2022-12']) {
+        expect(await premium(`state=FL&${range}`)).toEqual({
+          state: 'FL',
+          line: 'all',
+          county: null,
+          granularity: 'month',
+          data: [],
+          report_date: null,
+          data_as_of: null,
+          source: SOURCE.FL,
+        });
+      }
+    });
+
+    it('400s from or to outside YYYY-MM with a month 01-12', async () => {
+      for (const bad of ['2024-13', '2024-00', '2024-1', '202401', '2024-01-01', '24-01']) {
+        await invalid(`/v1/premium?state=FL&from=${bad}`, ["'from'", bad, 'YYYY-MM']);
+        await invalid(`/v1/premium?state=FL&to=${bad}`, ["'to'", bad, 'YYYY-MM']);
+      }
+    });
+
+    it('400s from after to', async () => {
+      await invalid('/v1/premium?state=FL&from=2024-03&to=2024-01', ["'from'", "'to'", '2024-03', '2024-01']);
+    });
+
+    it('400s a granularity other than month, quarter or year', async () => {
+      for (const bad of ['week', 'half_year', 'Month', '']) await invalid(`/v1/premium?state=FL&granularity=${bad}`, ["'granularity'", 'month, quarter, year']);
+    });
+  });
+
+  describe('GET /v1/premium: quarter and year roll-ups', () => {
+    it("FL quarters: 2023-Q4 as the source printed it, 2024-Q1 the sum of its three months", async () => {
+      // 2023-q4.csv: 2023-Q4 premium 3456789.00, policies 3001. 2024-Q1: 1111111.11 + 1222222.22 +
+      // 1333333.33 = 3666666.66; policies 1011 + 1101 + 1203 = 3315; shares null (March prints none).
+      expect(await premium('state=FL&granularity=quarter')).toEqual({
+        state: 'FL',
+        line: 'all',
+        county: null,
+        granularity: 'quarter',
+        data: [row('2023-Q4', { premium: 3456789, policy_count: 3001 }), row('2024-Q1', { premium: 3666666.66, policy_count: 3315 })],
+        report_date: '2024-04-01',
+        data_as_of: '2024-03-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it('a quarter is summed only when all three months exist: as of 2024-03-01 there is no 2024-Q1', async () => {
+      const body = await premium('state=FL&granularity=quarter&report_date=2024-03-01');
+      expect(body.data).toEqual([row('2023-Q4', { premium: 3456789, policy_count: 3001 })]);
+      // Only the 2023-q4.csv figures remain: report 2024-01-15, data as of 2023-12-31.
+      expect(body).toMatchObject({ report_date: '2024-01-15', data_as_of: '2023-12-31' });
+    });
+
+    it('IL quarters: 2023-Q1..Q4 summed from months; 2022-Q4 and 2024-Q1 are incomplete', async () => {
+      // il-2023-12.csv, three months each.
+      expect((await premium('state=IL&granularity=quarter')).data).toEqual([
+        row('2023-Q1', { premium: 3006000.75, policy_count: 3075 }), // 1001000.25+1002000.25+1003000.25; 1013+1025+1037
+        row('2023-Q2', { premium: 3015000.75, policy_count: 3183 }), // 1004000.25+1005000.25+1006000.25; 1049+1061+1073
+        row('2023-Q3', { premium: 3024000.75, policy_count: 3291 }), // 1007000.25+1008000.25+1009000.25; 1085+1097+1109
+        row('2023-Q4', { premium: 3033000.75, policy_count: 3399 }), // 1010000.25+1011000.25+1012000.25; 1121+1133+1145
+      ]);
+    });
+
+    it('IL years: 2022 as printed, 2023 summed from its 12 months; 2024 (two months) has no row', async () => {
+      expect(await premium('state=IL&granularity=year')).toEqual({
+        state: 'IL',
+        line: 'all',
+        county: null,
+        granularity: 'year',
+        data: [row('2022', IL_2022), row('2023', IL_2023)],
+        // il-2023-12.csv: report 2024-01-20, data as of 2023-12-31.
+        report_date: '2024-01-20',
+        data_as_of: '2023-12-31',
+        source: SOURCE.IL,
+      });
+    });
+
+    it('TX: the year 2023 as printed (its count in items); no month or quarter', async () => {
+      // tx-2023-annual.csv (report 2024-02-10): premium 9876543210, items 654321.
+      const body = await premium('state=TX&granularity=year');
+      expect(body.data).toEqual([row('2023', { premium: 9876543210, policy_count: 654321 })]);
+      expect(body).toMatchObject({ report_date: '2024-02-10', data_as_of: '2023-12-31', source: SOURCE.TX });
+      expect((await premium('state=TX&granularity=quarter')).data).toEqual([]);
+    });
+
+    it('from/to select quarter and year rows by their first month: from=2023-06 excludes 2023, to=2023-06 includes it', async () => {
+      expect(periods((await premium('state=IL&granularity=year&from=2023-06')).data)).toEqual([]);
+      expect(periods((await premium('state=IL&granularity=year&from=2022-06')).data)).toEqual(['2023']);
+      expect(periods((await premium('state=IL&granularity=year&to=2023-06')).data)).toEqual(['2022', '2023']);
+      expect(periods((await premium('state=IL&granularity=year&to=2022-12')).data)).toEqual(['2022']);
+      expect(periods((await premium('state=FL&granularity=quarter&from=2023-11')).data)).toEqual(['2024-Q1']);
+      expect(periods((await premium('state=FL&granularity=quarter&to=2023-10')).data)).toEqual(['2023-Q4']);
+    });
+  });
+
+  describe('GET /v1/premium: as of a report_date', () => {
+    it('before every publication: 200 with data [], null report_date and data_as_of, the source kept', async () => {
+      // The first FL monthly figures are in 2024-01.csv (report 2024-02-01); the first FL figure at
+      // all is 2023-q4.csv (report 2024-01-15).
+      const empty = { state: 'FL', line: 'all', county: null, data: [], report_date: null, data_as_of: null, source: SOURCE.FL };
+      expect(await premium('state=FL&report_date=2024-01-31')).toEqual({ ...empty, granularity: 'month' });
+      expect(await premium('state=FL&granularity=quarter&report_date=2024-01-14')).toEqual({ ...empty, granularity: 'quarter' });
+    });
+
+    it('between publications: each period as its latest report on or before the date printed it', async () => {
+      // As of 2024-02-15 only 2024-01.csv is out: January with its first count, 1001.
+      expect(await premium('state=FL&report_date=2024-02-15')).toEqual({
+        state: 'FL',
+        line: 'all',
+        county: null,
+        granularity: 'month',
+        data: [row('2024-01', { premium: 1111111.11, policy_count: 1001, new_business_policy_pct: 40, renewal_policy_pct: 60 })],
+        report_date: '2024-02-01',
+        data_as_of: '2024-01-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it('exactly at a publication date, that publication counts', async () => {
+      expect(await premium('state=FL&report_date=2024-02-01')).toEqual(await premium('state=FL&report_date=2024-02-15'));
+      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).data).toEqual([row('2023-Q4', { premium: 3456789, policy_count: 3001 })]);
+    });
+
+    it('the FL January policy count is 1001, then 1011 from the 2024-03-01 restatement', async () => {
+      expect((await premium('state=FL&to=2024-01&report_date=2024-02-29')).data[0].policy_count).toBe(1001);
+      expect((await premium('state=FL&to=2024-01&report_date=2024-03-01')).data[0].policy_count).toBe(1011);
+      // Fields the restating report did not print keep their earlier value.
+      expect((await premium('state=FL&to=2024-01&report_date=2024-03-01')).data).toEqual([FL_JAN]);
+    });
+
+    it('the FL February premium is null until the 2024-04-01 report back-fills it', async () => {
+      // 2024-02.csv (2024-03-01) printed only a rounded "$1.2M"; 2024-03.csv (2024-04-01) prints 1222222.22.
+      const asOfMarch = await premium('state=FL&report_date=2024-03-01');
+      expect(asOfMarch).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29' });
+      expect(asOfMarch.data).toEqual([FL_JAN, row('2024-02', { premium: null, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 })]);
+      expect((await premium('state=FL&from=2024-02&to=2024-02&report_date=2024-03-31')).data[0].premium).toBeNull();
+      expect((await premium('state=FL&from=2024-02&to=2024-02&report_date=2024-04-01')).data).toEqual([FL_FEB]);
+      expect(await premium('state=FL&report_date=2024-04-01')).toEqual(await premium('state=FL'));
+    });
+
+    it('line rows first published later are absent as of an earlier date', async () => {
+      // Line 2 appears first in 2024-03.csv (report 2024-04-01).
+      expect((await premium('state=FL&line=2&report_date=2024-03-31')).data).toEqual([]);
+      expect((await premium('state=FL&line=2&report_date=2024-04-01')).data).toHaveLength(1);
+    });
+
+    it('400s a report_date outside the YYYY-MM-DD pattern, naming it', async () => {
+      for (const bad of ['2024-3-1', '20240301', '2024-03', '2024-03-01T00:00'])
+        await invalid(`/v1/premium?state=FL&report_date=${bad}`, ["'report_date'", bad, 'YYYY-MM-DD']);
+    });
+
+    it('400s an impossible calendar date (2024-02-30) as report_date, naming the parameter', async () => {
+      for (const bad of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-04-31'])
+        await invalid(`/v1/premium?state=FL&report_date=${bad}`, ["'report_date'", bad, 'YYYY-MM-DD']);
+    });
+
+    it('takes a leap day as a date: as of 2024-02-29 only 2024-01.csv is out', async () => {
+      expect((await premium('state=FL&report_date=2024-02-29')).report_date).toBe('2024-02-01');
+    });
+  });
+
+  describe('GET /v1/premium/summary', () => {
+    it('monthly_sum: IL 2023 sums its 12 months; the prior year 2022 is on its own basis (annual_report)', async () => {
+      expect(await summary('state=IL&year=2023')).toEqual({
+        state: 'IL',
+        year: 2023,
+        ...IL_2023,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        months_available: 12,
+        basis: 'monthly_sum',
+        // 2022 has one published month (2022-12), so its printed year row is used.
+        prior_year: { year: 2022, ...IL_2022, months_available: 1 },
+        yoy_premium_pct: yoyPct(IL_2023.premium, IL_2022.premium),
+        yoy_policy_count_pct: yoyPct(IL_2023.policy_count, IL_2022.policy_count),
+        // Latest among the figures used: il-2023-12.csv.
+        report_date: '2024-01-20',
+        data_as_of: '2023-12-31',
+        source: SOURCE.IL,
+      });
+    });
+
+    it('annual_report: TX 2023 from its printed year row, with no month', async () => {
+      // tx-2023-annual.csv (2024-02-10); TX has nothing for 2022.
+      expect(await summary('state=TX&year=2023')).toEqual({
+        state: 'TX',
+        year: 2023,
+        premium: 9876543210,
+        policy_count: 654321,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        months_available: 0,
+        basis: 'annual_report',
+        prior_year: { year: 2022, premium: null, policy_count: null, months_available: 0 },
+        yoy_premium_pct: null,
+        yoy_policy_count_pct: null,
+        report_date: '2024-02-10',
+        data_as_of: '2023-12-31',
+        source: SOURCE.TX,
+      });
+    });
+
+    it('annual_report is preferred over an incomplete monthly sum: IL 2022 (one month published)', async () => {
+      expect(await summary('state=IL&year=2022')).toEqual({
+        state: 'IL',
+        year: 2022,
+        ...IL_2022,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        months_available: 1,
+        basis: 'annual_report',
+        prior_year: { year: 2021, premium: null, policy_count: null, months_available: 0 },
+        yoy_premium_pct: null,
+        yoy_policy_count_pct: null,
+        // il-2022-annual.csv.
+        report_date: '2023-02-15',
+        data_as_of: '2022-12-31',
+        source: SOURCE.IL,
+      });
+    });
+
+    it('partial_monthly_sum: IL 2024 sums Jan+Feb and compares with Jan+Feb 2023 only', async () => {
+      // il-2024-02.csv: 1100000.11 + 1200000.22 = 2300000.33; 1101 + 1202 = 2303.
+      // il-2023-12.csv: 1001000.25 + 1002000.25 = 2003000.50; 1013 + 1025 = 2038.
+      expect(await summary('state=IL&year=2024')).toEqual({
+        state: 'IL',
+        year: 2024,
+        premium: 2300000.33,
+        policy_count: 2303,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        months_available: 2,
+        basis: 'partial_monthly_sum',
+        prior_year: { year: 2023, premium: 2003000.5, policy_count: 2038, months_available: 2 },
+        yoy_premium_pct: yoyPct(2300000.33, 2003000.5),
+        yoy_policy_count_pct: yoyPct(2303, 2038),
+        report_date: '2024-03-20',
+        data_as_of: '2024-02-29',
+        source: SOURCE.IL,
+      });
+    });
+
+    it('partial_monthly_sum: FL 2024 sums three months with the back-filled February; 2023 has no months, so the prior and yoy are null', async () => {
+      // 1111111.11 + 1222222.22 + 1333333.33 = 3666666.66; 1011 + 1101 + 1203 = 3315. Shares null:
+      // March prints none. FL 2023 has a printed quarter and county rows, but no month.
+      expect(await summary('state=FL&year=2024')).toEqual({
+        state: 'FL',
+        year: 2024,
+        premium: 3666666.66,
+        policy_count: 3315,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        months_available: 3,
+        basis: 'partial_monthly_sum',
+        prior_year: { year: 2023, premium: null, policy_count: null, months_available: 0 },
+        yoy_premium_pct: null,
+        yoy_policy_count_pct: null,
+        report_date: '2024-04-01',
+        data_as_of: '2024-03-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it('null basis: a known state and year without data is 200 with every figure null', async () => {
+      const nothing = {
+        premium: null,
+        policy_count: null,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        months_available: 0,
+        basis: null,
+        yoy_premium_pct: null,
+        yoy_policy_count_pct: null,
+        report_date: null,
+        data_as_of: null,
+      };
+      expect(await summary('state=NY&year=2024')).toEqual({
+        state: 'NY',
+        year: 2024,
+        ...nothing,
+        prior_year: { year: 2023, premium: null, policy_count: null, months_available: 0 },
+        source: SOURCE.NY,
+      });
+      // FL 2023: a printed quarter and county years only, no statewide month or year row.
+      expect(await summary('state=fl&year=2023')).toEqual({
+        state: 'FL',
+        year: 2023,
+        ...nothing,
+        prior_year: { year: 2022, premium: null, policy_count: null, months_available: 0 },
+        source: SOURCE.FL,
+      });
+    });
+
+    it('400s a year that is not YYYY, or missing; 404s an unknown state', async () => {
+      for (const bad of ['24', '2024a', '02024', '2024-01', ''])
+        await invalid(`/v1/premium/summary?state=FL&year=${bad}`, ["'year'", 'YYYY']);
+      await invalid('/v1/premium/summary?state=FL', ["'year'", 'missing']);
+      await invalid('/v1/premium/summary?year=2024', ["'state'", 'missing']);
+      await invalid('/v1/premium/summary?state=FL&year=2024&line=all', ["'line'"]);
+      await invalid('/v1/premium/summary?state=FL&year=2024&year=2023', ["'year'", 'more than once']);
+      await notFound('/v1/premium/summary?state=ZZ&year=2024', ['ZZ']);
+      // Validation comes first: a bad year on an unknown state is 400.
+      await invalid('/v1/premium/summary?state=ZZ&year=24', ["'year'"]);
+    });
+  });
+
+  describe('GET /v1/compare', () => {
+    /** The /v1/premium query for one state with the same line, range, granularity and date. */
+    const premiumQueryFor = (compareQuery: string, state: string) => {
+      const params = new URLSearchParams(compareQuery);
+      params.delete('states');
+      params.set('state', state);
+      return params.toString();
+    };
+
+    it('each series deep-equals the /v1/premium data of that state with the same parameters', async () => {
+      for (const query of [
+        'states=FL,IL',
+        'states=FL,IL&granularity=quarter',
+        'states=FL,IL,TX&granularity=year&from=2022-06',
+        'states=FL,IL&report_date=2024-03-01',
+        'states=IL,FL&from=2024-02&to=2024-03',
+        'states=FL&line=category:Commercial%20Property',
+        'states=FL&line=Commercial%20Property&report_date=2024-04-01',
+      ]) {
+        const body = await compare(query);
+        expect(Object.keys(body.series).length).toBeGreaterThan(0);
+        for (const [state, series] of Object.entries(body.series)) {
+          expect(series, `${query}: ${state}`).toEqual((await premium(premiumQueryFor(query, state))).data);
+        }
+      }
+    });
+
+    it('FL,IL: both monthly series, line all and granularity month by default, sources keyed by state', async () => {
+      expect(await compare('states=FL,IL')).toEqual({
+        line: 'all',
+        granularity: 'month',
+        series: { FL: [FL_JAN, FL_FEB, FL_MAR], IL: IL_MONTHS },
+        // Latest across states: FL's 2024-03.csv (2024-04-01). Earliest data_as_of across states: IL's
+        // latest report il-2024-02.csv is current to 2024-02-29 (FL's to 2024-03-31).
+        report_date: '2024-04-01',
+        data_as_of: '2024-02-29',
+        source: { FL: SOURCE.FL, IL: SOURCE.IL },
+      });
+    });
+
+    it('as of a date: report_date the latest across states, data_as_of the earliest', async () => {
+      // As of 2024-03-01: FL's latest is 2024-02.csv (2024-03-01, to 2024-02-29); IL's is
+      // il-2023-12.csv (2024-01-20, to 2023-12-31).
+      const body = await compare('states=FL,IL&report_date=2024-03-01');
+      expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2023-12-31' });
+      expect(periods(body.series.IL!)).toEqual(periods(IL_MONTHS.slice(0, 13)));
+    });
+
+    it('keeps the order given, takes codes case-insensitively and folds duplicates', async () => {
+      const body = await compare('states=il,FL,fl,IL');
+      expect(Object.keys(body.series)).toEqual(['IL', 'FL']);
+      expect(Object.keys(body.source)).toEqual(['IL', 'FL']);
+      expect(Object.keys((await compare('states=TX,FL')).series)).toEqual(['TX', 'FL']);
+    });
+
+    it('a state without figures gets an empty series and its source; none with figures: null report_date and data_as_of', async () => {
+      expect(await compare('states=TX,NY')).toEqual({
+        line: 'all',
+        granularity: 'month',
+        series: { TX: [], NY: [] },
+        report_date: null,
+        data_as_of: null,
+        source: { TX: SOURCE.TX, NY: SOURCE.NY },
+      });
+      const body = await compare('states=FL,NY');
+      expect(body.series.NY).toEqual([]);
+      expect(body).toMatchObject({ report_date: '2024-04-01', data_as_of: '2024-03-31' });
+    });
+
+    it('echoes the line as /v1/premium does', async () => {
+      expect((await compare('states=FL&line=Commercial%20Property')).line).toBe('2');
+      expect((await compare('states=FL&line=category:Commercial%20Property')).line).toBe('Commercial Property');
+    });
+
+    it('takes 1 to 15 distinct states: 16 → 400, 16 codes that fold to 4 are fine', async () => {
+      const sixteen = 'AL,AK,AZ,AR,CA,CO,CT,DE,FL,GA,HI,ID,IL,IN,IA,KS';
+      await invalid(`/v1/compare?states=${sixteen}`, ["'states'", '16', '15']);
+      const folded = await compare('states=FL,IL,NY,TX,fl,il,ny,tx,FL,IL,NY,TX,fl,il,ny,tx');
+      expect(Object.keys(folded.series)).toEqual(['FL', 'IL', 'NY', 'TX']);
+      // 15 distinct codes pass validation; the first unknown one is then 404.
+      await notFound('/v1/compare?states=FL,IL,NY,TX,AL,AK,AZ,AR,CA,CO,CT,DE,GA,HI,ID', ['AL']);
+    });
+
+    it('400s a malformed code, an empty or missing list', async () => {
+      await invalid('/v1/compare?states=FL,F1', ["'states'", 'F1', 'two-letter']);
+      await invalid('/v1/compare?states=FL,FLA', ["'states'", 'FLA']);
+      await invalid('/v1/compare?states=', ["'states'"]);
+      await invalid('/v1/compare', ["'states'", 'missing']);
+    });
+
+    it('404s an unknown state, naming it', async () => {
+      await notFound('/v1/compare?states=FL,ZZ', ['ZZ']);
+    });
+
+    it('404s a line that does not resolve in every state, naming the state where it is missing', async () => {
+      // Line 2 and the Commercial Property category exist in lines/FL.csv only.
+      await notFound('/v1/compare?states=FL,IL&line=2', ['IL', "'2'"]);
+      await notFound('/v1/compare?states=FL,TX&line=category:Commercial%20Property', ['TX', 'Commercial Property']);
+    });
+
+    it('validates the other parameters as /v1/premium does; unknown and repeated parameters → 400', async () => {
+      await invalid('/v1/compare?states=FL&from=2024-13', ["'from'", 'YYYY-MM']);
+      await invalid('/v1/compare?states=FL&from=2024-03&to=2024-01', ["'from'", "'to'"]);
+      await invalid('/v1/compare?states=FL&granularity=week', ["'granularity'", 'month, quarter, year']);
+      await invalid('/v1/compare?states=FL&report_date=2024-3-1', ["'report_date'", 'YYYY-MM-DD']);
+      await invalid('/v1/compare?states=FL&line=', ["'line'"]);
+      await invalid('/v1/compare?states=FL&county=Broward', ["'county'"]);
+      await invalid('/v1/compare?state=FL', ["'state'"]);
+      await invalid('/v1/compare?states=FL&states=IL', ["'states'", 'more than once']);
+    });
+  });
+
+  describe('GET /v1/insurers', () => {
+    it('FL 2024-01: ranked by premium, the tie at 250000 broken by name', async () => {
+      // 2024-01.csv (2024-02-01): Gamma 400000.00 with 321 policies; Beta and Alpha 250000.00, no count.
+      expect(await insurers('state=FL&period=2024-01')).toEqual({
+        state: 'FL',
+        period: '2024-01',
+        insurers: [
+          { rank: 1, name: 'Gamma Insurance Co', premium: 400000, policy_count: 321 },
+          { rank: 2, name: 'Alpha Insurance Co', premium: 250000, policy_count: null },
+          { rank: 3, name: 'Beta Insurance Co', premium: 250000, policy_count: null },
+        ],
+        report_date: '2024-02-01',
+        data_as_of: '2024-01-31',
+        source: SOURCE.FL,
+      });
+    });
+
+    it('IL 2023: a year ranking summed from the 12 monthly lists', async () => {
+      // il-2023-12.csv: every month Epsilon 60000.00 and Delta 50000.05 → 720000 and 600000.60.
+      expect(await insurers('state=il&period=2023')).toEqual({
+        state: 'IL',
+        period: '2023',
+        insurers: [
+          { rank: 1, name: 'Epsilon E&S Co', premium: 720000, policy_count: null },
+          { rank: 2, name: 'Delta Specialty Insurance Co', premium: 600000.6, policy_count: null },
+        ],
+        report_date: '2024-01-20',
+        data_as_of: '2023-12-31',
+        source: SOURCE.IL,
+      });
+    });
+
+    it('IL months: one published list each', async () => {
+      expect((await insurers('state=IL&period=2023-01')).insurers).toEqual([
+        { rank: 1, name: 'Epsilon E&S Co', premium: 60000, policy_count: null },
+        { rank: 2, name: 'Delta Specialty Insurance Co', premium: 50000.05, policy_count: null },
+      ]);
+      // il-2024-02.csv: only January 2024 has a list, Delta 70000.07 with 77 policies.
+      expect(await insurers('state=IL&period=2024-01')).toMatchObject({
+        insurers: [{ rank: 1, name: 'Delta Specialty Insurance Co', premium: 70000.07, policy_count: 77 }],
+        report_date: '2024-03-20',
+        data_as_of: '2024-02-29',
+      });
+    });
+
+    it('404s a period without a ranking, listing the periods that have one', async () => {
+      // IL 2024: lists for January only (not 12 months). IL's rankings: 2023-01..12, 2023, 2024-01.
+      const il = await notFound('/v1/insurers?state=IL&period=2024', ['IL', '2024', '2023-01', '2023-12', '2024-01']);
+      expect(il).toMatch(/\b2023\b(?!-)/);
+      await notFound('/v1/insurers?state=IL&period=2024-02', ['2024-02', '2024-01']);
+      // FL: only the 2024-01 list.
+      await notFound('/v1/insurers?state=FL&period=2024', ['FL', '2024-01']);
+    });
+
+    it('404s a state without insurer data, and an unknown state', async () => {
+      await notFound('/v1/insurers?state=NY&period=2024', ['NY']);
+      await notFound('/v1/insurers?state=TX&period=2023', ['TX']);
+      await notFound('/v1/insurers?state=ZZ&period=2024', ['ZZ']);
+    });
+
+    it('400s a period that is not YYYY-MM (01-12) or YYYY, or missing', async () => {
+      for (const bad of ['2024-13', '2024-00', '2024-1', '24', '2024-Q1', '2024-01-01', ''])
+        await invalid(`/v1/insurers?state=FL&period=${bad}`, ["'period'", 'YYYY-MM', 'YYYY']);
+      await invalid('/v1/insurers?state=FL', ["'period'", 'missing']);
+      await invalid('/v1/insurers?period=2024-01', ["'state'", 'missing']);
+      await invalid('/v1/insurers?state=FL&period=2024-01&line=all', ["'line'"]);
+      await invalid('/v1/insurers?state=FL&period=2024-01&period=2024-02', ["'period'", 'more than once']);
+      // Validation comes first: a bad period on an unknown state is 400.
+      await invalid('/v1/insurers?state=ZZ&period=24', ["'period'"]);
+    });
+  });
+
+  describe('GET /v1/premium/sample', () => {
+    it('defaults to FL: its latest monthly statewide all-lines rows, latest vintage', async () => {
+      const body = await sample();
+      expect(body).toEqual({
+        state: 'FL',
+        line: 'all',
+        granularity: 'month',
+        sample: true,
+        data: [FL_JAN, FL_FEB, FL_MAR],
+        report_date: '2024-04-01',
+        data_as_of: '2024-03-31',
+        source: SOURCE.FL,
+        note: expect.any(String),
+      });
+      // The note names what the paid routes add.
+      expect(body.note).toContain('/v1/premium');
+      expect(await sample('state=fl')).toEqual(body);
+    });
+
+    it('is capped at the latest 13 months: IL 2023-02 … 2024-02 of its 15', async () => {
+      expect(await sample('state=IL')).toEqual({
+        state: 'IL',
+        line: 'all',
+        granularity: 'month',
+        sample: true,
+        data: IL_MONTHS.slice(2),
+        report_date: '2024-03-20',
+        data_as_of: '2024-02-29',
+        source: SOURCE.IL,
+        note: expect.any(String),
+      });
+    });
+
+    it('a state without monthly figures: 200, data [], a note naming the period types it publishes', async () => {
+      const expected = (state: 'NY' | 'TX') => ({
+        state,
+        line: 'all',
+        granularity: 'month',
+        sample: true,
+        data: [],
+        report_date: null,
+        data_as_of: null,
+        source: SOURCE[state],
+        note: expect.any(String),
+      });
+      const ny = await sample('state=NY');
+      expect(ny).toEqual(expected('NY'));
+      expect(ny.note).toContain('/v1/coverage');
+      // tx-2023-annual.csv: a year and a half-year.
+      const tx = await sample('state=TX');
+      expect(tx).toEqual(expected('TX'));
+      expect(tx.note).toContain('/v1/coverage');
+      expect(tx.note).toContain('half_year');
+      expect(tx.note).toMatch(/\byear\b/);
+    });
+
+    it('takes no parameter but state: 400 otherwise; 404s an unknown state', async () => {
+      await invalid('/v1/premium/sample?state=FL&line=all', ["'line'", "'state'"]);
+      await invalid('/v1/premium/sample?granularity=month', ["'granularity'"]);
+      await invalid('/v1/premium/sample?state=F1', ["'state'", 'F1']);
+      await invalid('/v1/premium/sample?state=FL&state=IL', ["'state'", 'more than once']);
+      await notFound('/v1/premium/sample?state=ZZ', ['ZZ']);
+    });
+  });
+
+  describe('methods on a priced route (/v1/premium)', () => {
+    it('answers HEAD with the headers and no body', async () => {
+      const get = await call('/v1/premium?state=FL');
+      const head = await call('/v1/premium?state=FL', { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('cache-control')).toBe(PRICED_CACHE);
+      expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
+      expect(await head.text()).toBe('');
+    });
+
+    it('answers OPTIONS as a CORS preflight', async () => {
+      const pre = await call('/v1/premium?state=FL', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
+      expect(pre.headers.get('access-control-allow-headers')).toContain('PAYMENT-SIGNATURE');
+      expect(pre.headers.get('access-control-expose-headers')).toContain('PAYMENT-RESPONSE');
+    });
+
+    it('refuses POST with 405 and Allow', async () => {
+      const res = await call('/v1/premium?state=FL', { method: 'POST' });
+      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      await expectError(res, 405, 'invalid_request', ['POST', 'GET']);
     });
   });
 }

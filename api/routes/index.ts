@@ -1,0 +1,20 @@
+// Every API route's handler by path: what the Node server dispatches on, and what tests call.
+// Astro's one-line endpoints under src/pages/v1/ hand the same handlers their requests on Vercel.
+import type { Handler } from '../http.ts';
+import { compareStates } from './compare-states.ts';
+import { getCoverage } from './get-coverage.ts';
+import { getInsurers } from './get-insurers.ts';
+import { getLines } from './get-lines.ts';
+import { getPremium } from './get-premium.ts';
+import { getSample } from './get-sample.ts';
+import { getSummary } from './get-summary.ts';
+
+export const HANDLERS: Readonly<Record<string, Handler>> = {
+  '/v1/coverage': getCoverage,
+  '/v1/lines': getLines,
+  '/v1/premium': getPremium,
+  '/v1/premium/sample': getSample,
+  '/v1/premium/summary': getSummary,
+  '/v1/compare': compareStates,
+  '/v1/insurers': getInsurers,
+};

@@ -1,0 +1,94 @@
+// Answers on the real dataset (data/), spot-checked against the publications they come from: the
+// expected figures below were read off the cited pages, not off our files or our code.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { premiumResponse, summaryResponse } from '../../api/contract.ts';
+import { getPremium } from '../../api/routes/get-premium.ts';
+import { getSummary } from '../../api/routes/get-summary.ts';
+import { resetStore } from '../../api/store.ts';
+import { loadDataset } from '../../ingest/load.ts';
+import { buildModel } from '../../ingest/model.ts';
+import { REAL_DATA, buildInto } from '../support/shards.ts';
+
+const previous = process.env.SHARDS_DIR;
+beforeAll(() => {
+  process.env.SHARDS_DIR = buildInto(REAL_DATA);
+  resetStore();
+});
+afterAll(() => {
+  if (previous === undefined) delete process.env.SHARDS_DIR;
+  else process.env.SHARDS_DIR = previous;
+  resetStore();
+});
+
+async function premium(query: string) {
+  const res = await getPremium(new Request(`http://service.test/v1/premium?${query}`));
+  expect(res.status).toBe(200);
+  return premiumResponse.parse(await res.json());
+}
+
+describe('the real dataset through /v1/premium', () => {
+  it('Texas, February 2024: $946,170,000 and 56,764 policies (SLTX eNews, published 2024-03-01)', async () => {
+    // https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m
+    const body = await premium('state=TX&from=2024-02&to=2024-02');
+    expect(body.data).toEqual([
+      { period: '2024-02', premium: 946170000, policy_count: 56764, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
+    ]);
+    expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29', source: 'Surplus Lines Stamping Office of Texas (SLTX)' });
+  });
+
+  it('Texas, January 2024: premium null where the eNews printed only "$1.1B", the 56,728 policies exact', async () => {
+    // https://staging.sltx.org/?p=10515 (January 2024 eNews, 2024-02-01): "$1.1B", 56,728 policies filed.
+    const body = await premium('state=TX&from=2024-01&to=2024-01');
+    expect(body.data.map((r) => [r.period, r.premium, r.policy_count])).toEqual([['2024-01', null, 56728]]);
+  });
+
+  it('Texas, August 2024: no row, since both figures were printed rounded ($1.51B, 71,500)', async () => {
+    // https://staging.sltx.org/news/enews/august-2024-filings-reach-1-5b
+    expect((await premium('state=TX&from=2024-08&to=2024-08')).data).toEqual([]);
+  });
+
+  it("Florida, July 2025, line 1000 Commercial Property: $564,900,000 and 34,847 policies (FSLSO newsletter)", async () => {
+    // https://createsend.com/t/r-98F8A0DA90D987342540EF23F30FEDED (published 2025-08-01)
+    const body = await premium('state=FL&line=1000&from=2025-07&to=2025-07');
+    expect(body.line).toBe('1000');
+    expect(body.data.map((r) => [r.period, r.premium, r.policy_count])).toEqual([['2025-07', 564900000, 34847]]);
+    expect(body.report_date).toBe('2025-08-01');
+  });
+
+  it("Florida's Commercial Property category, August 2025: the policies add up, the premium stays null", async () => {
+    // FSLSO August 2025 (https://createsend.com/t/r-3850645358E36A122540EF23F30FEDED): line 1000 $336.7m exact with 25,582 policies; Windstorm/Hail - Commercial
+    // "$29.4m" (rounded) with 2,098 policies. A sum with a rounded part is not exact: premium null.
+    const body = await premium('state=FL&line=category:commercial property&from=2025-08&to=2025-08');
+    expect(body.line).toBe('Commercial Property');
+    expect(body.data.map((r) => [r.period, r.premium, r.policy_count])).toEqual([['2025-08', null, 25582 + 2098]]);
+    // Without the prefix, "Commercial Property" is line 1000's name, and the line wins (first match).
+    expect((await premium('state=FL&line=commercial property&from=2025-08&to=2025-08')).line).toBe('1000');
+  });
+});
+
+describe('the real dataset through /v1/premium/summary', () => {
+  it('Texas 2024 is a partial monthly sum, saying how many months it has', async () => {
+    const res = await getSummary(new Request('http://service.test/v1/premium/summary?state=TX&year=2024'));
+    const body = summaryResponse.parse(await res.json());
+    expect(body.basis).toBe('partial_monthly_sum');
+    expect(body.months_available).toBeGreaterThan(0);
+    expect(body.months_available).toBeLessThan(12);
+    // Several 2024 months were printed only rounded ($1.1B, ...): the premium sum cannot be exact.
+    expect(body.premium).toBeNull();
+  });
+});
+
+describe('the Florida restatement', () => {
+  it('keeps both vintages of Jan-Jul 2024 policies: 860,272 (Aug 2024), then 914,446 (Jul 2025 newsletter)', () => {
+    // https://propertycasualty360.com/2024/08/06/how-is-floridas-surplus-market-faring-in-2024/ printed
+    // 860,272; FSLSO's July 2025 newsletter restated the same months as 914,446. Year-to-date periods
+    // are not a granularity of /v1/premium, so this is checked on the model the shards come from.
+    const model = buildModel(loadDataset(REAL_DATA));
+    const ytd = model.series.find((s) => s.state === 'FL' && s.lineKey === 'all' && !s.county && s.periodType === 'year_to_date')!;
+    const row = ytd.rows.find((r) => r.period === '2024-01..07')!;
+    expect(row.snapshots.map((s) => [s.reportDate, s.values.policy_count])).toEqual([
+      ['2024-08-06', 860272],
+      ['2025-08-01', 914446],
+    ]);
+  });
+});
