@@ -70,7 +70,7 @@ export const lineItem = z
   })
   .strict()
   .meta({ id: 'CoverageLine' });
-export const linesResponse = z.array(lineItem).meta({ description: 'Ordered by source_code, numeric-aware.' });
+export const linesResponse = z.array(lineItem).meta({ id: 'CoverageLines', description: 'Ordered by source_code, numeric-aware.' });
 export type LineItem = z.infer<typeof lineItem>;
 
 // ---- /v1/coverage ---------------------------------------------------------------------------
@@ -110,7 +110,7 @@ export const coverageItem = z
   })
   .strict()
   .meta({ id: 'CoverageSummary' });
-export const coverageResponse = z.array(coverageItem);
+export const coverageResponse = z.array(coverageItem).meta({ id: 'Coverage', description: 'One item per state, in code order.' });
 export type CoverageItem = z.infer<typeof coverageItem>;
 
 const nullableString = z.string().nullable();
@@ -158,9 +158,12 @@ const reportDateParam = z
     example: '2024-03-01',
   });
 
+/** Marks an issue whose message is the whole error message (it names its parameters itself). */
+export const WHOLE_MESSAGE = { wholeMessage: true } as const;
+
 function checkRange(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
   if (v.from && v.to && v.from > v.to)
-    ctx.addIssue({ code: 'custom', path: ['from'], message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
+    ctx.addIssue({ code: 'custom', path: ['from'], params: WHOLE_MESSAGE, message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
 }
 
 // ---- /v1/premium ------------------------------------------------------------------------------
@@ -190,6 +193,7 @@ export const premiumParams = z
       ctx.addIssue({
         code: 'custom',
         path: ['granularity'],
+        params: WHOLE_MESSAGE,
         message: `'granularity' ${v.granularity} is not available with 'county': county data is annual; use granularity=year or omit it`,
       });
   });
@@ -255,7 +259,7 @@ export const summaryResponse = z
       }),
     yoy_premium_pct: nullableNumber.meta({
       description:
-        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null, the prior is 0, or (partial year) the prior year lacks one of the months summed this year.',
+        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null or the prior is 0, and whenever the two years do not cover the same months: a partial year whose prior year lacks one of its months, or a full year (monthly_sum, annual_report) whose prior year is only a partial sum.',
     }),
     yoy_policy_count_pct: nullableNumber.meta({ description: 'The same for policy_count.' }),
     report_date: reportDateField,
@@ -278,11 +282,11 @@ export const compareParams = z
         const codes = [...new Set(text.split(',').map((c) => c.trim().toUpperCase()))];
         const bad = codes.find((c) => !STATE_CODE.test(c));
         if (bad !== undefined) {
-          ctx.addIssue({ code: 'custom', message: `invalid 'states' '${text}': '${bad}' is not a two-letter state code; expected comma-separated codes such as FL,TX` });
+          ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `invalid 'states' '${text}': '${bad}' is not a two-letter state code; expected comma-separated codes such as FL,TX` });
           return z.NEVER;
         }
         if (codes.length > MAX_COMPARE_STATES) {
-          ctx.addIssue({ code: 'custom', message: `'states' lists ${codes.length} distinct states: expected 1 to ${MAX_COMPARE_STATES}` });
+          ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `'states' lists ${codes.length} distinct states: expected 1 to ${MAX_COMPARE_STATES}` });
           return z.NEVER;
         }
         return codes;
@@ -306,7 +310,9 @@ export type CompareParams = z.infer<typeof compareParams>;
 
 export const compareResponse = z
   .object({
-    line: z.string(),
+    line: z.string().meta({
+      description: "As /v1/premium echoes it (all, a source_code or a category name) when every state resolves it the same way; otherwise the parameter as given.",
+    }),
     granularity: z.enum(GRANULARITIES),
     series: z.record(z.string(), z.array(seriesRow)).meta({
       description: 'Keyed by state code, in the order given. Each series equals the /v1/premium answer for that state.',
@@ -382,3 +388,94 @@ export const sampleResponse = z
   .strict()
   .meta({ id: 'SamplePremiumResponse' });
 export type SampleResponse = z.infer<typeof sampleResponse>;
+
+// ---- the routes -------------------------------------------------------------------------------
+
+export interface RouteContract {
+  path: string;
+  /** Also the MCP tool name where the route has one. */
+  operationId: string;
+  summary: string;
+  description: string;
+  /** USD per query under x402; null for a free route. */
+  priceUsd: string | null;
+  params: z.ZodObject | null;
+  response: z.ZodType;
+  /** Error statuses the route can answer, besides 405 for other methods. */
+  errors: readonly (400 | 402 | 404 | 500)[];
+}
+
+export const ROUTE_CONTRACTS: readonly RouteContract[] = [
+  {
+    path: '/v1/premium',
+    operationId: 'get_premium',
+    summary: 'Premium and policy-count series for a state',
+    description:
+      'Statewide or county series by line or category, month/quarter/year, with as-of pinning. By default each period shows its latest report; report_date=D shows each period as published on or before D.',
+    priceUsd: '0.10',
+    params: premiumParams,
+    response: premiumResponse,
+    errors: [400, 402, 404, 500],
+  },
+  {
+    path: '/v1/premium/summary',
+    operationId: 'get_summary',
+    summary: "A year's statewide totals and year-over-year change",
+    description: 'Statewide all-lines totals for a calendar year with their basis, and a like-for-like prior year. Latest vintage of every figure.',
+    priceUsd: '0.10',
+    params: summaryParams,
+    response: summaryResponse,
+    errors: [400, 402, 404, 500],
+  },
+  {
+    path: '/v1/compare',
+    operationId: 'compare_states',
+    summary: 'Cross-state comparison',
+    description: 'The /v1/premium series of 1 to 15 states for one line or category, keyed by state.',
+    priceUsd: '0.50',
+    params: compareParams,
+    response: compareResponse,
+    errors: [400, 402, 404, 500],
+  },
+  {
+    path: '/v1/insurers',
+    operationId: 'get_top_insurers',
+    summary: 'Insurers ranked by premium',
+    description: "The source's published per-insurer list for a state and a month or year, ranked by premium.",
+    priceUsd: '0.10',
+    params: insurersParams,
+    response: insurersResponse,
+    errors: [400, 402, 404, 500],
+  },
+  {
+    path: '/v1/premium/sample',
+    operationId: 'get_premium_sample',
+    summary: 'Free sample: the latest 13 months',
+    description:
+      'The latest 13 monthly statewide all-lines rows, latest vintage. A state that publishes no monthly figures answers data: [] with a note naming the period types it publishes.',
+    priceUsd: null,
+    params: sampleParams,
+    response: sampleResponse,
+    errors: [400, 404],
+  },
+  {
+    path: '/v1/lines',
+    operationId: 'list_lines',
+    summary: "A state's coverage lines",
+    description: "The state's line taxonomy as its office publishes it, with stable ids and cross-state categories.",
+    priceUsd: null,
+    params: linesParams,
+    response: linesResponse,
+    errors: [400, 404],
+  },
+  {
+    path: '/v1/coverage',
+    operationId: 'get_coverage',
+    summary: 'Which states, period types and date ranges exist',
+    description: 'Takes no parameters and ignores any query string.',
+    priceUsd: null,
+    params: null,
+    response: coverageResponse,
+    errors: [],
+  },
+];

@@ -1,0 +1,91 @@
+// The OpenAPI 3.1 document, generated from the contract (api/contract.ts): parameters, bodies,
+// prices and rules are never written twice. Served prerendered at /openapi.json.
+import { z } from 'zod';
+import { ROUTE_CONTRACTS, type RouteContract } from './contract.ts';
+import { FREE_CACHE, PRICED_CACHE } from './http.ts';
+
+type Json = Record<string, unknown>;
+
+const RULES = `Figures come from state surplus-lines stamping-office publications; every figure is one a publication printed, at the precision it printed.
+
+- **Vintages.** Publications restate figures; every version is kept. By default each period shows the latest report that has it. \`report_date=YYYY-MM-DD\` (on /v1/premium and /v1/compare) shows each period as published on or before that date, field by field: a field a later report back-fills stays null as of an earlier date. Periods first published later are absent.
+- **Response dates.** \`report_date\` is the latest publication date among the figures returned, \`data_as_of\` the date that publication's data is current to, \`source\` the state's stamping office. With no figures, both dates are null.
+- **Nulls.** \`premium\` is null where the publication printed only counts, or only a rounded or qualified figure; it is back-filled when a later report prints it. \`policy_count\` counts the unit the source counts (policies, transactions or items: see \`count_unit\` in /v1/coverage). The two new/renewal shares are null unless the source prints shares of the policy count.
+- **Roll-ups.** Quarter and year rows are the source's own where it publishes them; otherwise they are summed from months, only for periods whose every month is present, money to the cent. A summed field is null when any month has it null.
+- **Categories.** Every line belongs to one cross-state category; \`line=<category>\` sums the state's lines in that category that have a row for the period, vintage by vintage. \`category:<name>\` selects the category where a line has the same name.
+- **Partial years.** /v1/premium/summary says its \`basis\`: all 12 months summed, the source's annual row, or a partial sum of the months available (which may understate the year); year-over-year is like-for-like.
+- **Prices.** Priced routes cost the USD amount in \`x-price-usd\` per query, paid with x402 (USDC on Base). When the payment gate is on, a request without a valid payment gets 402 with a \`PAYMENT-REQUIRED\` header and body \`{}\`; validation (400) and existence (404) come first, so a bad request is never charged. Free routes never need payment.
+- **Errors.** \`{"error":{"code","message"}}\`: 400 invalid_request (the message names the parameter and what was expected; unknown and repeated parameters are refused), 404 not_found (unknown state, line or county), 500 internal.`;
+
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${(schema.meta() as { id: string }).id}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const cacheHeader = (value: string) => ({ 'Cache-Control': { description: value, schema: { type: 'string', const: value } } });
+
+function parameters(params: z.ZodObject): Json[] {
+  const schema = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Json>; required?: string[] };
+  return Object.entries(schema.properties).map(([name, { description, example, ...rest }]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    ...(description ? { description } : {}),
+    ...(example !== undefined ? { example } : {}),
+    schema: rest,
+  }));
+}
+
+function responses(route: RouteContract): Json {
+  const out: Json = {
+    200: {
+      description: 'OK',
+      headers: cacheHeader(route.priceUsd ? PRICED_CACHE : FREE_CACHE),
+      content: json(ref(route.response)),
+    },
+  };
+  const error = (description: string) => ({ description, headers: cacheHeader('no-store'), content: json({ $ref: '#/components/schemas/Error' }) });
+  for (const status of route.errors) {
+    if (status === 400) out[400] = error('Invalid query parameter: the message names it and what was expected.');
+    if (status === 404) out[404] = error('Unknown state, coverage line or county (or, for /v1/insurers, no ranking for the period).');
+    if (status === 500) out[500] = error('Internal error; leaks no detail.');
+    if (status === 402)
+      out[402] = {
+        description: `Payment required (payment gate on, no valid payment): ${route.priceUsd} USD per query under x402.`,
+        headers: {
+          'PAYMENT-REQUIRED': { description: 'Base64-encoded x402 payment challenge: price, network, payee, asset.', schema: { type: 'string' } },
+          ...cacheHeader(PRICED_CACHE),
+        },
+        content: json({ type: 'object', maxProperties: 0 }),
+      };
+  }
+  out[405] = error('Method not allowed: GET and HEAD only (OPTIONS answers CORS preflight). Header Allow lists them.');
+  return out;
+}
+
+export function openApiDocument(): Json {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { io: 'output', uri: (id) => `#/components/schemas/${id}` });
+  const components = Object.fromEntries(Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [id, schema]));
+  const paths: Json = {};
+  for (const route of ROUTE_CONTRACTS) {
+    paths[route.path] = {
+      get: {
+        operationId: route.operationId,
+        summary: route.summary,
+        description: `${route.description}\n\n${route.priceUsd ? `Price: ${route.priceUsd} USD per query (x402).` : 'Free.'}`,
+        tags: [route.priceUsd ? 'priced' : 'free'],
+        ...(route.priceUsd ? { 'x-price-usd': route.priceUsd } : {}),
+        parameters: route.params ? parameters(route.params) : [],
+        responses: responses(route),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Surplus Lines Market Data API', version: '1.0.0', description: RULES },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'free', description: 'No payment, cacheable for an hour.' },
+      { name: 'priced', description: 'Paid per query with x402 when the payment gate is on.' },
+    ],
+    paths,
+    components: { schemas: components },
+  };
+}

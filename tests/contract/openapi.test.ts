@@ -1,0 +1,79 @@
+// The OpenAPI document: valid OpenAPI 3.1 by a standard validator, and true to the routes it
+// describes (every route, its parameters as the handler accepts them, its price and errors). That
+// the served copy is not stale is checked over HTTP (http.test.ts).
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { ROUTE_CONTRACTS } from '../../api/contract.ts';
+import { openApiDocument } from '../../api/openapi.ts';
+import { HANDLERS } from '../../api/routes/index.ts';
+
+// SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently.
+const SPEC = {
+  '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date'], required: ['state'] },
+  '/v1/premium/summary': { price: '0.10', params: ['state', 'year'], required: ['state', 'year'] },
+  '/v1/compare': { price: '0.50', params: ['states', 'line', 'from', 'to', 'granularity', 'report_date'], required: ['states'] },
+  '/v1/insurers': { price: '0.10', params: ['state', 'period'], required: ['state', 'period'] },
+  '/v1/premium/sample': { price: null, params: ['state'], required: [] },
+  '/v1/lines': { price: null, params: ['state'], required: ['state'] },
+  '/v1/coverage': { price: null, params: [], required: [] },
+} as const;
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, { get: { operationId: string; parameters: { name: string; required: boolean; schema: Record<string, unknown> }[]; responses: Record<string, unknown>; 'x-price-usd'?: string } }>;
+  components: { schemas: Record<string, unknown> };
+};
+const doc = openApiDocument() as Doc;
+
+describe('GET /openapi.json (generated from api/contract.ts)', () => {
+  it('is a valid OpenAPI 3.1 document by @seriousme/openapi-schema-validator', async () => {
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('describes exactly the routes of SPEC.md, with their prices and parameters', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(SPEC).sort());
+    expect(Object.keys(HANDLERS).sort()).toEqual(Object.keys(SPEC).sort());
+    for (const [path, spec] of Object.entries(SPEC)) {
+      const op = doc.paths[path].get;
+      expect(op['x-price-usd'] ?? null, path).toBe(spec.price);
+      expect(op.parameters.map((p) => p.name).sort(), path).toEqual([...spec.params].sort());
+      expect(op.parameters.filter((p) => p.required).map((p) => p.name).sort(), path).toEqual([...spec.required].sort());
+      expect('402' in op.responses, path).toBe(spec.price !== null);
+    }
+  });
+
+  it("keeps SPEC.md's patterns for from, to, report_date, year and period", () => {
+    const schemaOf = (path: string, name: string) => doc.paths[path].get.parameters.find((p) => p.name === name)!.schema;
+    expect(schemaOf('/v1/premium', 'from').pattern).toBe('^\\d{4}-(0[1-9]|1[0-2])$');
+    expect(schemaOf('/v1/compare', 'to').pattern).toBe('^\\d{4}-(0[1-9]|1[0-2])$');
+    expect(schemaOf('/v1/premium', 'report_date').pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
+    expect(schemaOf('/v1/premium/summary', 'year').pattern).toBe('^\\d{4}$');
+    expect(schemaOf('/v1/premium', 'granularity').enum).toEqual(['month', 'quarter', 'year']);
+    expect(schemaOf('/v1/premium', 'line').default).toBe('all');
+  });
+
+  it('lists, for every route, the parameters its handler accepts', async () => {
+    for (const route of ROUTE_CONTRACTS) {
+      if (!route.params) continue;
+      const res = await HANDLERS[route.path](new Request(`http://service.test${route.path}?not_a_parameter=1`));
+      expect(res.status, route.path).toBe(400);
+      const { error } = (await res.json()) as { error: { message: string } };
+      const accepted = [...error.message.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]).filter((n) => n !== 'not_a_parameter');
+      expect(accepted.sort(), route.path).toEqual(doc.paths[route.path].get.parameters.map((p) => p.name).sort());
+    }
+  });
+
+  it('documents the rules users need: vintages, nulls, basis, categories and prices', () => {
+    const text = JSON.stringify(doc);
+    for (const rule of ['report_date', 'back-filled', 'partial_monthly_sum', 'annual_report', 'monthly_sum', 'category:<name>', 'x402', 'like-for-like', 'count_unit'])
+      expect(text, rule).toContain(rule);
+  });
+
+  it('names every response schema it references', () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([A-Za-z]+)"/g)].map((m) => m[1]);
+    for (const name of new Set(refs)) expect(doc.components.schemas, name).toHaveProperty(name);
+  });
+});
