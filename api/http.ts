@@ -1,6 +1,7 @@
 // HTTP behaviour shared by every route: methods, CORS, parameter checking and the error body.
 import type { z } from 'zod';
 import type { ErrorBody } from './contract.ts';
+import { toJson } from './json.ts';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -16,6 +17,23 @@ export const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Expose-Headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
 };
 
+type Body = string | Uint8Array<ArrayBuffer>;
+const bodies = new WeakMap<Response, Body>();
+
+/** A Response that remembers its body, so the Node server can write it without reading a stream back. */
+function respond(body: Body | null, init: ResponseInit): Response {
+  const response = new Response(body, init);
+  if (body !== null) bodies.set(response, body);
+  return response;
+}
+
+/** The body of a response: as it was given, for responses made here; else read from the stream. */
+export async function bodyOf(response: Response): Promise<Body | undefined> {
+  const known = bodies.get(response);
+  if (known !== undefined) return known;
+  return response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+}
+
 export class HttpError extends Error {
   readonly status: 400 | 404;
   constructor(status: 400 | 404, message: string) {
@@ -30,12 +48,12 @@ export function errorResponse(status: 400 | 404 | 405 | 500, message: string): R
   const body: ErrorBody = { error: { code: CODES[status === 405 ? 400 : status], message } };
   const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' };
   if (status === 405) headers.Allow = ALLOWED_METHODS;
-  return new Response(JSON.stringify(body), { status, headers });
+  return respond(JSON.stringify(body), { status, headers });
 }
 
 /** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
 export function freeJson(bytes: Uint8Array<ArrayBuffer>, method: string): Response {
-  return new Response(method === 'HEAD' ? null : bytes, {
+  return respond(method === 'HEAD' ? null : bytes, {
     status: 200,
     headers: {
       ...CORS_HEADERS,
@@ -49,10 +67,10 @@ export function freeJson(bytes: Uint8Array<ArrayBuffer>, method: string): Respon
 
 /** A priced route's answer, serialised per request. */
 export function pricedJson(body: unknown, method: string): Response {
-  const bytes = new TextEncoder().encode(JSON.stringify(body));
-  return new Response(method === 'HEAD' ? null : bytes, {
+  const text = toJson(body);
+  return respond(method === 'HEAD' ? null : text, {
     status: 200,
-    headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(bytes.byteLength), 'Cache-Control': PRICED_CACHE },
+    headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': PRICED_CACHE },
   });
 }
 
@@ -106,7 +124,7 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
   const name = String(issue.path[0] ?? '');
   if (!(name in values)) throw new HttpError(400, `missing required parameter '${name}': ${describe(schema, name)}`);
   // Cross-parameter rules write their whole message; single-value checks say what was expected.
-  if (issue.code === 'custom') throw new HttpError(400, issue.message);
+  if (issue.code === 'custom' && issue.params?.wholeMessage) throw new HttpError(400, issue.message);
   throw new HttpError(400, `invalid '${name}' '${values[name]}': expected ${issue.message}`);
 }
 

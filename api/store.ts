@@ -38,14 +38,17 @@ export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBu
   return body;
 }
 
-/** The parsed private shard at `private/<path>`, or null when there is none. */
-export function privateShard<T>(path: string): T | null {
+/**
+ * The private shard at `private/<path>`, parsed and then shaped once by `prepare` (for the query
+ * that reads it), or null when there is none.
+ */
+export function privateShard<T, R = T>(path: string, prepare: (shard: T) => R = (shard) => shard as unknown as R): R | null {
   const file = join(shardsDir(), 'private', path);
   if (!jsonCache.has(file)) {
     const bytes = readOrNull(file);
-    jsonCache.set(file, bytes && JSON.parse(bytes.toString('utf8')));
+    jsonCache.set(file, bytes && prepare(JSON.parse(bytes.toString('utf8')) as T));
   }
-  return jsonCache.get(file) as T | null;
+  return jsonCache.get(file) as R | null;
 }
 
 /** Forget cached files (tests that rebuild shards in the same process). */

@@ -7,5 +7,4 @@ export ASTRO_TELEMETRY_DISABLED=1
 node ingest/cli.ts
 npx astro build
 export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-4321}"
-echo "Serving on http://$HOST:$PORT (Ctrl-C stops)"
-exec node dist/server/entry.mjs
+exec node server.ts

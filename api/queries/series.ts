@@ -3,6 +3,7 @@
 import type { SeriesRow } from '../contract.ts';
 import { HttpError } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
+import { precomputed } from '../json.ts';
 import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';
 import { privateShard } from '../store.ts';
 import { inForceOn, latestPublication } from '../vintages.ts';
@@ -73,21 +74,54 @@ export interface SeriesAnswer {
   latest: { reportDate: string; dataAsOf: string } | null;
 }
 
-/** Rows in range, each as of `reportDate` (else its latest vintage); periods not yet published are absent. */
-export function readSeries(q: SeriesQuery): SeriesAnswer {
-  const path = `series/${q.state}/${q.lineDir}/${q.countyDir ? `counties/${q.countyDir}/` : ''}${q.granularity}.json`;
-  const shard = privateShard<SeriesShard>(path);
-  const data: SeriesRow[] = [];
-  const used: { reportDate: string; dataAsOf: string }[] = [];
-  for (const row of shard?.rows ?? []) {
-    const first = firstMonthKey(parsePeriod(row.period)!);
-    if ((q.from && first < q.from) || (q.to && first > q.to)) continue;
-    const snap = q.reportDate ? inForceOn(row.snapshots, q.reportDate, (s) => s[0]) : row.snapshots.at(-1);
-    if (!snap) continue;
-    const [, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct] = snap;
-    data.push({ period: row.period, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct });
-    used.push({ reportDate, dataAsOf });
-  }
-  return { data, latest: used.length ? latestPublication(used) : null };
+/** A snapshot ready to answer with: its row is built (and serialised) once, when the shard loads. */
+export interface PreparedSnapshot {
+  asOf: string;
+  reportDate: string;
+  dataAsOf: string;
+  published: boolean;
+  row: SeriesRow;
+}
+export interface PreparedRow {
+  period: string;
+  /** `YYYY-MM` of the period's first month: what from/to compare against. */
+  firstMonth: string;
+  snapshots: PreparedSnapshot[];
 }
 
+function prepare(shard: SeriesShard): PreparedRow[] {
+  return shard.rows.map(({ period, snapshots }) => ({
+    period,
+    firstMonth: firstMonthKey(parsePeriod(period)!),
+    snapshots: snapshots.map(
+      ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published]) => ({
+        asOf,
+        reportDate,
+        dataAsOf,
+        published,
+        row: precomputed({ period, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct }),
+      }),
+    ),
+  }));
+}
+
+/** The rows of a series shard (`series/<state>/<line dir>/[counties/<dir>/]<granularity>.json`), or []. */
+export function seriesRows(path: string): PreparedRow[] {
+  return privateShard(path, prepare) ?? [];
+}
+
+/** Rows in range, each as of `reportDate` (else its latest vintage); periods not yet published are absent. */
+export function readSeries(q: SeriesQuery): SeriesAnswer {
+  const rows = seriesRows(`series/${q.state}/${q.lineDir}/${q.countyDir ? `counties/${q.countyDir}/` : ''}${q.granularity}.json`);
+  const data: SeriesRow[] = [];
+  const used: PreparedSnapshot[] = [];
+  for (const row of rows) {
+    if ((q.from && row.firstMonth < q.from) || (q.to && row.firstMonth > q.to)) continue;
+    const snap = q.reportDate ? inForceOn(row.snapshots, q.reportDate, (s) => s.asOf) : row.snapshots.at(-1);
+    if (!snap) continue;
+    data.push(snap.row);
+    used.push(snap);
+  }
+  const latest = used.length ? latestPublication(used) : null;
+  return { data, latest: latest && { reportDate: latest.reportDate, dataAsOf: latest.dataAsOf } };
+}

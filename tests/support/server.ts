@@ -20,11 +20,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Runs server.ts (what `npm run serve` runs) over the Astro build whose entry is `entry`. */
 export async function startServer(entry: string, env: Record<string, string>): Promise<{ base: string; stop: () => void }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ASTRO_ENTRY: entry, ...env },
     stdio: 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;
