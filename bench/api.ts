@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildShards } from '../ingest/build.ts';
+import { generateSynthetic } from './synthetic.ts';
 import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
 
 const STATE = 'FL';
@@ -28,39 +29,6 @@ interface CannonResult {
 }
 type Cannon = (opts: { url: string; connections: number; duration: number }) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
-
-/** Writes the synthetic corpus: one state, one report a month printing that month's exact all-lines figures. */
-function generate(dir: string): void {
-  const synthetic = '# SYNTHETIC benchmark data: invented figures, never served or committed\n';
-  mkdirSync(join(dir, 'lines'), { recursive: true });
-  writeFileSync(join(dir, 'README.md'), synthetic);
-  writeFileSync(
-    join(dir, 'states.csv'),
-    'code,name,stamping_office,acronym,name_confirmed,website,office_source_url\n' +
-      `${STATE},Synthetic ${STATE},SYNTHETIC benchmark office ${STATE},,unconfirmed,,https://example.invalid/${STATE}\n`,
-  );
-  writeFileSync(join(dir, 'categories.csv'), 'category,description\nCommercial Property,synthetic\n');
-  writeFileSync(join(dir, 'lines', `${STATE}.csv`), 'source_code,name,category,source_url,note\n');
-  writeFileSync(join(dir, 'line-ids.csv'), 'id,state,source_code\n');
-  const pubDir = join(dir, 'publications', STATE.toLowerCase());
-  mkdirSync(pubDir, { recursive: true });
-  for (let i = 0; i < YEARS * 12; i++) {
-    const y = 2006 + Math.floor(i / 12);
-    const m = (i % 12) + 1;
-    const period = `${y}-${String(m).padStart(2, '0')}`;
-    const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
-    const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-    const rows = [
-      `# publisher: SYNTHETIC`, `# source: SYNTHETIC ${STATE}`, `# title: SYNTHETIC ${period}`,
-      `# url: https://example.invalid/${STATE}/${period}`, `# report_date: ${next}`,
-      `# report_date_basis: estimated: synthetic`, `# data_as_of: ${last}`,
-      'state,period,line,county,insurer,metric,value,qualifier,note',
-      `${STATE},${period},all,,,premium,${(412345678.91 + i * 1234567.89).toFixed(2)},,SYNTHETIC`,
-      `${STATE},${period},all,,,policies,${(2000 + i) * 10 + 7},,SYNTHETIC`, // printed to the unit: exact
-    ];
-    writeFileSync(join(pubDir, `${period}.csv`), rows.join('\n') + '\n');
-  }
-}
 
 /** The body of a 200 answer, or an error naming the URL. */
 async function body(url: string): Promise<Uint8Array> {
@@ -96,7 +64,7 @@ try {
   if (!(ROUNDS >= 1)) throw new Error(`BENCH_ROUNDS must be at least 1, got '${process.env.BENCH_ROUNDS}'`);
   const data = join(tmp, 'data-SYNTHETIC');
   const shards = join(tmp, 'shards');
-  generate(data);
+  generateSynthetic(data, { states: [STATE], lines: 0, years: YEARS, vintages: 1 });
   const built = buildShards(data, shards);
   console.log(`SYNTHETIC corpus: 1 state (${STATE}), ${YEARS * 12} monthly reports, ${built.figures} figures, ${built.files} shard files`);
   console.log('building the Node server (astro build) ...');

@@ -3,16 +3,16 @@
 // 20 years of months × 3 vintages. Each corpus runs in its own child process, so peak memory (max RSS)
 // is that corpus's alone. Prints ms per 1,000 figures and peak memory. Not a test: it asserts nothing.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildShards } from '../ingest/build.ts';
+import { generateSynthetic } from './synthetic.ts';
 
 const STATES = ['AZ', 'CA', 'FL', 'ID', 'IL', 'MN', 'MS', 'NC', 'NV', 'NY', 'OR', 'PA', 'TX', 'UT', 'WA'];
 const LINES = 150;
 const YEARS = 20;
 const VINTAGES = 3;
-const CATEGORIES = ['Commercial Property', 'Personal Property', 'General Liability', 'Excess & Umbrella', 'Cyber'];
 
 /** One child run: build `dataDir` `runs` times, report the median time and this process's peak RSS. */
 function child(dataDir: string, runs: number): void {
@@ -28,58 +28,6 @@ function child(dataDir: string, runs: number): void {
   times.sort((a, b) => a - b);
   rmSync(out, { recursive: true, force: true });
   console.log(JSON.stringify({ ...result, medianMs: times[Math.floor(times.length / 2)], maxRssKiB: process.resourceUsage().maxRSS }));
-}
-
-/** Writes the synthetic corpus: every monthly report prints its month and restates the two before. */
-function generate(dir: string): void {
-  const synthetic = '# SYNTHETIC benchmark data: invented figures, never served or committed\n';
-  mkdirSync(join(dir, 'lines'), { recursive: true });
-  writeFileSync(join(dir, 'README.md'), synthetic);
-  writeFileSync(
-    join(dir, 'states.csv'),
-    'code,name,stamping_office,acronym,name_confirmed,website,office_source_url\n' +
-      STATES.map((s) => `${s},Synthetic ${s},SYNTHETIC benchmark office ${s},,unconfirmed,,https://example.invalid/${s}`).join('\n') + '\n',
-  );
-  writeFileSync(join(dir, 'categories.csv'), 'category,description\n' + CATEGORIES.map((c) => `${c},synthetic`).join('\n') + '\n');
-  const ids: string[] = ['id,state,source_code'];
-  let id = 1;
-  for (const s of STATES) {
-    const rows = ['source_code,name,category,source_url,note'];
-    for (let l = 0; l < LINES; l++) {
-      rows.push(`${1000 + l},Synthetic line ${l},${CATEGORIES[l % CATEGORIES.length]},https://example.invalid,SYNTHETIC`);
-      ids.push(`${id++},${s},${1000 + l}`);
-    }
-    writeFileSync(join(dir, 'lines', `${s}.csv`), rows.join('\n') + '\n');
-  }
-  writeFileSync(join(dir, 'line-ids.csv'), ids.join('\n') + '\n');
-  const months: [number, number][] = [];
-  for (let y = 2006; y < 2006 + YEARS; y++) for (let m = 1; m <= 12; m++) months.push([y, m]);
-  const key = ([y, m]: [number, number]) => `${y}-${String(m).padStart(2, '0')}`;
-  for (const s of STATES) {
-    const pubDir = join(dir, 'publications', s.toLowerCase());
-    mkdirSync(pubDir, { recursive: true });
-    months.forEach((month, i) => {
-      const [y, m] = month;
-      const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
-      const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-      const rows = [
-        synthetic.trim(),
-        `# publisher: SYNTHETIC`, `# source: SYNTHETIC ${s}`, `# title: SYNTHETIC ${key(month)}`,
-        `# url: https://example.invalid/${s}/${key(month)}`, `# report_date: ${next}`,
-        `# report_date_basis: estimated: synthetic`, `# data_as_of: ${last}`,
-        'state,period,line,county,insurer,metric,value,qualifier,note',
-      ];
-      for (let v = 0; v < VINTAGES && i - v >= 0; v++) {
-        const period = key(months[i - v]);
-        const bump = 1 + v * 0.001; // each restatement moves the figures a little
-        for (let l = 0; l < LINES; l++) {
-          rows.push(`${s},${period},${1000 + l},,,premium,${(123456.78 * (l + 1) * bump + i).toFixed(2)},,`);
-          rows.push(`${s},${period},${1000 + l},,,policies,${(Math.round(1001 * (l + 1) * bump) + i) * 10 + 7},,`); // printed to the unit
-        }
-      }
-      writeFileSync(join(pubDir, `${key(month)}.csv`), rows.filter((r) => !r.startsWith('# SYNTHETIC')).join('\n') + '\n');
-    });
-  }
 }
 
 function run(label: string, dataDir: string, runs: number) {
@@ -100,7 +48,7 @@ if (process.argv[2] === '--child') {
   run('real data (data/)', resolve('data'), 5);
   const dir = mkdtempSync(join(tmpdir(), 'slmd-synthetic-'));
   const t = performance.now();
-  generate(dir);
+  generateSynthetic(dir, { states: STATES, lines: LINES, years: YEARS, vintages: VINTAGES });
   console.log(`(generated the SYNTHETIC corpus in ${((performance.now() - t) / 1000).toFixed(1)} s: ${STATES.length} states × ${LINES} lines × ${YEARS * 12} months × ${VINTAGES} vintages)`);
   run('SYNTHETIC 15×150×240 months×3', dir, 1);
   rmSync(dir, { recursive: true, force: true });
