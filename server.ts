@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bodyOf, errorResponse } from './api/http.ts';
+import { bodyOf, internalError, methodNotAllowed } from './api/http.ts';
 import { HANDLERS } from './api/routes/index.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -15,14 +15,23 @@ const entry = resolve(process.env.ASTRO_ENTRY ?? 'dist/server/entry.mjs');
 const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: NodeHandler };
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 4321);
+const HOST_HEADER = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
-function toRequest(req: IncomingMessage): Request {
+/** The request's URL: its path and query on the Host it names (when that is a plain host[:port]). */
+function urlOf(req: IncomingMessage): URL | null {
+  const target = req.url ?? '/';
+  if (!target.startsWith('/')) return null; // absolute-form and other targets: left to Astro
+  const named = req.headers.host;
+  return new URL(`http://${named && HOST_HEADER.test(named) ? named : `localhost:${port}`}${target}`);
+}
+
+function toRequest(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(`http://${req.headers.host ?? `${host}:${port}`}${req.url}`, { method: req.method, headers });
+  return new Request(url, { method: req.method, headers });
 }
 
 async function write(res: ServerResponse, response: Response): Promise<void> {
@@ -32,21 +41,16 @@ async function write(res: ServerResponse, response: Response): Promise<void> {
 }
 
 const server = createServer(async (req, res) => {
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  const handle = HANDLERS[query < 0 ? url : url.slice(0, query)];
-  if (!handle) return astro(req, res);
-  let request: Request;
+  const url = urlOf(req);
+  const handle = url && Object.hasOwn(HANDLERS, url.pathname) ? HANDLERS[url.pathname] : undefined;
+  if (!url || !handle) return astro(req, res);
+  // Methods a Request cannot carry (TRACE, CONNECT, TRACK) get the routes' own 405.
+  if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? '')) return write(res, methodNotAllowed(req.method ?? ''));
   try {
-    request = toRequest(req);
-  } catch {
-    return write(res, errorResponse(400, `malformed request: '${url}' with Host '${req.headers.host}' is not a valid URL`));
-  }
-  try {
-    await write(res, await handle(request));
+    await write(res, await handle(toRequest(req, url)));
   } catch (e) {
     console.error(e);
-    if (!res.headersSent) await write(res, errorResponse(500, 'internal error: the answer could not be computed; please retry later'));
+    if (!res.headersSent) await write(res, internalError());
     else res.destroy();
   }
 });

@@ -174,6 +174,7 @@ export const premiumParams = z
     line: lineParam,
     county: z
       .string()
+      .trim()
       .min(1, 'a county name, e.g. Miami-Dade')
       .transform((c) => c.toUpperCase())
       .optional()
@@ -243,7 +244,7 @@ export const summaryResponse = z
     months_available: z.number().int().meta({ description: 'Months of the year with a published monthly statewide all-lines row.' }),
     basis: z.enum(SUMMARY_BASES).nullable().meta({
       description:
-        'First that applies: monthly_sum (all 12 months have premium; the months are summed), annual_report (a year-level row the source published), partial_monthly_sum (the available months summed: may understate the year), else null with every figure null. In a sum, a field is null when any summed month has it null.',
+        'First that applies: monthly_sum (all 12 months have premium; the months are summed), annual_report (a year-level row the source published), monthly_sum again when all 12 months are published but some lack a premium (premium then null), partial_monthly_sum (fewer than 12 months, summed: may understate the year), else null with every figure null. In a sum, a field is null when any summed month has it null.',
     }),
     prior_year: z
       .object({
@@ -259,7 +260,7 @@ export const summaryResponse = z
       }),
     yoy_premium_pct: nullableNumber.meta({
       description:
-        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null or the prior is 0, and whenever the two years do not cover the same months: a partial year whose prior year lacks one of its months, or a full year (monthly_sum, annual_report) whose prior year is only a partial sum.',
+        '(premium / prior premium - 1) x 100, 2 decimals; null when either side is null or the prior is 0. Read it with both months_available: a prior year that lacks some of the months compared (a partial prior, or a partial year whose prior misses one of its months) makes the change compare unequal spans.',
     }),
     yoy_policy_count_pct: nullableNumber.meta({ description: 'The same for policy_count.' }),
     report_date: reportDateField,
@@ -279,8 +280,9 @@ export const compareParams = z
     states: z
       .string()
       .transform((text, ctx) => {
-        const codes = [...new Set(text.split(',').map((c) => c.trim().toUpperCase()))];
-        const bad = codes.find((c) => !STATE_CODE.test(c));
+        const parts = text.split(',').map((c) => c.trim());
+        const bad = parts.find((c) => !stateParam.safeParse(c).success);
+        const codes = [...new Set(parts.map((c) => c.toUpperCase()))];
         if (bad !== undefined) {
           ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `invalid 'states' '${text}': '${bad}' is not a two-letter state code; expected comma-separated codes such as FL,TX` });
           return z.NEVER;
@@ -371,7 +373,11 @@ export type InsurersResponse = z.infer<typeof insurersResponse>;
 
 // ---- /v1/premium/sample -----------------------------------------------------------------------
 
-export const sampleParams = z.object({ state: stateParam.default('FL') }).strict();
+export const sampleParams = z
+  .object({
+    state: stateParam.default('FL').meta({ description: 'Two-letter state code, case-insensitive. Default FL.', default: 'FL', example: 'TX' }),
+  })
+  .strict();
 
 export const sampleResponse = z
   .object({

@@ -80,6 +80,7 @@ function preflight(): Response {
     headers: {
       ...CORS_HEADERS,
       'Access-Control-Allow-Methods': ALLOWED_METHODS,
+      // PAYMENT-SIGNATURE carries an x402 payment; some x402 clients also send Access-Control-Expose-Headers.
       'Access-Control-Allow-Headers': 'Content-Type, PAYMENT-SIGNATURE, Access-Control-Expose-Headers',
       'Access-Control-Max-Age': '86400',
     },
@@ -94,16 +95,23 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
   return async (request) => {
     if (request.method === 'OPTIONS') return preflight();
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return errorResponse(405, `method ${request.method} is not allowed: use GET (or HEAD)`);
+      return methodNotAllowed(request.method);
     try {
       return await handle(request, new URL(request.url));
     } catch (e) {
       if (e instanceof HttpError) return errorResponse(e.status, e.message);
       console.error(e);
-      return errorResponse(500, 'internal error: the answer could not be computed; please retry later');
+      return internalError();
     }
   };
 }
+
+export const methodNotAllowed = (method: string) => errorResponse(405, `method ${method} is not allowed: use GET (or HEAD)`);
+
+/** The 500 answer: says nothing of what failed (the log has it). */
+export const internalError = () => errorResponse(500, 'internal error: the answer could not be computed; please retry later');
+
+export const unknownState = (state: string) => new HttpError(404, `unknown state '${state}': see /v1/coverage for the states served`);
 
 /**
  * Parses the query string with a route's parameter schema. Unknown and repeated parameters are
@@ -128,7 +136,9 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
   throw new HttpError(400, `invalid '${name}' '${values[name]}': expected ${issue.message}`);
 }
 
+/** What a parameter expects: the first sentence of its description. */
 function describe(schema: z.ZodObject, name: string): string {
   const meta = (schema.shape[name] as z.ZodType).meta?.() as { description?: string } | undefined;
-  return meta?.description ?? 'see /openapi.json';
+  const first = meta?.description?.match(/^.*?[.:](?=\s|$)/)?.[0];
+  return first ? `expected ${first.replace(/[.:]$/, '')}` : 'see /openapi.json';
 }

@@ -23,14 +23,18 @@ const cacheHeader = (value: string) => ({ 'Cache-Control': { description: value,
 
 function parameters(params: z.ZodObject): Json[] {
   const schema = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Json>; required?: string[] };
-  return Object.entries(schema.properties).map(([name, { description, example, ...rest }]) => ({
-    name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
-    ...(description ? { description } : {}),
-    ...(example !== undefined ? { example } : {}),
-    schema: rest,
-  }));
+  return Object.entries(schema.properties).map(([name, { description, example, ...rest }]) => {
+    // zod leaves out the default of a transformed value (a state code is uppercased): take it from the metadata.
+    const declared = (params.shape[name] as z.ZodType).meta()?.default;
+    return {
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      ...(description ? { description } : {}),
+      ...(example !== undefined ? { example } : {}),
+      schema: rest.default === undefined && declared !== undefined ? { ...rest, default: declared } : rest,
+    };
+  });
 }
 
 function responses(route: RouteContract): Json {

@@ -76,6 +76,7 @@ export function rollupKey(monthText: string, granularity: 'quarter' | 'year'): s
 export function isIsoDate(text: string): boolean {
   const m = text.match(/^(\d{4})-(\d{2})-(\d{2})$/);
   if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  const d = new Date(0);
+  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]); // not Date.UTC, which reads years 0-99 as 1900-1999
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }

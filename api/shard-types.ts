@@ -1,4 +1,6 @@
-// The shapes of the private shards: written by the ingest (ingest/shards.ts), read by the API.
+// The shapes of the private shards: written by the ingest (ingest/shards.ts), read by the API. Some
+// fields are there for people reading a shard, not for the API (a series shard's state, line, county,
+// granularity, count_unit and columns; the index's list of shard files).
 
 /** `[as_of, report_date, data_as_of, premium, policy_count, new_business_premium, renewal_premium,
  * new_business_policy_pct, renewal_policy_pct, published]`: from `as_of` on, the row reads these values. */

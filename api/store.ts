@@ -2,7 +2,7 @@
 // ready to send; private shards parsed, ready to query.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HttpError } from './http.ts';
+import { unknownState } from './http.ts';
 
 /** Where the shards are: SHARDS_DIR, else `shards/` in the working directory (also on Vercel). */
 export function shardsDir(): string {
@@ -34,8 +34,9 @@ export function freeBody(path: string): Uint8Array<ArrayBuffer> | null {
 /** A state's precomputed free body (`free/<folder>/<state>.json`); 404 for a state the data does not have. */
 export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBuffer> {
   const body = freeBody(`${folder}/${state}.json`);
-  if (!body) throw new HttpError(404, `unknown state '${state}': see /v1/coverage for the states served`);
-  return body;
+  if (body) return body;
+  if (!freeBody('coverage.json')) throw new Error('free shards missing: run the ingest'); // a 500, not "unknown state"
+  throw unknownState(state);
 }
 
 /**

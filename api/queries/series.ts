@@ -1,7 +1,7 @@
 // The series a premium or compare query reads: resolving state, line and county against the shard
 // index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
 import type { SeriesRow } from '../contract.ts';
-import { HttpError } from '../http.ts';
+import { HttpError, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
 import { precomputed } from '../json.ts';
 import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';
@@ -12,7 +12,7 @@ export function stateIndex(state: string): StateIndex {
   const index = privateShard<IndexShard>('index.json');
   if (!index) throw new Error('shard index missing: run the ingest');
   const entry = index.states[state];
-  if (!entry) throw new HttpError(404, `unknown state '${state}': see /v1/coverage for the states served`);
+  if (!entry) throw unknownState(state);
   return entry;
 }
 

@@ -1,6 +1,7 @@
 // /v1/premium/summary: a year's statewide all-lines totals with their basis, and a like-for-like
 // prior year (DECISIONS.md §5). Latest vintage of every figure.
 import type { SeriesValues, SummaryParams, SummaryResponse } from '../contract.ts';
+import { monthsOf, parsePeriod } from '../periods.ts';
 import { emptyValues, latestPublication, sumValues, type Published } from '../vintages.ts';
 import { seriesRows, stateIndex } from './series.ts';
 
@@ -27,25 +28,31 @@ function latestRows(state: string, granularity: 'month' | 'year'): Map<string, F
   return out;
 }
 
-function monthsOfYear(months: Map<string, Figures>, year: number, only?: readonly string[]): Map<string, Figures> {
+const CALENDAR_MONTHS = monthsOf(parsePeriod('2000')!).map((m) => m.slice(5));
+
+function monthsOfYear(months: Map<string, Figures>, year: number, only: readonly string[] = CALENDAR_MONTHS): Map<string, Figures> {
   const out = new Map<string, Figures>();
-  for (const m of only ?? ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']) {
+  for (const m of only) {
     const figures = months.get(`${year}-${m}`);
     if (figures) out.set(m, figures);
   }
   return out;
 }
 
-/** The year on its own basis: all 12 months summed, else the source's year row, else the months it has. */
+/**
+ * The year on its own basis: the 12 months summed when each has a premium; else the source's year
+ * row; else the months it has, summed: all 12 are still a monthly_sum (a field null where a month
+ * has it null), fewer are a partial_monthly_sum.
+ */
 function ownBasis(monthRows: Map<string, Figures>, yearRows: Map<string, Figures & { published: boolean }>, year: number): YearTotal {
   const months = monthsOfYear(monthRows, year);
   const list = [...months.values()];
-  const monthKeys = [...months.keys()];
-  if (list.length === 12 && list.every((f) => f.values.premium !== null))
-    return { basis: 'monthly_sum', values: sumValues(list.map((f) => f.values)), months: monthKeys, used: list };
+  const summed = (basis: Basis): YearTotal => ({ basis, values: sumValues(list.map((f) => f.values)), months: [...months.keys()], used: list });
+  if (list.length === 12 && list.every((f) => f.values.premium !== null)) return summed('monthly_sum');
   const yearRow = yearRows.get(String(year));
-  if (yearRow?.published) return { basis: 'annual_report', values: yearRow.values, months: monthKeys, used: [yearRow] };
-  if (list.length) return { basis: 'partial_monthly_sum', values: sumValues(list.map((f) => f.values)), months: monthKeys, used: list };
+  if (yearRow?.published) return { basis: 'annual_report', values: yearRow.values, months: [...months.keys()], used: [yearRow] };
+  if (list.length === 12) return summed('monthly_sum');
+  if (list.length) return summed('partial_monthly_sum');
   return { basis: null, values: emptyValues(), months: [], used: [] };
 }
 
@@ -62,17 +69,13 @@ export function summaryQuery({ state, year }: SummaryParams): SummaryResponse {
   const current = ownBasis(monthRows, yearRows, year);
 
   let prior: YearTotal;
-  let likeForLike: boolean;
   if (current.basis === 'partial_monthly_sum') {
-    // The prior year over the same calendar months; comparable only when it has every one of them.
+    // Like-for-like: the prior year over the same calendar months (months_available counts those it has).
     const months = monthsOfYear(monthRows, year - 1, current.months);
     const list = [...months.values()];
     prior = { basis: 'partial_monthly_sum', values: list.length ? sumValues(list.map((f) => f.values)) : emptyValues(), months: [...months.keys()], used: list };
-    likeForLike = months.size === current.months.length;
   } else {
     prior = ownBasis(monthRows, yearRows, year - 1);
-    // A full year compares with a full year only: a prior partial sum would overstate the growth.
-    likeForLike = prior.basis !== 'partial_monthly_sum';
   }
 
   const used = [...current.used, ...prior.used];
@@ -89,8 +92,8 @@ export function summaryQuery({ state, year }: SummaryParams): SummaryResponse {
       policy_count: prior.values.policy_count,
       months_available: prior.months.length,
     },
-    yoy_premium_pct: likeForLike ? yoy(current.values.premium, prior.values.premium) : null,
-    yoy_policy_count_pct: likeForLike ? yoy(current.values.policy_count, prior.values.policy_count) : null,
+    yoy_premium_pct: yoy(current.values.premium, prior.values.premium),
+    yoy_policy_count_pct: yoy(current.values.policy_count, prior.values.policy_count),
     report_date: latest?.reportDate ?? null,
     data_as_of: latest?.dataAsOf ?? null,
     source: entry.source,

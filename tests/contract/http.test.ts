@@ -1,5 +1,6 @@
 // The same contract suite over HTTP, against the built Node server serving the fixture shards; and
 // the prerendered /openapi.json that server serves, checked against what the schemas generate now.
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../api/openapi.ts';
@@ -24,5 +25,55 @@ describe('GET /openapi.json over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual(openApiDocument());
+  });
+});
+
+/** A raw HTTP/1.1 request, for what fetch will not send (TRACE, a forged Host). */
+function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const { hostname, port } = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the Node server (server.ts) around the handlers', () => {
+  it('answers TRACE on an API route with the 405 of every other method', async () => {
+    const res = await raw('TRACE', '/v1/premium?state=FL');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(JSON.parse(res.body).error.code).toBe('invalid_request');
+  });
+
+  it('answers from the path and query it was sent, whatever the Host header says', async () => {
+    const plain = await raw('GET', '/v1/premium?state=FL');
+    for (const host of ['x?state=TX&a=', 'x/v1/lines', 'x#']) {
+      const forged = await raw('GET', '/v1/premium?state=FL', { Host: host });
+      expect(forged.status, host).toBe(200);
+      expect(forged.body, host).toBe(plain.body);
+    }
+  });
+
+  it('answers a trailing slash as the route itself (through Astro)', async () => {
+    const plain = await (await fetch(`${server.base}/v1/premium?state=FL`)).text();
+    const res = await fetch(`${server.base}/v1/premium/?state=FL`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(plain);
+  });
+
+  it('answers an unknown /v1 path with the JSON 404 error body, pointing to /openapi.json', async () => {
+    const res = await fetch(`${server.base}/v1/premiums?state=FL`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const { error } = await res.json();
+    expect(error.code).toBe('not_found');
+    expect(error.message).toContain('/v1/premiums');
+    expect(error.message).toContain('/openapi.json');
   });
 });

@@ -53,6 +53,7 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
     expect(schemaOf('/v1/premium/summary', 'year').pattern).toBe('^\\d{4}$');
     expect(schemaOf('/v1/premium', 'granularity').enum).toEqual(['month', 'quarter', 'year']);
     expect(schemaOf('/v1/premium', 'line').default).toBe('all');
+    expect(schemaOf('/v1/premium/sample', 'state').default).toBe('FL');
   });
 
   it('lists, for every route, the parameters its handler accepts', async () => {

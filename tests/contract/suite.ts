@@ -1025,4 +1025,30 @@ export function contractSuite(call: Call) {
       await expectError(res, 405, 'invalid_request', ['POST', 'GET']);
     });
   });
+
+  describe('edge inputs', () => {
+    it('refuses a state code that only becomes two letters when uppercased (U+FB02 "ﬂ"), in compare as in premium', async () => {
+      await expectError(await call('/v1/compare?states=%EF%AC%82'), 400, 'invalid_request', ["'states'"]);
+      await expectError(await call('/v1/premium?state=%EF%AC%82'), 400, 'invalid_request', ["'state'"]);
+    });
+
+    it('takes a report_date in years 0000-0099 as a date before every publication: 200, no data', async () => {
+      const res = await call('/v1/premium?state=FL&report_date=0099-12-31');
+      const body = await okBody(res, premiumResponse, PRICED_CACHE);
+      expect(body.data).toEqual([]);
+      expect(body.report_date).toBeNull();
+    });
+
+    it('says briefly what a missing parameter expects', async () => {
+      const message = await expectError(await call('/v1/insurers?state=FL'), 400, 'invalid_request', ["missing required parameter 'period'", 'YYYY-MM', 'YYYY']);
+      expect(message).not.toContain('404'); // the description's rules stay in /openapi.json
+      expect(message.length).toBeLessThan(120);
+    });
+
+    it('trims the county name: " broward " is BROWARD', async () => {
+      const body = await okBody(await call('/v1/premium?state=FL&county=%20broward%20'), premiumResponse, PRICED_CACHE);
+      expect(body.county).toBe('BROWARD');
+      expect(body.data.map((r) => r.premium)).toEqual([123456.78]); // 2023-q4.csv, Broward's 2023 premium
+    });
+  });
 }
