@@ -114,13 +114,13 @@ export const coverageResponse = z.array(coverageItem).meta({ id: 'Coverage', des
 export type CoverageItem = z.infer<typeof coverageItem>;
 
 const nullableString = z.string().nullable();
-const reportDateField = nullableString.meta({
-  description: 'The latest publication date among the figures returned (null when there are none).',
-});
-const dataAsOfField = nullableString.meta({
-  description: 'The date the data of that latest publication is current to (null when no figures are returned).',
-});
-const sourceField = nullableString.meta({ description: "The state's source: the stamping office publishing its figures." });
+const provenance = {
+  report_date: nullableString.meta({ description: 'The latest publication date among the figures returned (null when there are none).' }),
+  data_as_of: nullableString.meta({
+    description: 'The date the data of that latest publication is current to (null when no figures are returned).',
+  }),
+  source: nullableString.meta({ description: "The state's source: the stamping office publishing its figures." }),
+};
 
 // ---- shared query parameters ------------------------------------------------------------------
 
@@ -207,9 +207,7 @@ export const premiumResponse = z
     county: nullableString.meta({ description: 'The county parameter uppercased; null means statewide.' }),
     granularity: z.enum(GRANULARITIES),
     data: z.array(seriesRow).meta({ description: 'Ordered by period, ascending. Empty when nothing matches.' }),
-    report_date: reportDateField,
-    data_as_of: dataAsOfField,
-    source: sourceField,
+    ...provenance,
   })
   .strict()
   .meta({ id: 'PremiumResponse' });
@@ -263,9 +261,7 @@ export const summaryResponse = z
         '(premium / prior premium - 1) x 100, 2 decimals; null when either side is null or the prior is 0. Read it with both months_available: a prior year that lacks some of the months compared (a partial prior, or a partial year whose prior misses one of its months) makes the change compare unequal spans.',
     }),
     yoy_policy_count_pct: nullableNumber.meta({ description: 'The same for policy_count.' }),
-    report_date: reportDateField,
-    data_as_of: dataAsOfField,
-    source: sourceField,
+    ...provenance,
   })
   .strict()
   .meta({ id: 'SummaryResponse' });
@@ -363,9 +359,7 @@ export const insurersResponse = z
     insurers: z.array(insurerItem).meta({
       description: "The source's published list (often a top-N), ranked by premium. Served only when every premium in it is exact.",
     }),
-    report_date: reportDateField,
-    data_as_of: dataAsOfField,
-    source: sourceField,
+    ...provenance,
   })
   .strict()
   .meta({ id: 'InsurersResponse' });
@@ -386,9 +380,7 @@ export const sampleResponse = z
     granularity: z.string(),
     sample: z.boolean(),
     data: z.array(seriesRow),
-    report_date: reportDateField,
-    data_as_of: dataAsOfField,
-    source: sourceField,
+    ...provenance,
     note: z.string(),
   })
   .strict()

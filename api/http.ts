@@ -51,28 +51,20 @@ export function errorResponse(status: 400 | 404 | 405 | 500, message: string): R
   return respond(JSON.stringify(body), { status, headers });
 }
 
-/** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
-export function freeJson(bytes: Uint8Array<ArrayBuffer>, method: string): Response {
-  return respond(method === 'HEAD' ? null : bytes, {
+/** A 200 JSON answer (no body for HEAD, the length either way). */
+function okJson(body: Body, method: string, cache: Record<string, string>): Response {
+  return respond(method === 'HEAD' ? null : body, {
     status: 200,
-    headers: {
-      ...CORS_HEADERS,
-      'Content-Type': JSON_TYPE,
-      'Content-Length': String(bytes.byteLength),
-      'Cache-Control': FREE_CACHE,
-      'CDN-Cache-Control': FREE_CACHE,
-    },
+    headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(body)), ...cache },
   });
 }
 
+/** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
+export const freeJson = (bytes: Uint8Array<ArrayBuffer>, method: string) =>
+  okJson(bytes, method, { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE });
+
 /** A priced route's answer, serialised per request. */
-export function pricedJson(body: unknown, method: string): Response {
-  const text = toJson(body);
-  return respond(method === 'HEAD' ? null : text, {
-    status: 200,
-    headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': PRICED_CACHE },
-  });
-}
+export const pricedJson = (body: unknown, method: string) => okJson(toJson(body), method, { 'Cache-Control': PRICED_CACHE });
 
 function preflight(): Response {
   return new Response(null, {

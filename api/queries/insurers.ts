@@ -6,29 +6,39 @@ import type { InsurersShard } from '../shard-types.ts';
 import { privateShard } from '../store.ts';
 import { stateIndex } from './series.ts';
 
-type Ranking = InsurersShard['periods'][number];
+type Published = InsurersShard['periods'][number];
+interface Rankings {
+  /** Month and year lists whose premiums are all exact, ranked: what the route serves. */
+  ranked: Map<string, Pick<InsurersResponse, 'insurers' | 'report_date' | 'data_as_of'>>;
+  /** Other published lists (half-years, or with a rounded premium): named in the 404. */
+  unserved: string[];
+}
 
 /** A list can be ranked when it is for a month or a year and every premium in it is exact. */
-const rankable = (p: Ranking) => ['month', 'year'].includes(parsePeriod(p.period)?.type ?? '') && p.insurers.every((i) => i.premium !== null);
+const rankable = (p: Published) => ['month', 'year'].includes(parsePeriod(p.period)?.type ?? '') && p.insurers.every((i) => i.premium !== null);
+
+/** Ranks each servable list once, when the shard loads: by premium, ties by name. */
+function rank(shard: InsurersShard): Rankings {
+  const ranked: Rankings['ranked'] = new Map();
+  for (const p of shard.periods.filter(rankable)) {
+    const order = [...p.insurers].sort((a, b) => b.premium! - a.premium! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    ranked.set(p.period, {
+      insurers: order.map((i, n) => ({ rank: n + 1, name: i.name, premium: i.premium!, policy_count: i.policy_count })),
+      report_date: p.reportDate,
+      data_as_of: p.dataAsOf,
+    });
+  }
+  return { ranked, unserved: shard.periods.filter((p) => !rankable(p)).map((p) => p.period) };
+}
 
 export function insurersQuery({ state, period }: InsurersParams): InsurersResponse {
   const entry = stateIndex(state);
-  const periods = privateShard<InsurersShard>(`insurers/${state}.json`)?.periods ?? [];
-  const found = periods.find((p) => p.period === period && rankable(p));
+  const { ranked, unserved } = privateShard(`insurers/${state}.json`, rank) ?? { ranked: new Map(), unserved: [] };
+  const found = ranked.get(period);
   if (!found) {
-    const served = periods.filter(rankable).map((p) => p.period);
-    const unserved = periods.filter((p) => !rankable(p)).map((p) => p.period);
-    const has = served.length ? `periods with a ranking: ${served.join(', ')}` : `${state} has no month or year ranking with exact premiums`;
+    const has = ranked.size ? `periods with a ranking: ${[...ranked.keys()].join(', ')}` : `${state} has no month or year ranking with exact premiums`;
     const aside = unserved.length ? ` (also published, but not as a month or year with exact premiums: ${unserved.join(', ')})` : '';
     throw new HttpError(404, `no insurer ranking for ${state} ${period}: ${has}${aside}`);
   }
-  const ranked = [...found.insurers].sort((a, b) => b.premium! - a.premium! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return {
-    state,
-    period,
-    insurers: ranked.map((i, n) => ({ rank: n + 1, name: i.name, premium: i.premium!, policy_count: i.policy_count })),
-    report_date: found.reportDate,
-    data_as_of: found.dataAsOf,
-    source: entry.source,
-  };
+  return { state, period, ...found, source: entry.source };
 }

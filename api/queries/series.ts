@@ -1,6 +1,6 @@
 // The series a premium or compare query reads: resolving state, line and county against the shard
 // index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
-import type { SeriesRow } from '../contract.ts';
+import type { SeriesRow, SeriesValues } from '../contract.ts';
 import { HttpError, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
 import { precomputed } from '../json.ts';
@@ -80,6 +80,8 @@ export interface PreparedSnapshot {
   reportDate: string;
   dataAsOf: string;
   published: boolean;
+  values: SeriesValues;
+  /** `values` with the period: what a series answer lists. */
   row: SeriesRow;
 }
 export interface PreparedRow {
@@ -94,13 +96,10 @@ function prepare(shard: SeriesShard): PreparedRow[] {
     period,
     firstMonth: firstMonthKey(parsePeriod(period)!),
     snapshots: snapshots.map(
-      ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published]) => ({
-        asOf,
-        reportDate,
-        dataAsOf,
-        published,
-        row: precomputed({ period, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct }),
-      }),
+      ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published]) => {
+        const values = { premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct };
+        return { asOf, reportDate, dataAsOf, published, values, row: precomputed({ period, ...values }) };
+      },
     ),
   }));
 }

@@ -2,36 +2,32 @@
 // prior year (DECISIONS.md §5). Latest vintage of every figure.
 import type { SeriesValues, SummaryParams, SummaryResponse } from '../contract.ts';
 import { monthsOf, parsePeriod } from '../periods.ts';
-import { emptyValues, latestPublication, sumValues, type Published } from '../vintages.ts';
-import { seriesRows, stateIndex } from './series.ts';
+import { emptyValues, latestPublication, sumValues } from '../vintages.ts';
+import { type PreparedRow, type PreparedSnapshot, seriesRows, stateIndex } from './series.ts';
 
-interface Figures extends Published {
-  values: SeriesValues;
-}
 type Basis = SummaryResponse['basis'];
 interface YearTotal {
   basis: Basis;
   values: SeriesValues;
   /** Calendar months (`01`-`12`) of the year considered that have a published monthly row. */
   months: string[];
-  used: Figures[];
+  used: PreparedSnapshot[];
 }
 
-/** The latest vintage of each row of a statewide all-lines shard, by period. */
-function latestRows(state: string, granularity: 'month' | 'year'): Map<string, Figures & { published: boolean }> {
-  const out = new Map<string, Figures & { published: boolean }>();
-  for (const { period, snapshots } of seriesRows(`series/${state}/all/${granularity}.json`)) {
-    const { reportDate, dataAsOf, published, row } = snapshots.at(-1)!;
-    const { period: _, ...values } = row;
-    out.set(period, { reportDate, dataAsOf, values, published });
-  }
-  return out;
+const latestByShard = new WeakMap<PreparedRow[], Map<string, PreparedSnapshot>>();
+
+/** The latest vintage of each row of a statewide all-lines shard, by period (built once per shard). */
+function latestRows(state: string, granularity: 'month' | 'year'): Map<string, PreparedSnapshot> {
+  const rows = seriesRows(`series/${state}/all/${granularity}.json`);
+  let latest = latestByShard.get(rows);
+  if (!latest) latestByShard.set(rows, (latest = new Map(rows.map((r) => [r.period, r.snapshots.at(-1)!]))));
+  return latest;
 }
 
 const CALENDAR_MONTHS = monthsOf(parsePeriod('2000')!).map((m) => m.slice(5));
 
-function monthsOfYear(months: Map<string, Figures>, year: number, only: readonly string[] = CALENDAR_MONTHS): Map<string, Figures> {
-  const out = new Map<string, Figures>();
+function monthsOfYear(months: Map<string, PreparedSnapshot>, year: number, only: readonly string[] = CALENDAR_MONTHS): Map<string, PreparedSnapshot> {
+  const out = new Map<string, PreparedSnapshot>();
   for (const m of only) {
     const figures = months.get(`${year}-${m}`);
     if (figures) out.set(m, figures);
@@ -44,7 +40,7 @@ function monthsOfYear(months: Map<string, Figures>, year: number, only: readonly
  * row; else the months it has, summed: all 12 are still a monthly_sum (a field null where a month
  * has it null), fewer are a partial_monthly_sum.
  */
-function ownBasis(monthRows: Map<string, Figures>, yearRows: Map<string, Figures & { published: boolean }>, year: number): YearTotal {
+function ownBasis(monthRows: Map<string, PreparedSnapshot>, yearRows: Map<string, PreparedSnapshot>, year: number): YearTotal {
   const months = monthsOfYear(monthRows, year);
   const list = [...months.values()];
   const summed = (basis: Basis): YearTotal => ({ basis, values: sumValues(list.map((f) => f.values)), months: [...months.keys()], used: list });

@@ -2,10 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../api/routes/index.ts';
-import { resetStore } from '../../api/store.ts';
-import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
+import { FIXTURE_DATA, serveShards, useShardsOf } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
 
 async function call(path: string, init?: RequestInit): Promise<Response> {
@@ -15,24 +14,13 @@ async function call(path: string, init?: RequestInit): Promise<Response> {
   return handler(request);
 }
 
-const previous = process.env.SHARDS_DIR;
-beforeAll(() => {
-  process.env.SHARDS_DIR = buildInto(FIXTURE_DATA);
-  resetStore();
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.SHARDS_DIR;
-  else process.env.SHARDS_DIR = previous;
-  resetStore();
-});
+useShardsOf(FIXTURE_DATA);
 
 contractSuite(call);
 
 describe('a failure to compute an answer', () => {
   it('is a 500 internal error that leaks no path or stack', async () => {
-    const shards = process.env.SHARDS_DIR;
-    process.env.SHARDS_DIR = join(mkdtempSync(join(tmpdir(), 'slmd-empty-')), 'shards');
-    resetStore();
+    const restore = serveShards(join(mkdtempSync(join(tmpdir(), 'slmd-empty-')), 'shards'));
     try {
       const res = await call('/v1/coverage');
       expect(res.status).toBe(500);
@@ -40,8 +28,7 @@ describe('a failure to compute an answer', () => {
       expect(JSON.parse(text).error.code).toBe('internal');
       expect(text).not.toMatch(/slmd-empty|shards|\/tmp|at .*\.ts|Error:/);
     } finally {
-      process.env.SHARDS_DIR = shards;
-      resetStore();
+      restore();
     }
   });
 });

@@ -1,24 +1,14 @@
 // Answers on the real dataset (data/), spot-checked against the publications they come from: the
 // expected figures below were read off the cited pages, not off our files or our code.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { premiumResponse, summaryResponse } from '../../api/contract.ts';
 import { getPremium } from '../../api/routes/get-premium.ts';
 import { getSummary } from '../../api/routes/get-summary.ts';
-import { resetStore } from '../../api/store.ts';
 import { loadDataset } from '../../ingest/load.ts';
 import { buildModel } from '../../ingest/model.ts';
-import { REAL_DATA, buildInto } from '../support/shards.ts';
+import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
-const previous = process.env.SHARDS_DIR;
-beforeAll(() => {
-  process.env.SHARDS_DIR = buildInto(REAL_DATA);
-  resetStore();
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.SHARDS_DIR;
-  else process.env.SHARDS_DIR = previous;
-  resetStore();
-});
+useShardsOf(REAL_DATA);
 
 async function premium(query: string) {
   const res = await getPremium(new Request(`http://service.test/v1/premium?${query}`));

@@ -106,6 +106,33 @@ const IL_2022 = { premium: 11234567.89, policy_count: 12345 };
 const yoyPct = (current: number, prior: number) => Math.round((current / prior - 1) * 100 * 100) / 100;
 
 export function contractSuite(call: Call) {
+  /** HEAD answers GET's headers (its Content-Length) and no body. */
+  async function expectHead(path: string): Promise<Response> {
+    const get = await call(path);
+    const head = await call(path, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
+    expect(await head.text()).toBe('');
+    return head;
+  }
+
+  /** OPTIONS is a CORS preflight that lets the payment header through. */
+  async function expectPreflight(path: string): Promise<Response> {
+    const pre = await call(path, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(pre.headers.get('access-control-allow-headers')).toContain('PAYMENT-SIGNATURE');
+    return pre;
+  }
+
+  /** Any other method: 405 with Allow, naming the method and what to use. */
+  async function expectRefused(path: string, method: string): Promise<void> {
+    const res = await call(path, { method });
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    await expectError(res, 405, 'invalid_request', [method, 'GET']);
+  }
+
   const premium = async (query: string) => okBody(await call(`/v1/premium?${query}`), premiumResponse, PRICED_CACHE);
   const summary = async (query: string) => okBody(await call(`/v1/premium/summary?${query}`), summaryResponse, PRICED_CACHE);
   const compare = async (query: string) => okBody(await call(`/v1/compare?${query}`), compareResponse, PRICED_CACHE);
@@ -163,22 +190,12 @@ export function contractSuite(call: Call) {
     });
 
     it('answers HEAD with the headers and no body, and OPTIONS as a CORS preflight', async () => {
-      const get = await call('/v1/coverage');
-      const head = await call('/v1/coverage', { method: 'HEAD' });
-      expect(head.status).toBe(200);
-      expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
-      expect(await head.text()).toBe('');
-      const pre = await call('/v1/coverage', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
-      expect(pre.status).toBe(204);
-      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
-      expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
-      expect(pre.headers.get('access-control-allow-headers')).toContain('PAYMENT-SIGNATURE');
+      await expectHead('/v1/coverage');
+      await expectPreflight('/v1/coverage');
     });
 
     it('refuses other methods with 405 and Allow', async () => {
-      const res = await call('/v1/coverage', { method: 'DELETE' });
-      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-      await expectError(res, 405, 'invalid_request', ['DELETE', 'GET']);
+      await expectRefused('/v1/coverage', 'DELETE');
     });
   });
 
@@ -1001,28 +1018,18 @@ export function contractSuite(call: Call) {
 
   describe('methods on a priced route (/v1/premium)', () => {
     it('answers HEAD with the headers and no body', async () => {
-      const get = await call('/v1/premium?state=FL');
-      const head = await call('/v1/premium?state=FL', { method: 'HEAD' });
-      expect(head.status).toBe(200);
+      const head = await expectHead('/v1/premium?state=FL');
       expect(head.headers.get('cache-control')).toBe(PRICED_CACHE);
       expect(head.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
-      expect(await head.text()).toBe('');
     });
 
     it('answers OPTIONS as a CORS preflight', async () => {
-      const pre = await call('/v1/premium?state=FL', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
-      expect(pre.status).toBe(204);
-      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
-      expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
-      expect(pre.headers.get('access-control-allow-headers')).toContain('PAYMENT-SIGNATURE');
+      const pre = await expectPreflight('/v1/premium?state=FL');
       expect(pre.headers.get('access-control-expose-headers')).toContain('PAYMENT-RESPONSE');
     });
 
     it('refuses POST with 405 and Allow', async () => {
-      const res = await call('/v1/premium?state=FL', { method: 'POST' });
-      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-      await expectError(res, 405, 'invalid_request', ['POST', 'GET']);
+      await expectRefused('/v1/premium?state=FL', 'POST');
     });
   });
 

@@ -3,24 +3,19 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { summaryResponse } from '../../api/contract.ts';
 import { getSummary } from '../../api/routes/get-summary.ts';
-import { resetStore } from '../../api/store.ts';
+import { serveShards } from '../support/shards.ts';
 import { replaceOnce, tempRoot } from '../unit/helpers.ts';
 
 const tmp = tempRoot('summary-edge');
-const previous = process.env.SHARDS_DIR;
-afterEach(() => {
-  if (previous === undefined) delete process.env.SHARDS_DIR;
-  else process.env.SHARDS_DIR = previous;
-  resetStore();
-});
+let restore = () => {};
+afterEach(() => restore());
 afterAll(() => tmp.cleanup());
 
 /** Builds a fixture copy with `edits` (file, printed row, replacement) and asks for a summary. */
 async function summaryAfter(edits: [string, string, string][], query: string) {
   const data = tmp.fixtureCopy();
   for (const [file, from, to] of edits) replaceOnce(data, `publications/office/${file}`, from, to);
-  process.env.SHARDS_DIR = tmp.build(data);
-  resetStore();
+  restore = serveShards(tmp.build(data));
   const res = await getSummary(new Request(`http://service.test/v1/premium/summary?${query}`));
   expect(res.status).toBe(200);
   return summaryResponse.parse(await res.json());

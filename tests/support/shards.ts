@@ -1,7 +1,9 @@
-// Builds shards from a data folder into a fresh temporary directory.
+// Builds shards from a data folder into a fresh temporary directory, and points the API's store at them.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { resetStore } from '../../api/store.ts';
 import { buildShards } from '../../ingest/build.ts';
 
 export const FIXTURE_DATA = join(import.meta.dirname, '..', 'fixtures', 'data');
@@ -11,4 +13,25 @@ export function buildInto(dataDir: string): string {
   const out = join(mkdtempSync(join(tmpdir(), 'slmd-shards-')), 'shards');
   buildShards(dataDir, out);
   return out;
+}
+
+/** Serves the shards at `dir` in this process (SHARDS_DIR); returns what puts the previous ones back. */
+export function serveShards(dir: string): () => void {
+  const previous = process.env.SHARDS_DIR;
+  process.env.SHARDS_DIR = dir;
+  resetStore();
+  return () => {
+    if (previous === undefined) delete process.env.SHARDS_DIR;
+    else process.env.SHARDS_DIR = previous;
+    resetStore();
+  };
+}
+
+/** For a whole test file: serve shards built from `dataDir`, and restore the previous ones after. */
+export function useShardsOf(dataDir: string): void {
+  let restore = () => {};
+  beforeAll(() => {
+    restore = serveShards(buildInto(dataDir));
+  });
+  afterAll(() => restore());
 }

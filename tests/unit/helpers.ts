@@ -6,8 +6,9 @@ import { join, relative } from 'node:path';
 import type { SeriesShard, SnapshotTuple } from '../../api/shard-types.ts';
 import { buildShards } from '../../ingest/build.ts';
 
-export const FIXTURE_DATA = join(import.meta.dirname, '..', 'fixtures', 'data');
-export const REAL_DATA = join(import.meta.dirname, '..', '..', 'data');
+import { FIXTURE_DATA } from '../support/shards.ts';
+
+export { FIXTURE_DATA, REAL_DATA } from '../support/shards.ts';
 
 /** The private series shard and its ten-column snapshot tuple, as the ingest writes and the API reads them. */
 export type { SeriesShard, SnapshotTuple };
