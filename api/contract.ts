@@ -400,8 +400,16 @@ export interface RouteContract {
   params: z.ZodObject | null;
   response: z.ZodType;
   /** Error statuses the route can answer, besides 405 for other methods. */
-  errors: readonly (400 | 402 | 404 | 500)[];
+  errors: readonly (400 | 402 | 404 | 500 | 503)[];
+  /**
+   * A priced route's answer shape for discovery (the x402 Bazaar extension of its 402 challenge). It
+   * carries no figures: the challenge is free, and no priced figure may be given away.
+   */
+  example?: unknown;
 }
+
+const FL_SOURCE = 'Florida Surplus Lines Service Office';
+const NO_FIGURES = { report_date: null, data_as_of: null, source: FL_SOURCE };
 
 export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   {
@@ -413,7 +421,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: '0.10',
     params: premiumParams,
     response: premiumResponse,
-    errors: [400, 402, 404, 500],
+    errors: [400, 402, 404, 500, 503],
+    example: { state: 'FL', line: 'all', county: null, granularity: 'month', data: [], ...NO_FIGURES },
   },
   {
     path: '/v1/premium/summary',
@@ -423,7 +432,18 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: '0.10',
     params: summaryParams,
     response: summaryResponse,
-    errors: [400, 402, 404, 500],
+    errors: [400, 402, 404, 500, 503],
+    example: {
+      state: 'FL',
+      year: 2024,
+      ...{ premium: null, policy_count: null, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
+      months_available: 0,
+      basis: null,
+      prior_year: { year: 2023, premium: null, policy_count: null, months_available: 0 },
+      yoy_premium_pct: null,
+      yoy_policy_count_pct: null,
+      ...NO_FIGURES,
+    },
   },
   {
     path: '/v1/compare',
@@ -433,7 +453,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: '0.50',
     params: compareParams,
     response: compareResponse,
-    errors: [400, 402, 404, 500],
+    errors: [400, 402, 404, 500, 503],
+    example: { line: 'all', granularity: 'month', series: { FL: [], TX: [] }, report_date: null, data_as_of: null, source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' } },
   },
   {
     path: '/v1/insurers',
@@ -443,7 +464,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: '0.10',
     params: insurersParams,
     response: insurersResponse,
-    errors: [400, 402, 404, 500],
+    errors: [400, 402, 404, 500, 503],
+    example: { state: 'FL', period: '2024-01', insurers: [], ...NO_FIGURES },
   },
   {
     path: '/v1/premium/sample',

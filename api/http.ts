@@ -42,9 +42,9 @@ export class HttpError extends Error {
   }
 }
 
-const CODES = { 400: 'invalid_request', 404: 'not_found', 500: 'internal' } as const;
+const CODES = { 400: 'invalid_request', 404: 'not_found', 500: 'internal', 503: 'internal' } as const;
 
-export function errorResponse(status: 400 | 404 | 405 | 500, message: string): Response {
+export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: string): Response {
   const body: ErrorBody = { error: { code: CODES[status === 405 ? 400 : status], message } };
   const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' };
   if (status === 405) headers.Allow = ALLOWED_METHODS;

@@ -3,36 +3,39 @@
 import type { CompareParams, CompareResponse } from '../contract.ts';
 import { readSeries, resolveLine, stateIndex } from './series.ts';
 
-export function compareQuery(params: CompareParams): CompareResponse {
+/** Resolves every state and its line now (404), and returns the answer to compute once paid. */
+export function prepareCompare(params: CompareParams): () => CompareResponse {
   const resolved = params.states.map((state) => {
     const entry = stateIndex(state);
     return { state, entry, line: resolveLine(state, entry, params.line) };
   });
-  const series: CompareResponse['series'] = {};
-  const source: CompareResponse['source'] = {};
-  const latest: { reportDate: string; dataAsOf: string }[] = [];
-  for (const { state, entry, line } of resolved) {
-    const answer = readSeries({
-      state,
-      lineDir: line.dir,
-      countyDir: null,
+  return () => {
+    const series: CompareResponse['series'] = {};
+    const source: CompareResponse['source'] = {};
+    const latest: { reportDate: string; dataAsOf: string }[] = [];
+    for (const { state, entry, line } of resolved) {
+      const answer = readSeries({
+        state,
+        lineDir: line.dir,
+        countyDir: null,
+        granularity: params.granularity,
+        from: params.from,
+        to: params.to,
+        reportDate: params.report_date,
+      });
+      series[state] = answer.data;
+      source[state] = entry.source;
+      if (answer.latest) latest.push(answer.latest);
+    }
+    const lineEchoes = new Set(resolved.map((r) => r.line.echo));
+    return {
+      // One state: its own echo. Several: the same echo where all agree (all, a category), else the parameter.
+      line: lineEchoes.size === 1 ? [...lineEchoes][0] : params.line,
       granularity: params.granularity,
-      from: params.from,
-      to: params.to,
-      reportDate: params.report_date,
-    });
-    series[state] = answer.data;
-    source[state] = entry.source;
-    if (answer.latest) latest.push(answer.latest);
-  }
-  const lineEchoes = new Set(resolved.map((r) => r.line.echo));
-  return {
-    // One state: its own echo. Several: the same echo where all agree (all, a category), else the parameter.
-    line: lineEchoes.size === 1 ? [...lineEchoes][0] : params.line,
-    granularity: params.granularity,
-    series,
-    report_date: latest.length ? latest.map((l) => l.reportDate).sort().at(-1)! : null,
-    data_as_of: latest.length ? latest.map((l) => l.dataAsOf).sort()[0] : null,
-    source,
+      series,
+      report_date: latest.length ? latest.map((l) => l.reportDate).sort().at(-1)! : null,
+      data_as_of: latest.length ? latest.map((l) => l.dataAsOf).sort()[0] : null,
+      source,
+    };
   };
 }

@@ -31,7 +31,8 @@ function rank(shard: InsurersShard): Rankings {
   return { ranked, unserved: shard.periods.filter((p) => !rankable(p)).map((p) => p.period) };
 }
 
-export function insurersQuery({ state, period }: InsurersParams): InsurersResponse {
+/** Finds the ranking now (404 when there is none), and returns the answer to give once paid. */
+export function prepareInsurers({ state, period }: InsurersParams): () => InsurersResponse {
   const entry = stateIndex(state);
   const { ranked, unserved } = privateShard(`insurers/${state}.json`, rank) ?? { ranked: new Map(), unserved: [] };
   const found = ranked.get(period);
@@ -40,5 +41,5 @@ export function insurersQuery({ state, period }: InsurersParams): InsurersRespon
     const aside = unserved.length ? ` (also published, but not as a month or year with exact premiums: ${unserved.join(', ')})` : '';
     throw new HttpError(404, `no insurer ranking for ${state} ${period}: ${has}${aside}`);
   }
-  return { state, period, ...found, source: entry.source };
+  return () => ({ state, period, ...found, source: entry.source });
 }

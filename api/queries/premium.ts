@@ -2,29 +2,32 @@
 import type { PremiumParams, PremiumResponse } from '../contract.ts';
 import { readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 
-export function premiumQuery(params: PremiumParams): PremiumResponse {
+/** Resolves state, line and county now (404), and returns the answer to compute once paid. */
+export function preparePremium(params: PremiumParams): () => PremiumResponse {
   const { state } = params;
   const entry = stateIndex(state);
   const line = resolveLine(state, entry, params.line);
   const county = params.county ? resolveCounty(state, entry, params.county) : null;
   const granularity = params.granularity ?? (county ? 'year' : 'month');
-  const { data, latest } = readSeries({
-    state,
-    lineDir: line.dir,
-    countyDir: county?.dir ?? null,
-    granularity,
-    from: params.from,
-    to: params.to,
-    reportDate: params.report_date,
-  });
-  return {
-    state,
-    line: line.echo,
-    county: county?.name ?? null,
-    granularity,
-    data,
-    report_date: latest?.reportDate ?? null,
-    data_as_of: latest?.dataAsOf ?? null,
-    source: entry.source,
+  return () => {
+    const { data, latest } = readSeries({
+      state,
+      lineDir: line.dir,
+      countyDir: county?.dir ?? null,
+      granularity,
+      from: params.from,
+      to: params.to,
+      reportDate: params.report_date,
+    });
+    return {
+      state,
+      line: line.echo,
+      county: county?.name ?? null,
+      granularity,
+      data,
+      report_date: latest?.reportDate ?? null,
+      data_as_of: latest?.dataAsOf ?? null,
+      source: entry.source,
+    };
   };
 }

@@ -58,40 +58,43 @@ function yoy(current: number | null, prior: number | null): number | null {
   return Math.round((current / prior - 1) * 10000) / 100;
 }
 
-export function summaryQuery({ state, year }: SummaryParams): SummaryResponse {
+/** Resolves the state now (404), and returns the answer to compute once paid. */
+export function prepareSummary({ state, year }: SummaryParams): () => SummaryResponse {
   const entry = stateIndex(state);
-  const monthRows = latestRows(state, 'month');
-  const yearRows = latestRows(state, 'year');
-  const current = ownBasis(monthRows, yearRows, year);
+  return () => {
+    const monthRows = latestRows(state, 'month');
+    const yearRows = latestRows(state, 'year');
+    const current = ownBasis(monthRows, yearRows, year);
 
-  let prior: YearTotal;
-  if (current.basis === 'partial_monthly_sum') {
-    // Like-for-like: the prior year over the same calendar months (months_available counts those it has).
-    const months = monthsOfYear(monthRows, year - 1, current.months);
-    const list = [...months.values()];
-    prior = { basis: 'partial_monthly_sum', values: list.length ? sumValues(list.map((f) => f.values)) : emptyValues(), months: [...months.keys()], used: list };
-  } else {
-    prior = ownBasis(monthRows, yearRows, year - 1);
-  }
+    let prior: YearTotal;
+    if (current.basis === 'partial_monthly_sum') {
+      // Like-for-like: the prior year over the same calendar months (months_available counts those it has).
+      const months = monthsOfYear(monthRows, year - 1, current.months);
+      const list = [...months.values()];
+      prior = { basis: 'partial_monthly_sum', values: list.length ? sumValues(list.map((f) => f.values)) : emptyValues(), months: [...months.keys()], used: list };
+    } else {
+      prior = ownBasis(monthRows, yearRows, year - 1);
+    }
 
-  const used = [...current.used, ...prior.used];
-  const latest = used.length ? latestPublication(used) : null;
-  return {
-    state,
-    year,
-    ...current.values,
-    months_available: current.months.length,
-    basis: current.basis,
-    prior_year: {
-      year: year - 1,
-      premium: prior.values.premium,
-      policy_count: prior.values.policy_count,
-      months_available: prior.months.length,
-    },
-    yoy_premium_pct: yoy(current.values.premium, prior.values.premium),
-    yoy_policy_count_pct: yoy(current.values.policy_count, prior.values.policy_count),
-    report_date: latest?.reportDate ?? null,
-    data_as_of: latest?.dataAsOf ?? null,
-    source: entry.source,
+    const used = [...current.used, ...prior.used];
+    const latest = used.length ? latestPublication(used) : null;
+    return {
+      state,
+      year,
+      ...current.values,
+      months_available: current.months.length,
+      basis: current.basis,
+      prior_year: {
+        year: year - 1,
+        premium: prior.values.premium,
+        policy_count: prior.values.policy_count,
+        months_available: prior.months.length,
+      },
+      yoy_premium_pct: yoy(current.values.premium, prior.values.premium),
+      yoy_policy_count_pct: yoy(current.values.policy_count, prior.values.policy_count),
+      report_date: latest?.reportDate ?? null,
+      data_as_of: latest?.dataAsOf ?? null,
+      source: entry.source,
+    };
   };
 }

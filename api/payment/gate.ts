@@ -1,0 +1,171 @@
+// The x402 payment gate around a priced route's answer (DECISIONS.md §7). The protocol work
+// (challenge, matching, verification, settlement, header codecs) is @x402/core's
+// x402HTTPResourceServer; this module adapts a Web Request to it and shapes its outcomes into this
+// API's responses: 402 with body {} and no internals, 503 when the facilitator cannot be reached.
+import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
+import { parseUnits } from 'viem';
+import type { RouteContract } from '../contract.ts';
+import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
+import { discoveryExtension } from './discovery.ts';
+import type { PaymentAsset, PaymentSettings } from './settings.ts';
+
+export interface Gate {
+  /** Answers a priced request: `answer` runs only once a payment has been verified, and is settled only when it succeeds. */
+  charge(request: Request, route: RouteContract, answer: () => Response | Promise<Response>): Promise<Response>;
+}
+
+/** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
+export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
+  amount: parseUnits(usd, asset.decimals).toString(),
+  asset: asset.address,
+  extra: { name: asset.name, version: asset.version },
+});
+
+/** The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a browser (SPEC). */
+function adapterOf(request: Request, url: URL): HTTPAdapter {
+  return {
+    getHeader: (name) => request.headers.get(name) ?? undefined,
+    getMethod: () => request.method,
+    getPath: () => url.pathname,
+    getUrl: () => url.href,
+    getAcceptHeader: () => 'application/json',
+    getUserAgent: () => request.headers.get('user-agent') ?? '',
+    getQueryParams: () => Object.fromEntries(url.searchParams),
+    getQueryParam: (name) => url.searchParams.get(name) ?? undefined,
+  };
+}
+
+/**
+ * Facilitator failures other than a verdict (unreachable, timed out, a 5xx) become the SDK's
+ * FacilitatorResponseError, which it passes through instead of answering 402 with the error's text.
+ */
+function failClosed(client: FacilitatorClient): FacilitatorClient {
+  const guard =
+    <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (e) {
+        if (e instanceof FacilitatorResponseError || e instanceof VerifyError || e instanceof SettleError) throw e;
+        console.error(`x402 facilitator ${operation} failed:`, e);
+        throw Object.assign(new FacilitatorResponseError(`facilitator ${operation} failed`), { cause: e });
+      }
+    };
+  return {
+    verify: guard('verify', (p, r) => client.verify(p, r)),
+    settle: guard('settle', (p, r) => client.settle(p, r)),
+    getSupported: guard('supported', () => client.getSupported()),
+  };
+}
+
+/** A reason as a machine code (`invalid_exact_evm_payload_signature`), never a facilitator's free text. */
+const SDK_REASONS = new Set(['Payment required', 'No matching payment requirements']);
+function reasonCode(reason: string | undefined, fallback: string): string {
+  if (!reason) return fallback;
+  if (SDK_REASONS.has(reason)) return reason;
+  return /^[a-z][a-z0-9_]*(?=$|:)/.exec(reason)?.[0] ?? fallback;
+}
+
+function paymentRequired(request: Request, challenge: string): Response {
+  const decoded = decodePaymentRequiredHeader(challenge);
+  const header = encodePaymentRequiredHeader({ ...decoded, error: reasonCode(decoded.error, 'invalid_payment') });
+  return payment402(request, { 'PAYMENT-REQUIRED': header });
+}
+
+/** A payment refused at settlement: the payer's own receipt (reason code, network, payer), no facilitator text. */
+function settlementRefused(request: Request, failed: Partial<SettleResponse>, network: string): Response {
+  const receipt: SettleResponse = {
+    success: false,
+    errorReason: reasonCode(failed.errorReason, 'settlement_failed'),
+    transaction: /^0x[0-9a-fA-F]{64}$/.test(failed.transaction ?? '') ? failed.transaction! : '',
+    network: (failed.network ?? network) as SettleResponse['network'],
+    ...(failed.payer ? { payer: failed.payer } : {}),
+  };
+  return payment402(request, { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
+}
+
+function payment402(request: Request, headers: Record<string, string>): Response {
+  return new Response(request.method === 'HEAD' ? null : '{}', {
+    status: 402,
+    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, ...headers },
+  });
+}
+
+const facilitatorDown = () => {
+  const response = errorResponse(503, 'payment could not be processed: the payment facilitator is unavailable; you were not charged and no data was served; retry later');
+  response.headers.set('Retry-After', '30');
+  return response;
+};
+
+export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[]): Gate {
+  const resourceServer = new x402ResourceServer(failClosed(facilitator)).register(settings.network, new ExactEvmScheme());
+  resourceServer.registerExtension(bazaarResourceServerExtension);
+  const config: Record<string, RouteConfig> = {};
+  for (const route of routes.filter((r) => r.priceUsd)) {
+    config[route.path] = {
+      accepts: { scheme: 'exact', network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) },
+      description: `${route.summary}. ${route.description}`,
+      mimeType: 'application/json',
+      extensions: discoveryExtension(route),
+    };
+  }
+  const http = new x402HTTPResourceServer(resourceServer, config);
+  let ready: Promise<void> | null = null;
+  // Asks the facilitator what it supports once; a failure is retried on the next request.
+  const initialized = () => (ready ??= http.initialize().catch((e) => ((ready = null), Promise.reject(e))));
+  // One answer per payment: a second request carrying a payment that is still being processed is refused at once.
+  const inFlight = new Set<string>();
+
+  return {
+    async charge(request, route, answer) {
+      const url = new URL(request.url);
+      // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
+      const context: HTTPRequestContext = {
+        adapter: adapterOf(request, url),
+        path: route.path,
+        method: request.method,
+        paymentHeader: request.headers.get('payment-signature') ?? undefined,
+      };
+      let claimed: string | undefined;
+      try {
+        await initialized();
+        const result = await http.processHTTPRequest(context);
+        if (result.type === 'payment-error') return paymentRequired(request, result.response.headers['PAYMENT-REQUIRED']);
+        if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
+
+        const signature = JSON.stringify(result.paymentPayload.payload);
+        if (inFlight.has(signature)) {
+          await result.cancellationDispatcher.cancel({ reason: 'handler_failed', responseStatus: 402 });
+          return settlementRefused(request, { errorReason: 'payment_already_in_use' }, settings.network);
+        }
+        inFlight.add((claimed = signature));
+
+        let response: Response;
+        try {
+          response = await answer();
+        } catch (e) {
+          await result.cancellationDispatcher.cancel({ reason: 'handler_threw', error: e });
+          throw e;
+        }
+        // A failed answer (a 500) is not settled: the payer keeps the money.
+        if (response.status >= 400) {
+          await result.cancellationDispatcher.cancel({ reason: 'handler_failed', responseStatus: response.status });
+          return response;
+        }
+        const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
+        if (!settled.success) return settlementRefused(request, settled, settings.network);
+        for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
+        return response;
+      } catch (e) {
+        if (e instanceof FacilitatorResponseError) return facilitatorDown();
+        throw e;
+      } finally {
+        if (claimed) inFlight.delete(claimed);
+      }
+    },
+  };
+}
