@@ -6,9 +6,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bodyOf, internalError, methodNotAllowed } from './api/http.ts';
+import { paymentSettings } from './api/payment/settings.ts';
 import { HANDLERS } from './api/routes/index.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+// A misconfigured payment gate stops the server here, naming the variable, rather than failing paid requests later.
+let payment: ReturnType<typeof paymentSettings>;
+try {
+  payment = paymentSettings();
+} catch (e) {
+  console.error(`Payment gate: ${(e as Error).message}`);
+  process.exit(1);
+}
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled'; // we listen ourselves; the entry only exports its handler
 const entry = resolve(process.env.ASTRO_ENTRY ?? 'dist/server/entry.mjs');
@@ -54,5 +64,13 @@ const server = createServer(async (req, res) => {
     else res.destroy();
   }
 });
-server.listen(port, host, () => console.log(`Serving on http://${host}:${port}`));
+server.listen(port, host, () => {
+  console.log(`Serving on http://${host}:${port}`);
+  const facilitator = payment?.facilitator.kind === 'cdp' ? 'Coinbase CDP' : payment?.facilitator.url;
+  console.log(
+    payment
+      ? `Payment gate on: priced routes paid to ${payment.payTo} in ${payment.asset.address} on ${payment.network}, facilitator ${facilitator}`
+      : 'Payment gate off (X402_PAY_TO unset): priced routes are free',
+  );
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

@@ -1,13 +1,19 @@
 // The Vercel build of the real dataset: pages and free files may be static, but every shard (private
 // figures included) travels inside the function and none is a static CDN file.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_CONTRACTS } from '../../api/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { buildShards } from '../../ingest/build.ts';
+import { serveFacilitator } from '../support/chain.ts';
 import { ROOT, astroBuild } from '../support/server.ts';
+import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
+import { pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
 import { REAL_DATA } from '../support/shards.ts';
 
 const SHARDS = join(ROOT, 'shards');
@@ -24,6 +30,23 @@ const PATHS = [
   '/v1/premium/summary?state=TX&year=2024',
   '/v1/insurers?state=FL&period=2024',
 ];
+
+/** Runs the built function in its own folder, as Vercel does, and answers every path of PATHS with it. */
+async function callFunction(env: Record<string, string>): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
+  const script = `
+    const { default: fn } = await import(${JSON.stringify(join(FUNC, '.vercel', 'output', 'server', 'entry.mjs'))});
+    const out = {};
+    for (const path of ${JSON.stringify(PATHS)}) {
+      const res = await fn.fetch(new Request('https://sl.example' + path));
+      out[path] = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+    }
+    console.log(JSON.stringify(out));`;
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  delete childEnv.SHARDS_DIR;
+  // Asynchronous: a loopback facilitator in this process must be free to answer the function.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: FUNC, env: childEnv });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!);
+}
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
@@ -54,6 +77,14 @@ describe('DEPLOY_TARGET=vercel build', () => {
     for (const f of staticFiles) expect(readFileSync(f, 'utf8')).not.toContain('"snapshots"');
   });
 
+  it('serves no priced figure in any static file (every number of a paid answer that no free answer has)', () => {
+    const priced = pricedFigures(SHARDS);
+    expect(priced.size).toBeGreaterThan(20); // the check has figures to look for
+    const staticFiles = files(join(OUTPUT, 'static'));
+    expect(staticFiles.length).toBeGreaterThan(0);
+    for (const f of staticFiles) expect(pricedFiguresIn(readFileSync(f, 'utf8'), priced), relative(OUTPUT, f)).toEqual([]);
+  });
+
   it('carries every shard, byte for byte, inside the function', () => {
     for (const f of files(SHARDS)) {
       const inFunction = join(FUNC, 'shards', relative(SHARDS, f));
@@ -62,18 +93,8 @@ describe('DEPLOY_TARGET=vercel build', () => {
     }
   });
 
-  it('answers free and priced routes from inside the function folder, as Vercel runs it', () => {
-    const script = `
-      const { default: fn } = await import(${JSON.stringify(join(FUNC, '.vercel', 'output', 'server', 'entry.mjs'))});
-      const out = {};
-      for (const path of ${JSON.stringify(PATHS)}) {
-        const res = await fn.fetch(new Request('https://sl.example' + path));
-        out[path] = { status: res.status, body: await res.text() };
-      }
-      console.log(JSON.stringify(out));`;
-    const env = { ...process.env };
-    delete env.SHARDS_DIR;
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: FUNC, env }).toString().trim().split('\n').at(-1)!);
+  it('answers free and priced routes from inside the function folder, as Vercel runs it', async () => {
+    const out = await callFunction({});
     expect(out['/v1/coverage'].status).toBe(200);
     expect(out['/v1/coverage'].body).toBe(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8'));
     expect(out['/v1/lines?state=TX'].status).toBe(200);
@@ -91,5 +112,27 @@ describe('DEPLOY_TARGET=vercel build', () => {
     // FL's only published ranking is for 2024-H1, neither a month nor a year: the endpoint answers 404.
     expect(out['/v1/insurers?state=FL&period=2024'].status).toBe(404);
     expect(JSON.parse(out['/v1/insurers?state=FL&period=2024'].body).error.message).toContain('2024-H1');
+  });
+
+  it('with the payment gate on, answers every priced route 402 with {} and no figure, and free routes 200', async () => {
+    const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the challenge is needed here
+    try {
+      const payee = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+      const out = await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url });
+      const priced = pricedFigures(SHARDS);
+      for (const path of PATHS) {
+        const route = ROUTE_CONTRACTS.find((r) => r.path === new URL(path, 'https://x').pathname)!;
+        const { status, headers, body } = out[path];
+        expect(pricedFiguresIn(body, priced), path).toEqual([]);
+        if (!route.priceUsd) expect(status, path).toBe(200);
+        else if (path.startsWith('/v1/insurers')) expect(status, path).toBe(404); // no ranking: refused before payment
+        else {
+          expect([status, body], path).toEqual([402, '{}']);
+          expect(decodePaymentRequiredHeader(headers['payment-required']).accepts[0]).toMatchObject({ payTo: payee, network: 'eip155:8453' });
+        }
+      }
+    } finally {
+      await facilitator.stop();
+    }
   });
 });

@@ -1,0 +1,264 @@
+// The payment gate end to end with real parts: the built Node server (server.ts) with the gate on,
+// a local chain (anvil, chain id 8453) with an EIP-3009 token at the Base USDC address, a loopback
+// facilitator built from @x402/core + @x402/evm, and the official @x402/fetch client paying. Every
+// refusal leaves the payee's and the payer's on-chain balances as they were.
+import { request as httpRequest } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import type { PaymentRequired } from '@x402/core/types';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ROUTE_CONTRACTS } from '../../api/contract.ts';
+import { HANDLERS } from '../../api/routes/index.ts';
+import { type LocalChain, payingFetch, serveFacilitator, signPayment, startLocalChain } from '../support/chain.ts';
+import { filesUnder, pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
+import { ROOT, astroBuild, freePort, startServer } from '../support/server.ts';
+import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
+
+const OUT = join(ROOT, '.tmp', 'test-dist-paid');
+const PREMIUM = '/v1/premium?state=TX';
+const COMPARE = '/v1/compare?states=FL,TX';
+const SUMMARY = '/v1/premium/summary?state=TX&year=2024';
+const atomic = (path: string) => BigInt(Math.round(Number(ROUTE_CONTRACTS.find((r) => r.path === path)!.priceUsd) * 1e6));
+
+let chain: LocalChain;
+let facilitator: { url: string; stop(): Promise<void> };
+let server: { base: string; stop: () => void };
+let shards: string;
+let priced: Set<string>;
+let restoreShards = () => {};
+
+beforeAll(async () => {
+  shards = buildInto(REAL_DATA);
+  priced = pricedFigures(shards);
+  astroBuild({ ASTRO_OUT_DIR: OUT, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
+  chain = await startLocalChain();
+  facilitator = await serveFacilitator(chain.facilitator);
+  server = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url });
+  restoreShards = serveShards(shards); // the gate-off answers, computed in this process
+});
+afterAll(async () => {
+  server?.stop();
+  await facilitator?.stop();
+  await chain?.stop();
+  restoreShards();
+});
+
+/** The answer with the gate off: the same handler in this process, where no X402_PAY_TO is set. */
+async function unpaidAnswer(path: string): Promise<string> {
+  const res = await HANDLERS[new URL(path, 'http://x').pathname](new Request(`http://x${path}`));
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function challenge(path: string, base = server.base): Promise<PaymentRequired> {
+  const res = await fetch(`${base}${path}`);
+  expect(res.status).toBe(402);
+  return decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
+}
+
+const balances = async () => ({ payee: await chain.balanceOf(chain.payee), payer: await chain.balanceOf(chain.payer.address) });
+
+/** Runs `attempt`, expects a refusal with no data, and the on-chain balances unchanged. */
+async function expectRefusedOnChain(attempt: () => Promise<Response>, status = 402): Promise<Response> {
+  const before = await balances();
+  const res = await attempt();
+  const text = await res.text();
+  expect(res.status).toBe(status);
+  if (status === 402) expect(text).toBe('{}');
+  expect(pricedFiguresIn(text, priced)).toEqual([]);
+  expect(await balances()).toEqual(before);
+  return res;
+}
+
+const withPayment = (path: string, signature: string, base = server.base) => fetch(`${base}${path}`, { headers: { 'PAYMENT-SIGNATURE': signature } });
+
+describe('a paid request, settled on the local chain', () => {
+  for (const path of [PREMIUM, SUMMARY, COMPARE]) {
+    it(`${path}: 200 with the gate-off answer and PAYMENT-RESPONSE; the payee gains exactly the price`, async () => {
+      const before = await balances();
+      const res = await payingFetch(chain)(`${server.base}${path}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(await unpaidAnswer(path));
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+      expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address });
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      const price = atomic(new URL(path, 'http://x').pathname);
+      expect(await balances()).toEqual({ payee: before.payee + price, payer: before.payer - price });
+    });
+  }
+
+  it('asks nothing of a bad request: 400 and 404 come before payment', async () => {
+    for (const [path, status] of [['/v1/premium?state=TX&granularity=week', 400], ['/v1/premium?state=ZZ', 404], ['/v1/insurers?state=FL&period=2024-01', 404]] as const) {
+      const res = await expectRefusedOnChain(() => fetch(`${server.base}${path}`), status);
+      expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+    }
+  });
+
+  it('keeps free routes free with the gate on', async () => {
+    for (const path of ['/v1/coverage', '/v1/lines?state=TX', '/v1/premium/sample?state=TX']) expect((await fetch(`${server.base}${path}`)).status).toBe(200);
+  });
+});
+
+describe('refused payments: 402, no data, balances unchanged', () => {
+  it('no payment: the challenge names price, network, payee and asset', async () => {
+    const res = await expectRefusedOnChain(() => fetch(`${server.base}${PREMIUM}`, { headers: { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' } }));
+    const offer = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0];
+    expect(offer).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: String(atomic('/v1/premium')), payTo: chain.payee, asset: chain.usdc });
+  });
+
+  it('a malformed payment header', async () => {
+    await expectRefusedOnChain(() => withPayment(PREMIUM, 'not base64!'));
+    await expectRefusedOnChain(() => withPayment(PREMIUM, Buffer.from('{"x402Version":2').toString('base64')));
+  });
+
+  it('the wrong amount', async () => {
+    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { amount: '1' })));
+    // The same, echoing the offer while signing for less: refused by the facilitator's own check.
+    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { amount: '1' }, { accepted: 'offered' })));
+  });
+
+  it('a $0.10 payment presented at the $0.50 route', async () => {
+    const dime = await signPayment(chain, await challenge(PREMIUM));
+    await expectRefusedOnChain(() => withPayment(COMPARE, dime));
+  });
+
+  it('a payment to the wrong payee', async () => {
+    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { payTo: chain.other })));
+    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { payTo: chain.other }, { accepted: 'offered' })));
+  });
+
+  it('a payment on the wrong network', async () => {
+    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { network: 'eip155:84532' })));
+    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { network: 'eip155:84532' }, { accepted: 'offered' })));
+  });
+
+  it('an expired authorization', async () => {
+    const offer = await challenge(PREMIUM);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() - 3_600_000); // signed an hour ago: valid until 55 minutes ago
+    let stale: string;
+    try {
+      stale = await signPayment(chain, offer);
+    } finally {
+      vi.useRealTimers();
+    }
+    await expectRefusedOnChain(() => withPayment(PREMIUM, stale));
+  });
+
+  it('a replay of a settled payment', async () => {
+    const signature = await signPayment(chain, await challenge(PREMIUM));
+    const before = await balances();
+    const first = await withPayment(PREMIUM, signature);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(await unpaidAnswer(PREMIUM));
+    const price = atomic('/v1/premium');
+    expect(await balances()).toEqual({ payee: before.payee + price, payer: before.payer - price });
+    const replay = await expectRefusedOnChain(() => withPayment(PREMIUM, signature));
+    expect(decodePaymentRequiredHeader(replay.headers.get('PAYMENT-REQUIRED')!).error).toMatch(/^[a-z_]+$/);
+  });
+
+  it('two concurrent requests with one payment: exactly one gets data, one price is paid', async () => {
+    const signature = await signPayment(chain, await challenge(PREMIUM));
+    const before = await balances();
+    const answers = await Promise.all([withPayment(PREMIUM, signature), withPayment(PREMIUM, signature)]);
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 402]);
+    expect(bodies.filter((b) => b === '{}')).toHaveLength(1);
+    expect(bodies.filter((b) => pricedFiguresIn(b, priced).length > 0)).toHaveLength(1);
+    const price = atomic('/v1/premium');
+    expect(await balances()).toEqual({ payee: before.payee + price, payer: before.payer - price });
+  });
+
+  it('an unreachable facilitator: a clear 503 JSON error, nothing served, nothing settled', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const other = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: dead });
+    try {
+      const valid = await signPayment(chain, await challenge(PREMIUM)); // signed for the live server's identical offer
+      for (const init of [{}, { headers: { 'PAYMENT-SIGNATURE': valid } }]) {
+        const res = await expectRefusedOnChain(() => fetch(`${other.base}${PREMIUM}`, init), 503);
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+        const text = await fetch(`${other.base}${PREMIUM}`, init).then((r) => r.text());
+        expect(JSON.parse(text).error).toMatchObject({ code: 'internal', message: expect.stringMatching(/facilitator is unavailable/) });
+        expect(text).not.toContain(dead.split('//')[1]);
+      }
+    } finally {
+      other.stop();
+    }
+  });
+});
+
+/** A raw HTTP/1.1 request with the target exactly as written (fetch would normalise it). */
+function raw(path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, method: 'GET', path }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('no way around the gate', () => {
+  const TRICKS = [
+    '/v1/premium/?state=TX',
+    '/V1/premium?state=TX',
+    '/v1/PREMIUM?state=TX',
+    '/v1%2Fpremium?state=TX',
+    '/v1/premium%2F?state=TX',
+    '/%761/premium?state=TX',
+    '/v1/premium%0A?state=TX',
+    '/v1/premium%0D%0A?state=TX',
+    '/v1/premium%00?state=TX',
+    '/v1//premium?state=TX',
+    '/v1/./premium?state=TX',
+    '/v1/x/../premium?state=TX',
+    '/v1/premium/..%2Fpremium?state=TX',
+    '/v1/premium;x?state=TX',
+    '/v1/premium.json?state=TX',
+    '/v1/premium/summary/?state=TX&year=2024',
+    '/v1/compare/?states=FL,TX',
+    '//v1/premium?state=TX',
+    '/v1/premium?state=TX&state=TX',
+    '/v1/premium/sample/../../premium?state=TX',
+  ];
+  for (const path of TRICKS)
+    it(`${path} serves no priced figure without payment`, async () => {
+      const before = await balances();
+      const res = await raw(path);
+      expect([400, 402, 404]).toContain(res.status);
+      expect(pricedFiguresIn(res.body, priced)).toEqual([]);
+      expect(await balances()).toEqual(before);
+    });
+
+  it('the built static files carry no priced figure', () => {
+    expect(priced.size).toBeGreaterThan(20); // there are figures to look for
+    const files = filesUnder(join(OUT, 'client'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(pricedFiguresIn(readFileSync(f, 'utf8'), priced), relative(OUT, f)).toEqual([]);
+  });
+
+  it('a crawl of the site from / reaches no priced figure without payment', async () => {
+    const seen = new Set<string>();
+    const queue = ['/', '/openapi.json', '/llms.txt', '/robots.txt', '/sitemap.xml'];
+    while (queue.length && seen.size < 500) {
+      const path = queue.shift()!;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const res = await fetch(`${server.base}${path}`);
+      const text = await res.text();
+      if (res.status === 200) expect(pricedFiguresIn(text, priced), path).toEqual([]);
+      for (const [, href] of text.matchAll(/(?:href|src)="([^"#]+)"/g)) {
+        const url = new URL(href.replaceAll('&amp;', '&'), `${server.base}${path}`);
+        if (url.origin === server.base) queue.push(url.pathname + url.search);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+});
