@@ -37,6 +37,14 @@ function parameters(params: z.ZodObject): Json[] {
   });
 }
 
+const PAYMENT_SIGNATURE = {
+  name: 'PAYMENT-SIGNATURE',
+  in: 'header',
+  required: false,
+  description: 'The x402 v2 payment (base64 JSON PaymentPayload) answering this route\'s 402 challenge; good for one answer. Omit it to get the challenge.',
+  schema: { type: 'string' },
+};
+
 function responses(route: RouteContract): Json {
   const out: Json = {
     200: {
@@ -90,7 +98,7 @@ export function openApiDocument(): Json {
         description: `${route.description}\n\n${route.priceUsd ? `Price: ${route.priceUsd} USD per query (x402).` : 'Free.'}`,
         tags: [route.priceUsd ? 'priced' : 'free'],
         ...(route.priceUsd ? { 'x-price-usd': route.priceUsd } : {}),
-        parameters: route.params ? parameters(route.params) : [],
+        parameters: [...(route.params ? parameters(route.params) : []), ...(route.priceUsd ? [PAYMENT_SIGNATURE] : [])],
         responses: responses(route),
       },
     };

@@ -20,7 +20,7 @@ const SPEC = {
 
 type Doc = {
   openapi: string;
-  paths: Record<string, { get: { operationId: string; parameters: { name: string; required: boolean; schema: Record<string, unknown> }[]; responses: Record<string, unknown>; 'x-price-usd'?: string } }>;
+  paths: Record<string, { get: { operationId: string; parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]; responses: Record<string, unknown>; 'x-price-usd'?: string } }>;
   components: { schemas: Record<string, unknown> };
 };
 const doc = openApiDocument() as Doc;
@@ -39,9 +39,13 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
     for (const [path, spec] of Object.entries(SPEC)) {
       const op = doc.paths[path].get;
       expect(op['x-price-usd'] ?? null, path).toBe(spec.price);
-      expect(op.parameters.map((p) => p.name).sort(), path).toEqual([...spec.params].sort());
-      expect(op.parameters.filter((p) => p.required).map((p) => p.name).sort(), path).toEqual([...spec.required].sort());
+      const query = op.parameters.filter((p) => p.in === 'query');
+      expect(query.map((p) => p.name).sort(), path).toEqual([...spec.params].sort());
+      expect(query.filter((p) => p.required).map((p) => p.name).sort(), path).toEqual([...spec.required].sort());
       expect('402' in op.responses, path).toBe(spec.price !== null);
+      // The x402 payment travels in a request header: priced routes say which, free routes take none.
+      const headers = op.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.required]);
+      expect(headers, path).toEqual(spec.price === null ? [] : [['PAYMENT-SIGNATURE', false]]);
     }
   });
 
@@ -63,7 +67,8 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
       expect(res.status, route.path).toBe(400);
       const { error } = (await res.json()) as { error: { message: string } };
       const accepted = [...error.message.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]).filter((n) => n !== 'not_a_parameter');
-      expect(accepted.sort(), route.path).toEqual(doc.paths[route.path].get.parameters.map((p) => p.name).sort());
+      const query = doc.paths[route.path].get.parameters.filter((p) => p.in === 'query');
+      expect(accepted.sort(), route.path).toEqual(query.map((p) => p.name).sort());
     }
   });
 
