@@ -14,7 +14,7 @@ import { discoveryExtension } from './discovery.ts';
 import type { PaymentAsset, PaymentSettings } from './settings.ts';
 
 export interface Gate {
-  /** Answers a priced request: `answer` runs only once a payment has been verified, and is settled only when it succeeds. */
+  /** Answers a priced request: `answer` runs only once a payment has been verified, and is settled only when it returns. */
   charge(request: Request, route: RouteContract, answer: () => Response | Promise<Response>): Promise<Response>;
 }
 
@@ -115,11 +115,14 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   }
   const http = new x402HTTPResourceServer(resourceServer, config);
   let ready: Promise<void> | null = null;
-  // Asks the facilitator what it supports once; a failure is retried on the next request.
-  const initialized = () => (ready ??= http.initialize().catch((e) => ((ready = null), Promise.reject(e))));
-  // One answer per payment: a second request carrying a payment that is still being processed is refused at once.
-  const inFlight = new Set<string>();
-
+  // Asks the facilitator what it supports once; a failure is retried on the next request. The SDK
+  // wraps an unreachable facilitator's error in a plain Error ("Failed to initialize"): unwrap it, so
+  // that is a 503 like a failed verify, not a 500.
+  const initialized = () =>
+    (ready ??= http.initialize().catch((e: unknown) => {
+      ready = null;
+      throw e instanceof Error && e.cause instanceof FacilitatorResponseError ? e.cause : e;
+    }));
   return {
     async charge(request, route, answer) {
       const url = new URL(request.url);
@@ -130,32 +133,21 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         method: request.method,
         paymentHeader: request.headers.get('payment-signature') ?? undefined,
       };
-      let claimed: string | undefined;
       try {
         await initialized();
         const result = await http.processHTTPRequest(context);
         if (result.type === 'payment-error') return paymentRequired(request, result.response.headers['PAYMENT-REQUIRED']);
         if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
 
-        const signature = JSON.stringify(result.paymentPayload.payload);
-        if (inFlight.has(signature)) {
-          await result.cancellationDispatcher.cancel({ reason: 'handler_failed', responseStatus: 402 });
-          return settlementRefused(request, { errorReason: 'payment_already_in_use' }, settings.network);
-        }
-        inFlight.add((claimed = signature));
-
         let response: Response;
         try {
           response = await answer();
         } catch (e) {
+          // An answer that fails is not settled: the payer keeps the money (the route answers 500).
           await result.cancellationDispatcher.cancel({ reason: 'handler_threw', error: e });
           throw e;
         }
-        // A failed answer (a 500) is not settled: the payer keeps the money.
-        if (response.status >= 400) {
-          await result.cancellationDispatcher.cancel({ reason: 'handler_failed', responseStatus: response.status });
-          return response;
-        }
+        // Settled before the answer leaves: of two requests carrying one payment, only the one that settles gets data.
         const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
         if (!settled.success) return settlementRefused(request, settled, settings.network);
         for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
@@ -163,8 +155,6 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       } catch (e) {
         if (e instanceof FacilitatorResponseError) return facilitatorDown();
         throw e;
-      } finally {
-        if (claimed) inFlight.delete(claimed);
       }
     },
   };

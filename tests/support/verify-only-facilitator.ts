@@ -74,6 +74,8 @@ export function verifyOnlyFacilitator(network = 'eip155:8453'): VerifyOnlyFacili
     async settle(payload, req): Promise<SettleResponse> {
       if (facilitator.mode === 'down') unreachable();
       const { auth, ...verdict } = await check(payload, req);
+      // Settling is atomic on a chain: a nonce another settle used while this one was checking is spent.
+      if (auth && used.has(`${auth.from}:${auth.nonce}`)) Object.assign(verdict, { isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used' });
       if (facilitator.mode === 'refuse-settle' || !verdict.isValid || !auth)
         return {
           success: false,

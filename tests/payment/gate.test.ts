@@ -1,0 +1,565 @@
+// The x402 payment gate, in process: Request in, Response out, no socket and no chain. The payer is
+// the official x402 client (@x402/fetch over @x402/evm's exact scheme) signing real EIP-3009
+// authorizations; the facilitator is the mock of tests/support/verify-only-facilitator.ts, which
+// checks those signatures with viem and keeps an in-memory ledger. Every paid answer is compared to
+// the gate-off answer of the same request, computed in the same test.
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RouteContract, ROUTE_CONTRACTS, errorBody } from '../../api/contract.ts';
+import { installGate } from '../../api/payment/configured.ts';
+import { type Gate, createGate } from '../../api/payment/gate.ts';
+import { paymentSettings } from '../../api/payment/settings.ts';
+import { HANDLERS } from '../../api/routes/index.ts';
+import { type VerifyOnlyFacilitator, verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
+import { FIXTURE_DATA, buildInto, serveShards, useShardsOf } from '../support/shards.ts';
+
+const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+const PAYER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const BASE = 'eip155:8453';
+const BASE_SEPOLIA = 'eip155:84532';
+const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
+/** The mock facilitator's own address, which its settlement error text carries. */
+const FACILITATOR_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const ORIGIN = 'http://service.test';
+
+/** One query per priced route that answers 200 with figures from the fixture data (checked below). */
+const PRICED = [
+  { path: '/v1/premium', query: 'state=FL' },
+  { path: '/v1/premium/summary', query: 'state=FL&year=2024' },
+  { path: '/v1/insurers', query: 'state=FL&period=2024-01' },
+  { path: '/v1/compare', query: 'states=FL,IL' },
+] as const;
+const FREE = ['/v1/premium/sample', '/v1/lines?state=FL', '/v1/coverage'];
+
+const contractOf = (path: string): RouteContract => ROUTE_CONTRACTS.find((r) => r.path === path)!;
+const urlOf = (p: { path: string; query: string }) => `${ORIGIN}${p.path}?${p.query}`;
+/** The price in USDC atomic units (6 decimals), worked out here from the contract's USD price. */
+const expectedAmount = (path: string) => BigInt(Math.round(Number(contractOf(path).priceUsd) * 1_000_000));
+
+/** The service in process: a Request dispatched to its route's handler. */
+async function local(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const handler = HANDLERS[new URL(request.url).pathname];
+  if (!handler) throw new Error(`no handler for ${request.url}`);
+  return handler(request);
+}
+
+const payerScheme = new ExactEvmScheme(PAYER);
+const client = new x402Client().register(BASE, payerScheme).register(BASE_SEPOLIA, payerScheme);
+const pay = wrapFetchWithPayment(local as typeof fetch, client);
+
+const settingsOf = () => paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
+const facilitator = verifyOnlyFacilitator(BASE);
+let gate: Gate;
+
+/** What the payee has received from the mock's settlements. */
+const ledger = (fac: VerifyOnlyFacilitator = facilitator) => fac.received.get(PAYEE) ?? 0n;
+
+/** The same request with the gate off: the answer a paid request must equal. */
+async function gateOff(url: string): Promise<{ status: number; text: string }> {
+  installGate(null);
+  try {
+    const res = await local(url);
+    return { status: res.status, text: await res.text() };
+  } finally {
+    installGate(gate);
+  }
+}
+
+async function challengeOf(url: string): Promise<PaymentRequired> {
+  const res = await local(url);
+  expect(res.status).toBe(402);
+  return decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
+}
+
+/** A PAYMENT-SIGNATURE header signed by the official client for (a possibly edited copy of) a challenge. */
+async function signed(challenge: PaymentRequired, edit: (c: PaymentRequired) => void = () => {}): Promise<string> {
+  const copy = structuredClone(challenge);
+  edit(copy);
+  return encodePaymentSignatureHeader(await client.createPaymentPayload(copy));
+}
+
+const withPayment = (url: string, header: string) => local(url, { headers: { 'PAYMENT-SIGNATURE': header } });
+
+/** A refused payment: 402, body exactly {} (no data); returns the challenge's error, if any. */
+async function expectRefused(res: Response): Promise<string | undefined> {
+  expect(res.status).toBe(402);
+  expect(await res.text()).toBe('{}');
+  expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+  expect(res.headers.get('Cache-Control')).toBe('private, no-store');
+  const challenge = res.headers.get('PAYMENT-REQUIRED');
+  return challenge ? decodePaymentRequiredHeader(challenge).error : undefined;
+}
+
+/** A refusal reason is a machine code or one of the SDK's fixed phrases, never a facilitator's free text. */
+const SDK_PHRASES = ['Payment required', 'No matching payment requirements'];
+function expectReasonCode(reason: string | undefined) {
+  expect(reason).toBeDefined();
+  if (!SDK_PHRASES.includes(reason!)) expect(reason).toMatch(/^[a-z][a-z0-9_]*$/);
+}
+
+const exposed = (res: Response) => (res.headers.get('Access-Control-Expose-Headers') ?? '').split(',').map((h) => h.trim().toUpperCase());
+function expectCors(res: Response) {
+  expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+  expect(exposed(res)).toEqual(expect.arrayContaining(['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE']));
+}
+
+/** Figures of an answer that would give it away: large or fractional numbers. */
+function figuresOf(json: unknown, out: number[] = []): number[] {
+  if (typeof json === 'number' && (json >= 10_000 || !Number.isInteger(json))) out.push(json);
+  else if (Array.isArray(json)) json.forEach((v) => figuresOf(v, out));
+  else if (json && typeof json === 'object') Object.values(json).forEach((v) => figuresOf(v, out));
+  return out;
+}
+
+interface Bazaar {
+  info: { input: { queryParams: Record<string, unknown> }; output: { example: unknown } };
+  schema: { properties: { input: { properties: { queryParams: { properties: Record<string, unknown> } } } } };
+}
+
+useShardsOf(FIXTURE_DATA);
+
+beforeAll(() => {
+  gate = createGate(settingsOf(), facilitator, ROUTE_CONTRACTS);
+  installGate(gate);
+});
+afterAll(() => installGate(undefined));
+
+describe('the fixture queries', () => {
+  it('cover every priced route of the contract and answer 200 with figures when the gate is off', async () => {
+    expect(PRICED.map((p) => p.path).sort()).toEqual(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path).sort());
+    for (const p of PRICED) {
+      const { status, text } = await gateOff(urlOf(p));
+      expect(status, p.path).toBe(200);
+      const body = JSON.parse(text);
+      contractOf(p.path).response.parse(body);
+      expect(figuresOf(body).length, `${p.path} has figures`).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('an unpaid request to a priced route', () => {
+  it.each(PRICED)('$path: 402, body {}, and a PAYMENT-REQUIRED challenge for the contract price', async (p) => {
+    const url = urlOf(p);
+    const route = contractOf(p.path);
+    const before = ledger();
+    const res = await local(url);
+    expect(res.status).toBe(402);
+    expect(await res.text()).toBe('{}');
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(res.headers.get('Cache-Control')).toBe('private, no-store');
+    expectCors(res);
+    expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+
+    const header = res.headers.get('PAYMENT-REQUIRED')!;
+    expect(header).toBeTruthy();
+    expect(header.length).toBeLessThan(8 * 1024);
+    const challenge = decodePaymentRequiredHeader(header);
+    expect(challenge.x402Version).toBe(2);
+    expect(challenge.accepts).toHaveLength(1);
+    const [accept] = challenge.accepts;
+    expect(accept.scheme).toBe('exact');
+    expect(accept.network).toBe(BASE);
+    expect(accept.amount).toBe(expectedAmount(p.path).toString());
+    expect(getAddress(accept.asset)).toBe(BASE_USDC);
+    expect(getAddress(accept.payTo)).toBe(PAYEE);
+    expect(accept.extra).toEqual({ name: 'USD Coin', version: '2' });
+    expect(challenge.resource.url).toBe(url);
+    expect(challenge.resource.mimeType).toBe('application/json');
+    expect(challenge.resource.description?.trim()).toBeTruthy();
+
+    // Bazaar discovery: an example query with every required parameter, the parameters' schema, an example answer.
+    const bazaar = challenge.extensions?.bazaar as Bazaar;
+    const params = route.params!.shape as Record<string, { safeParse: (v: unknown) => { success: boolean } }>;
+    const required = Object.keys(params).filter((name) => !params[name].safeParse(undefined).success);
+    expect(required.length).toBeGreaterThan(0);
+    for (const name of required) expect(bazaar.info.input.queryParams, name).toHaveProperty(name);
+    expect(Object.keys(bazaar.schema.properties.input.properties.queryParams.properties).sort()).toEqual(Object.keys(params).sort());
+    expect(() => route.response.parse(bazaar.info.output.example)).not.toThrow();
+
+    // The free challenge gives no priced figure away.
+    const paidFigures = figuresOf(JSON.parse((await gateOff(url)).text));
+    const challengeText = Buffer.from(header, 'base64').toString('utf8');
+    for (const n of paidFigures) expect(challengeText, `figure ${n}`).not.toContain(String(n));
+    expect(ledger()).toBe(before);
+  });
+
+  it('from a browser is also JSON {}, not an HTML paywall', async () => {
+    const res = await local(urlOf(PRICED[0]), {
+      headers: {
+        Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+      },
+    });
+    expect(res.status).toBe(402);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(await res.text()).toBe('{}');
+    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(expectedAmount(PRICED[0].path).toString());
+  });
+
+  it.each(PRICED)('HEAD $path: 402 with an empty body and the challenge', async (p) => {
+    const res = await local(urlOf(p), { method: 'HEAD' });
+    expect(res.status).toBe(402);
+    expect(await res.text()).toBe('');
+    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(expectedAmount(p.path).toString());
+  });
+});
+
+describe('validation comes before payment', () => {
+  const invalid = ['/v1/premium?state=F1', '/v1/premium/summary?state=FL&year=24', '/v1/insurers?state=FL&period=2024-13', '/v1/compare?states=FL,1X', '/v1/premium?state=FL&bogus=1'];
+  const unknown = ['/v1/premium?state=ZZ', '/v1/premium/summary?state=ZZ&year=2024', '/v1/insurers?state=ZZ&period=2024-01', '/v1/compare?states=FL,ZZ'];
+
+  it.each(invalid)('%s: 400 invalid_request, no challenge', async (path) => {
+    const res = await local(ORIGIN + path);
+    expect(res.status).toBe(400);
+    const body = errorBody.parse(await res.json());
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toBeTruthy();
+    expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+    expectCors(res);
+  });
+
+  it.each(unknown)('%s: 404 not_found, no challenge', async (path) => {
+    const res = await local(ORIGIN + path);
+    expect(res.status).toBe(404);
+    const body = errorBody.parse(await res.json());
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.message).toMatch(/ZZ/);
+    expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+  });
+
+  it.each(FREE)('free route %s: 200 with the gate on, never 402', async (path) => {
+    const res = await local(ORIGIN + path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+    expect(await res.text()).toBe((await gateOff(ORIGIN + path)).text);
+  });
+
+  it.each(PRICED)('OPTIONS $path: 204 preflight allowing the PAYMENT-SIGNATURE header', async (p) => {
+    const res = await local(urlOf(p), {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'payment-signature' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    const allowed = (res.headers.get('Access-Control-Allow-Headers') ?? '').split(',').map((h) => h.trim().toUpperCase());
+    expect(allowed).toContain('PAYMENT-SIGNATURE');
+    expect(res.headers.get('Access-Control-Allow-Methods')).toMatch(/\bGET\b/);
+    expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+  });
+});
+
+describe('a paid request with the official x402 client', () => {
+  it.each(PRICED)('$path: 200 with the gate-off answer, a settlement receipt, and exactly the price received', async (p) => {
+    const url = urlOf(p);
+    const expected = await gateOff(url);
+    const before = ledger();
+    const settledBefore = facilitator.settled;
+    const res = await pay(url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(expected.text);
+    expect(res.headers.get('Cache-Control')).toBe('private, no-store');
+    expectCors(res);
+    const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+    expect(receipt.success).toBe(true);
+    expect(getAddress(receipt.payer!)).toBe(PAYER.address);
+    expect(receipt.network).toBe(BASE);
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/i);
+    expect(ledger() - before).toBe(expectedAmount(p.path));
+    expect(facilitator.settled).toBe(settledBefore + 1);
+  });
+});
+
+describe('a payment that is refused: 402, no data, nothing received', () => {
+  const premium = urlOf(PRICED[0]);
+  const compare = urlOf(PRICED[3]);
+
+  /** Runs `send`, expects a refusal, and that the payee received nothing; returns the refusal's reason. */
+  async function refused(send: () => Promise<Response>): Promise<string | undefined> {
+    const before = ledger();
+    const settledBefore = facilitator.settled;
+    const res = await send();
+    const reason = await expectRefused(res);
+    expect(res.headers.get('PAYMENT-RESPONSE') === null || decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).success === false).toBe(true);
+    expect(ledger()).toBe(before);
+    expect(facilitator.settled).toBe(settledBefore);
+    return reason;
+  }
+
+  it('no payment at all', async () => {
+    expect(await refused(() => local(premium))).toBe('Payment required');
+  });
+
+  it('a malformed PAYMENT-SIGNATURE header: not base64, or base64 of something other than JSON', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      for (const header of ['not base64!', Buffer.from('this is not json {', 'utf8').toString('base64')]) {
+        const reason = await refused(() => withPayment(premium, header));
+        expectReasonCode(reason);
+      }
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('an amount edited down to 1 atomic unit', async () => {
+    const challenge = await challengeOf(premium);
+    const header = await signed(challenge, (c) => (c.accepts[0].amount = '1'));
+    expect((decodePaymentSignatureHeader(header).payload as { authorization: { value: string } }).authorization.value).toBe('1');
+    expectReasonCode(await refused(() => withPayment(premium, header)));
+  });
+
+  it("/v1/premium's $0.10 payment presented at /v1/compare ($0.50)", async () => {
+    const header = await signed(await challengeOf(premium));
+    expect(expectedAmount('/v1/compare')).toBeGreaterThan(expectedAmount('/v1/premium'));
+    expectReasonCode(await refused(() => withPayment(compare, header)));
+  });
+
+  it('a payment to another payee', async () => {
+    const other = getAddress('0x90F79bf6EB2c4f870365E785982E1f101E93b906'); // anvil account #3
+    expect(other).not.toBe(PAYEE);
+    const header = await signed(await challengeOf(premium), (c) => (c.accepts[0].payTo = other));
+    expect(getAddress((decodePaymentSignatureHeader(header).payload as { authorization: { to: string } }).authorization.to)).toBe(other);
+    expectReasonCode(await refused(() => withPayment(premium, header)));
+  });
+
+  it('a payment on another network (Base Sepolia): in its test USDC, or in the asked asset signed for that chain', async () => {
+    const challenge = await challengeOf(premium);
+    const inTestUsdc = await signed(challenge, (c) => {
+      c.accepts[0] = { ...c.accepts[0], network: BASE_SEPOLIA, asset: BASE_SEPOLIA_USDC, extra: { name: 'USDC', version: '2' } };
+    });
+    // The official client refuses a non-default asset unless spend controls are off: a hand-rolled payer's.
+    const anyAsset = x402Client.fromConfig({ schemes: [{ network: BASE_SEPOLIA, client: payerScheme }], spendControls: false });
+    const edited = structuredClone(challenge);
+    edited.accepts[0].network = BASE_SEPOLIA;
+    const sameAsset = encodePaymentSignatureHeader(await anyAsset.createPaymentPayload(edited));
+    for (const header of [inTestUsdc, sameAsset]) {
+      expect(decodePaymentSignatureHeader(header).accepted.network).toBe(BASE_SEPOLIA);
+      expectReasonCode(await refused(() => withPayment(premium, header)));
+    }
+  });
+
+  it('an expired authorization (signed an hour ago)', async () => {
+    const challenge = await challengeOf(premium);
+    const anHourAgo = Date.now() - 3_600_000;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(anHourAgo);
+    let header: string;
+    try {
+      header = await signed(challenge);
+    } finally {
+      clock.mockRestore();
+    }
+    const validBefore = Number((decodePaymentSignatureHeader(header).payload as { authorization: { validBefore: string } }).authorization.validBefore);
+    expect(validBefore).toBeLessThan(Date.now() / 1000);
+    const reason = await refused(() => withPayment(premium, header));
+    expectReasonCode(reason);
+    expect(reason).toBe('invalid_exact_evm_payload_authorization_valid_before');
+  });
+
+  it('a signed authorization whose value was raised after signing', async () => {
+    const payload = decodePaymentSignatureHeader(await signed(await challengeOf(premium))) as PaymentPayload & { payload: { authorization: { value: string } } };
+    payload.payload.authorization.value = (expectedAmount('/v1/premium') * 10n).toString();
+    const reason = await refused(() => withPayment(premium, encodePaymentSignatureHeader(payload)));
+    expectReasonCode(reason);
+    expect(reason).toMatch(/^invalid_exact_evm_/);
+  });
+
+  it('a signed authorization altered after signing (the signature no longer matches)', async () => {
+    const payload = decodePaymentSignatureHeader(await signed(await challengeOf(premium))) as PaymentPayload & { payload: { authorization: { nonce: string } } };
+    const nonce = payload.payload.authorization.nonce;
+    payload.payload.authorization.nonce = nonce.slice(0, -1) + (nonce.endsWith('0') ? '1' : '0');
+    const reason = await refused(() => withPayment(premium, encodePaymentSignatureHeader(payload)));
+    expect(reason).toBe('invalid_exact_evm_payload_signature');
+  });
+
+  it('a replay of a settled payment: the same header twice, first 200 then 402', async () => {
+    const expected = await gateOff(premium);
+    const header = await signed(await challengeOf(premium));
+    const before = ledger();
+    const first = await withPayment(premium, header);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(expected.text);
+    expect(ledger() - before).toBe(expectedAmount('/v1/premium'));
+    const reason = await refused(() => withPayment(premium, header));
+    expectReasonCode(reason);
+    expect(ledger() - before).toBe(expectedAmount('/v1/premium'));
+  });
+});
+
+describe('two concurrent requests carrying the same fresh payment', () => {
+  it('get one answer between them, and the payee receives one price', async () => {
+    const url = urlOf(PRICED[3]);
+    const expected = await gateOff(url);
+    const header = await signed(await challengeOf(url));
+    const before = ledger();
+    const settledBefore = facilitator.settled;
+    const responses = await Promise.all([withPayment(url, header), withPayment(url, header)]);
+    const texts = await Promise.all(responses.map((r) => r.text()));
+    const statuses = responses.map((r) => r.status);
+    expect([...statuses].sort()).toEqual([200, 402]);
+    expect(texts[statuses.indexOf(200)]).toBe(expected.text);
+    expect(texts[statuses.indexOf(402)]).toBe('{}');
+    expect(ledger() - before).toBe(expectedAmount('/v1/compare'));
+    expect(facilitator.settled).toBe(settledBefore + 1);
+  });
+});
+
+describe('a payment the facilitator refuses to settle', () => {
+  it('is a 402 with no data and a receipt that carries a reason code and nothing of the facilitator', async () => {
+    const url = urlOf(PRICED[0]);
+    const before = ledger();
+    facilitator.mode = 'refuse-settle';
+    let res: Response;
+    try {
+      res = await pay(url);
+    } finally {
+      facilitator.mode = 'up';
+    }
+    expect(res.status).toBe(402);
+    expect(await res.text()).toBe('{}');
+    expectCors(res);
+    const header = res.headers.get('PAYMENT-RESPONSE')!;
+    expect(header).toBeTruthy();
+    const receipt = decodePaymentResponseHeader(header);
+    expect(receipt.success).toBe(false);
+    expectReasonCode(receipt.errorReason);
+    expect(receipt).not.toHaveProperty('errorMessage');
+    expect(getAddress(receipt.payer!)).toBe(PAYER.address);
+    const raw = Buffer.from(header, 'base64').toString('utf8');
+    const addresses = raw.match(/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g) ?? [];
+    for (const a of addresses) expect(getAddress(a)).toBe(PAYER.address);
+    expect(raw.toLowerCase()).not.toContain(FACILITATOR_ADDRESS.toLowerCase());
+    expect(raw).not.toMatch(/\bat settle\b|facilitator\.ts|\.sol:|execution reverted/);
+    expect(ledger()).toBe(before);
+  });
+});
+
+describe('an unreachable facilitator', () => {
+  async function expectUnavailable(res: Response) {
+    expect(res.status).toBe(503);
+    const body = errorBody.parse(await res.clone().json());
+    expect(Object.keys(await res.json())).toEqual(['error']);
+    expect(body.error.code).toBe('internal');
+    expect(body.error.message).toMatch(/facilitator/i);
+    expect(body.error.message).toMatch(/unavailable/i);
+    expect(res.headers.get('Retry-After')).toBeTruthy();
+    expectCors(res);
+    expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+  }
+
+  it('before the gate ever initialized: 503 for unpaid and paid requests; the same gate recovers once it is back', async () => {
+    const url = urlOf(PRICED[0]);
+    const expected = await gateOff(url);
+    const signedElsewhere = await signed(await challengeOf(url));
+    const down = verifyOnlyFacilitator(BASE);
+    down.mode = 'down';
+    const fresh = createGate(settingsOf(), down, ROUTE_CONTRACTS);
+    const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+    installGate(fresh);
+    try {
+      await expectUnavailable(await local(url));
+      await expectUnavailable(await withPayment(url, signedElsewhere));
+      expect(ledger(down)).toBe(0n);
+
+      down.mode = 'up';
+      const unpaid = await local(url);
+      expect(unpaid.status).toBe(402);
+      expect(await unpaid.text()).toBe('{}');
+      expect(unpaid.headers.get('PAYMENT-REQUIRED')).toBeTruthy();
+      const paid = await withPayment(url, signedElsewhere);
+      expect(paid.status).toBe(200);
+      expect(await paid.text()).toBe(expected.text);
+      expect(ledger(down)).toBe(expectedAmount('/v1/premium'));
+    } finally {
+      quiet.forEach((s) => s.mockRestore());
+      installGate(gate);
+    }
+  });
+
+  it('after the gate initialized, down before verify: 503, nothing received; unpaid is 402 again once it is back', async () => {
+    const url = urlOf(PRICED[3]);
+    const flaky = verifyOnlyFacilitator(BASE);
+    const initialized = createGate(settingsOf(), flaky, ROUTE_CONTRACTS);
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    installGate(initialized);
+    try {
+      expect((await local(url)).status).toBe(402);
+      flaky.mode = 'down';
+      const res = await pay(url);
+      await expectUnavailable(res);
+      expect(flaky.settled).toBe(0);
+      expect(ledger(flaky)).toBe(0n);
+
+      flaky.mode = 'up';
+      const unpaid = await local(url);
+      expect(unpaid.status).toBe(402);
+      expect(await unpaid.text()).toBe('{}');
+      expect(unpaid.headers.get('PAYMENT-REQUIRED')).toBeTruthy();
+    } finally {
+      quiet.mockRestore();
+      installGate(gate);
+    }
+  });
+});
+
+describe('an answer that fails to compute once paid', () => {
+  let dir: string;
+  let restore = () => {};
+  beforeAll(() => {
+    dir = buildInto(FIXTURE_DATA);
+    // The series /v1/premium?state=FL reads; the index (state and line resolution) stays intact.
+    writeFileSync(join(dir, 'private', 'series', 'FL', 'all', 'month.json'), '{"rows": [ not json');
+    restore = serveShards(dir);
+  });
+  afterAll(() => {
+    restore();
+    rmSync(dirname(dir), { recursive: true, force: true });
+  });
+
+  it('is a 500 internal error, and the payment is not settled', async () => {
+    const url = urlOf(PRICED[0]);
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      // Resolution passes (the unpaid request reaches the gate), computing does not (gate off: 500).
+      expect((await local(url)).status).toBe(402);
+      expect((await gateOff(url)).status).toBe(500);
+
+      const before = ledger();
+      const settledBefore = facilitator.settled;
+      const res = await pay(url);
+      expect(res.status).toBe(500);
+      const body = errorBody.parse(await res.json());
+      expect(body.error.code).toBe('internal');
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      expect(ledger()).toBe(before);
+      expect(facilitator.settled).toBe(settledBefore);
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+});
+
+describe('with the gate off', () => {
+  it.each(PRICED)('$path: 200 without payment and no payment header', async (p) => {
+    installGate(null);
+    try {
+      const res = await local(urlOf(p));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      const body = await res.json();
+      contractOf(p.path).response.parse(body);
+      expect(figuresOf(body).length).toBeGreaterThan(0);
+    } finally {
+      installGate(gate);
+    }
+  });
+});
