@@ -95,11 +95,15 @@ function payment402(request: Request, headers: Record<string, string>): Response
   });
 }
 
-const facilitatorDown = () => {
-  const response = errorResponse(503, 'payment could not be processed: the payment facilitator is unavailable; you were not charged and no data was served; retry later');
+/** The facilitator could not be reached: 503, nothing served. Said plainly when a settlement may still complete. */
+function facilitatorDown(whileSettling: boolean): Response {
+  const outcome = whileSettling
+    ? 'no data was served, but the facilitator stopped answering while settling your payment, which may still complete: check the payer balance before paying again'
+    : 'you were not charged and no data was served';
+  const response = errorResponse(503, `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`);
   response.headers.set('Retry-After', '30');
   return response;
-};
+}
 
 export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[]): Gate {
   const resourceServer = new x402ResourceServer(failClosed(facilitator)).register(settings.network, new ExactEvmScheme());
@@ -133,6 +137,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         method: request.method,
         paymentHeader: request.headers.get('payment-signature') ?? undefined,
       };
+      let settling = false;
       try {
         await initialized();
         const result = await http.processHTTPRequest(context);
@@ -148,12 +153,13 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
           throw e;
         }
         // Settled before the answer leaves: of two requests carrying one payment, only the one that settles gets data.
+        settling = true;
         const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
         if (!settled.success) return settlementRefused(request, settled, settings.network);
         for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
         return response;
       } catch (e) {
-        if (e instanceof FacilitatorResponseError) return facilitatorDown();
+        if (e instanceof FacilitatorResponseError) return facilitatorDown(settling);
         throw e;
       }
     },

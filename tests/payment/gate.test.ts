@@ -508,6 +508,25 @@ describe('an unreachable facilitator', () => {
       installGate(gate);
     }
   });
+
+  it('down while settling: 503, no data, and a message that does not promise the payment was not taken', async () => {
+    const url = urlOf(PRICED[0]);
+    const flaky = verifyOnlyFacilitator(BASE);
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    installGate(createGate(settingsOf(), flaky, ROUTE_CONTRACTS));
+    try {
+      flaky.mode = 'down-at-settle';
+      const res = await pay(url);
+      const text = await res.clone().text();
+      await expectUnavailable(res);
+      expect(text).not.toContain('not charged');
+      expect(text).toMatch(/may still complete/);
+      expect(flaky.settled).toBe(0);
+    } finally {
+      quiet.mockRestore();
+      installGate(gate);
+    }
+  });
 });
 
 describe('an answer that fails to compute once paid', () => {

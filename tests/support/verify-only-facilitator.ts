@@ -20,8 +20,11 @@ export interface VerifyOnlyFacilitator extends FacilitatorClient {
   /** Atomic units received, by address, from settled payments. */
   readonly received: Map<string, bigint>;
   readonly settled: number;
-  /** 'down': every call fails as an unreachable facilitator would; 'refuse-settle': settle answers success false. */
-  mode: 'up' | 'down' | 'refuse-settle';
+  /**
+   * 'down': every call fails as an unreachable facilitator would; 'down-at-settle': only settle does;
+   * 'refuse-settle': settle answers success false.
+   */
+  mode: 'up' | 'down' | 'down-at-settle' | 'refuse-settle';
 }
 
 export function verifyOnlyFacilitator(network = 'eip155:8453'): VerifyOnlyFacilitator {
@@ -72,7 +75,7 @@ export function verifyOnlyFacilitator(network = 'eip155:8453'): VerifyOnlyFacili
       return verdict;
     },
     async settle(payload, req): Promise<SettleResponse> {
-      if (facilitator.mode === 'down') unreachable();
+      if (facilitator.mode === 'down' || facilitator.mode === 'down-at-settle') unreachable();
       const { auth, ...verdict } = await check(payload, req);
       // Settling is atomic on a chain: a nonce another settle used while this one was checking is spent.
       if (auth && used.has(`${auth.from}:${auth.nonce}`)) Object.assign(verdict, { isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used' });
