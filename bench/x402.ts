@@ -1,0 +1,320 @@
+// `npm run bench:x402`: what the x402 payment gate costs a caller, end to end, on the built Node server.
+// Two server processes on one build and the same REAL shards (built from data/): one with the gate ON
+// (payee on a local chain, facilitator on loopback), one with it OFF (no X402_* env). Per round, one at a
+// time (a payment round trip is latency-bound, so no concurrency), in a rotating order so machine noise
+// hits every target alike:
+//   paid      the official client (@x402/fetch): unpaid request → 402 → sign (EIP-3009, EIP-712) → retry with
+//             PAYMENT-SIGNATURE → server verifies via the facilitator (simulated on anvil) → computes → settles
+//             (tx sent, mined, receipt awaited) → 200 with PAYMENT-RESPONSE; timed around the client call and
+//             the body read
+//   gate off  a plain fetch of the same URL on the gate-off server → 200
+//   402 only  a plain fetch on the gate-on server, no payment → 402 with the challenge (what every agent pays first)
+// Chain: anvil (chain id 8453) with an EIP-3009 TEST token at the Base USDC address; the facilitator runs in this
+// process (anvil account #0 pays gas) behind a loopback HTTP server. Nothing touches a real network.
+// Checked while measuring (a failure stops the run): every paid answer is 200 with a successful receipt and the
+// gate-off body; the payee gains exactly N × price on chain. Not a test otherwise: it reports, and exits 0.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { type Address, formatUnits, parseUnits } from 'viem';
+import { ROUTE_CONTRACTS } from '../api/contract.ts';
+import { buildShards } from '../ingest/build.ts';
+import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
+import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
+import { REAL_DATA } from '../tests/support/shards.ts';
+
+const N = Number(process.env.BENCH_PAYMENTS ?? 200);
+const WARMUP = 10;
+const PREMIUM = '/v1/premium?state=TX';
+const COMPARE = '/v1/compare?states=FL,TX';
+const DECIMALS = 6; // USDC
+
+const priceOf = (path: string): { usd: string; atomic: bigint } => {
+  const pathname = new URL(path, 'http://x').pathname;
+  const usd = ROUTE_CONTRACTS.find((r) => r.path === pathname)?.priceUsd;
+  if (!usd) throw new Error(`${pathname} is not a priced route`);
+  return { usd, atomic: parseUnits(usd, DECIMALS) };
+};
+const usdc = (atomic: bigint) => `${formatUnits(atomic, DECIMALS)} USDC`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Timing parts of a paid round trip
+
+/** One paid request's parts, in ms. The client's two HTTP legs are timed to their response headers. */
+interface Parts {
+  challengeLeg: number; // unpaid request → 402 headers
+  sign: number; // 402 headers → paid request sent: read the 402, choose, sign
+  paidLeg: number; // paid request → 200 headers: verify + compute + settle on the server
+  verify: number; // facilitator.verify, in process (no HTTP)
+  settle: number; // facilitator.settle, in process: simulate, send, mine, receipt
+  body: number; // 200 headers → body read
+  fetches: number;
+  verifies: number;
+  settles: number;
+}
+let current: Parts | null = null;
+const newParts = (): Parts => ({ challengeLeg: 0, sign: 0, paidLeg: 0, verify: 0, settle: 0, body: 0, fetches: 0, verifies: 0, settles: 0 });
+
+/** The chain's facilitator, timing its verify and settle into the request being measured (requests are sequential). */
+function timedFacilitator(inner: FacilitatorClient): FacilitatorClient {
+  return {
+    getSupported: () => inner.getSupported(),
+    verify: async (payload, requirements) => {
+      const t = performance.now();
+      try {
+        return await inner.verify(payload, requirements);
+      } finally {
+        if (current) (current.verify += performance.now() - t), current.verifies++;
+      }
+    },
+    settle: async (payload, requirements) => {
+      const t = performance.now();
+      try {
+        return await inner.settle(payload, requirements);
+      } finally {
+        if (current) (current.settle += performance.now() - t), current.settles++;
+      }
+    },
+  };
+}
+
+/** globalThis.fetch for the paying client, timing its two legs (and the gap between them: the client's signing). */
+let legEnd = 0;
+const timedFetch: typeof fetch = async (input, init) => {
+  const t = performance.now();
+  const res = await fetch(input, init);
+  const end = performance.now();
+  if (current) {
+    current.fetches++;
+    if (current.fetches === 1) current.challengeLeg = end - t;
+    else (current.sign += t - legEnd), (current.paidLeg += end - t);
+  }
+  legEnd = end;
+  return res;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Statistics
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]) => {
+  const s = sorted(xs);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+/** Nearest rank: with fewer than 100 samples this is the maximum. */
+const p99 = (xs: number[]) => sorted(xs)[Math.ceil(0.99 * xs.length) - 1];
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const ms = (x: number) => x.toFixed(1);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function blockNumber(rpcUrl: string): Promise<bigint> {
+  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+  return BigInt(((await res.json()) as { result: string }).result);
+}
+
+async function expectBody(url: string, status: number): Promise<{ res: Response; text: string }> {
+  const res = await fetch(url);
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`GET ${url} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
+  return { res, text };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'slmd-bench-x402-'));
+// The built server resolves its packages from node_modules, so it is built inside the repo (.tmp/ is ignored).
+mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+const dist = mkdtempSync(join(ROOT, '.tmp', 'bench-x402-dist-'));
+const stops: (() => void | Promise<void>)[] = [];
+let cleaned: Promise<void> | undefined;
+const cleanup = () =>
+  (cleaned ??= (async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (e) {
+        console.error('cleanup:', e);
+      }
+    }
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(dist, { recursive: true, force: true });
+  })());
+process.once('SIGINT', () => {
+  void cleanup().finally(() => process.exit(130));
+});
+
+try {
+  if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_PAYMENTS must be a whole number of paid requests ≥ 1, got '${process.env.BENCH_PAYMENTS}'`);
+  // Both servers inherit this environment: nothing of the shell's own payment settings may leak into either.
+  for (const name of Object.keys(process.env)) if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY')) delete process.env[name];
+
+  const shards = join(tmp, 'shards');
+  const built = buildShards(REAL_DATA, shards);
+  console.log(`REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`);
+  console.log('building the Node server (astro build) and starting the local chain ...');
+  try {
+    astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+  const chain = await startLocalChain();
+  stops.push(() => chain.stop());
+  const facilitator = await serveFacilitator(timedFacilitator(chain.facilitator));
+  stops.push(() => facilitator.stop());
+
+  const entry = join(dist, 'server', 'entry.mjs');
+  const [on, off] = await Promise.all([
+    startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url }),
+    startServer(entry, { SHARDS_DIR: shards }),
+  ]);
+  stops.push(on.stop, off.stop);
+
+  // References: the gate-off answers, with data; the gate-on challenge names this chain's payee and the price.
+  const reference = new Map<string, string>();
+  for (const path of [PREMIUM, COMPARE]) {
+    const { text } = await expectBody(`${off.base}${path}`, 200);
+    // /v1/premium answers {data: [...]}; /v1/compare {series: {state: [...]}}.
+    const answer = JSON.parse(text) as { data?: unknown[]; series?: Record<string, unknown[]> };
+    const rows = answer.data?.length ?? Object.values(answer.series ?? {}).reduce((n, xs) => n + xs.length, 0);
+    if (!rows) throw new Error(`gate-off ${path} answered 200 with no data rows`);
+    reference.set(path, text);
+    const { res } = await expectBody(`${on.base}${path}`, 402);
+    const offer = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED') ?? '').accepts[0];
+    if (offer?.payTo !== chain.payee || offer.network !== NETWORK || BigInt(offer.amount) !== priceOf(path).atomic || offer.asset !== chain.usdc)
+      throw new Error(`gate-on ${path}: unexpected offer ${JSON.stringify(offer)}`);
+    console.log(`${path}: ${rows} data rows, ${Buffer.byteLength(text)} bytes, $${priceOf(path).usd}`);
+  }
+
+  // Funds: the payer starts with 100 USDC; mint what warm-up and N rounds of both paid routes need beyond that.
+  const perRound = priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic;
+  const needed = BigInt(N + WARMUP) * perRound;
+  const payerHas = await chain.balanceOf(chain.payer.address);
+  if (needed > payerHas) await chain.mint(chain.payer.address, needed - payerHas);
+  const minted = needed > payerHas ? needed - payerHas : 0n;
+
+  const pay = payingFetch(chain, { fetch: timedFetch });
+  const payer: Address = chain.payer.address;
+  const transactions = new Set<string>();
+
+  interface Target {
+    label: string;
+    path: string;
+    run(): Promise<{ ms: number; parts?: Parts }>;
+  }
+  const paid = (path: string): Target => ({
+    label: `paid ${path} ($${priceOf(path).usd})`,
+    path,
+    async run() {
+      current = newParts();
+      const t = performance.now();
+      const res = await pay(`${on.base}${path}`);
+      const headers = performance.now();
+      const text = await res.text();
+      const elapsed = performance.now() - t;
+      const parts = current;
+      current = null;
+      parts.body = performance.now() - headers;
+      if (res.status !== 200) throw new Error(`paid ${path} answered ${res.status}: ${text.slice(0, 200)} ${res.headers.get('PAYMENT-RESPONSE') ?? ''}`);
+      const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE') ?? '');
+      if (receipt.success !== true || receipt.network !== NETWORK || receipt.payer !== payer || !/^0x[0-9a-f]{64}$/i.test(receipt.transaction))
+        throw new Error(`paid ${path}: unexpected receipt ${JSON.stringify(receipt)}`);
+      if (transactions.has(receipt.transaction)) throw new Error(`paid ${path}: transaction ${receipt.transaction} reported twice`);
+      transactions.add(receipt.transaction);
+      if (text !== reference.get(path)) throw new Error(`paid ${path}: the body differs from the gate-off answer`);
+      if (parts.fetches !== 2 || parts.verifies !== 1 || parts.settles !== 1)
+        throw new Error(`paid ${path}: expected 2 client fetches, 1 verify, 1 settle; got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`);
+      return { ms: elapsed, parts };
+    },
+  });
+  const plain = (label: string, base: string, path: string, status: number): Target => ({
+    label,
+    path,
+    async run() {
+      const t = performance.now();
+      const res = await fetch(`${base}${path}`);
+      const text = await res.text();
+      const elapsed = performance.now() - t;
+      if (res.status !== status) throw new Error(`${label} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
+      if (status === 200 && text !== reference.get(path)) throw new Error(`${label}: the body differs from the first gate-off answer`);
+      if (status === 402 && (text !== '{}' || !res.headers.get('PAYMENT-REQUIRED'))) throw new Error(`${label}: a 402 without the challenge, or with a body`);
+      return { ms: elapsed };
+    },
+  });
+  const targets: Target[] = [
+    paid(PREMIUM),
+    plain(`gate off ${PREMIUM}`, off.base, PREMIUM, 200),
+    plain(`402 only ${PREMIUM}`, on.base, PREMIUM, 402),
+    paid(COMPARE),
+    plain(`gate off ${COMPARE}`, off.base, COMPARE, 200),
+  ];
+
+  const round = async (r: number, record?: { ms: number[][]; parts: Parts[][] }) => {
+    for (let k = 0; k < targets.length; k++) {
+      const i = (r + k) % targets.length; // rotating order
+      const { ms, parts } = await targets[i].run();
+      record?.ms[i].push(ms);
+      if (parts) record?.parts[i].push(parts);
+    }
+  };
+
+  console.log(
+    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds of ${targets.length} sequential requests (rotating order), node ${process.version}` +
+      (minted ? `; minted ${usdc(minted)} (test token) to the payer, beyond its ${usdc(PAYER_FUNDING)}` : ''),
+  );
+  for (let r = 0; r < WARMUP; r++) await round(r);
+
+  const payeeBefore = await chain.balanceOf(chain.payee);
+  const payerBefore = await chain.balanceOf(payer);
+  const blockBefore = await blockNumber(chain.rpcUrl);
+  transactions.clear();
+  const record = { ms: targets.map(() => [] as number[]), parts: targets.map(() => [] as Parts[]) };
+  const started = performance.now();
+  for (let r = 0; r < N; r++) await round(r, record);
+  const seconds = (performance.now() - started) / 1000;
+  const payeeDelta = (await chain.balanceOf(chain.payee)) - payeeBefore;
+  const payerDelta = (await chain.balanceOf(payer)) - payerBefore;
+  const blocks = (await blockNumber(chain.rpcUrl)) - blockBefore;
+
+  // The table.
+  const offMedian = (path: string) => median(record.ms[targets.findIndex((t) => t.label === `gate off ${path}`)]);
+  console.log(`\n${'target'.padEnd(40)} ${'n'.padStart(5)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)}  median vs gate off`);
+  for (const [i, t] of targets.entries()) {
+    const xs = record.ms[i];
+    console.log(
+      `${t.label.padEnd(40)} ${String(xs.length).padStart(5)} ${ms(median(xs)).padStart(10)} ${ms(p99(xs)).padStart(8)} ${ms(mean(xs)).padStart(8)}  ${(median(xs) / offMedian(t.path)).toFixed(1).padStart(6)}×`,
+    );
+  }
+  console.log(`p99 is the nearest rank${N < 100 ? ` (with n = ${N} < 100 it is the maximum)` : ''}.`);
+
+  console.log('\npaid round trip, by part (median ms of each part; the parts\' medians need not add up to the total\'s):');
+  const partRows: [string, (p: Parts) => number][] = [
+    ['1. unpaid request → 402 headers', (p) => p.challengeLeg],
+    ['2. client: read 402, sign EIP-3009', (p) => p.sign],
+    ['3. paid request → 200 headers', (p) => p.paidLeg],
+    ['   of which facilitator verify', (p) => p.verify],
+    ['   of which facilitator settle', (p) => p.settle],
+    ['   the rest: server, facilitator HTTP', (p) => p.paidLeg - p.verify - p.settle],
+    ['4. read the 200 body', (p) => p.body],
+  ];
+  const paidIdx = targets.flatMap((t, i) => (t.label.startsWith('paid') ? [i] : []));
+  console.log(`${'part'.padEnd(40)} ${paidIdx.map((i) => targets[i].path.padStart(26)).join('')}`);
+  for (const [label, part] of partRows) console.log(`${label.padEnd(40)} ${paidIdx.map((i) => ms(median(record.parts[i].map(part))).padStart(26)).join('')}`);
+  console.log('verify and settle are timed inside the facilitator (this process), without its loopback HTTP.');
+
+  const expected = BigInt(N) * perRound;
+  const paidCount = paidIdx.reduce((a, i) => a + record.ms[i].length, 0);
+  console.log(`\nchain: anvil, chain id ${chain.chainId} (${NETWORK}), EIP-3009 TEST token at ${chain.usdc} (the Base USDC address)`);
+  console.log(`blocks mined while measuring: ${blocks} (${paidCount} paid requests, ${transactions.size} distinct settlement transactions)`);
+  console.log(`payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × ($${priceOf(PREMIUM).usd} + $${priceOf(COMPARE).usd}) = ${usdc(expected)})`);
+  console.log(`payer ${payer}: ${payerDelta < 0n ? '−' : '+'}${usdc(payerDelta < 0n ? -payerDelta : payerDelta)}`);
+  console.log(`measured phase: ${seconds.toFixed(1)} s`);
+  if (payeeDelta !== expected || payerDelta !== -expected)
+    throw new Error(`on-chain balances: payee +${payeeDelta}, payer ${payerDelta}; expected ±${expected} atomic units`);
+  if (transactions.size !== paidCount) throw new Error(`${transactions.size} settlement transactions for ${paidCount} paid requests`);
+} catch (e) {
+  await cleanup();
+  throw e;
+}
+await cleanup();
