@@ -14,7 +14,7 @@ const RULES = `Figures come from state surplus-lines stamping-office publication
 - **Roll-ups.** Quarter and year rows are the source's own where it publishes them; otherwise they are summed from months, only for periods whose every month is present, money to the cent. A summed field is null when any month has it null.
 - **Categories.** Every line belongs to one cross-state category; \`line=<category>\` sums the state's lines in that category that have a row for the period, vintage by vintage. \`category:<name>\` selects the category where a line has the same name.
 - **Partial years.** /v1/premium/summary says its \`basis\`: all 12 months summed, the source's annual row, or a partial sum of the months available (which may understate the year); year-over-year is like-for-like.
-- **Prices.** Priced routes cost the USD amount in \`x-price-usd\` per query, paid with x402 version 2 (USDC on Base by default). When the payment gate is on, a request without a valid payment gets 402 with a \`PAYMENT-REQUIRED\` header and body \`{}\`; validation (400) and existence (404) come first, so a bad request is never charged. The client retries with the signed payment in \`PAYMENT-SIGNATURE\`; the payment is verified, the answer computed, the payment settled, and the 200 carries \`PAYMENT-RESPONSE\`. An answer that fails (500) is not settled; a payment that fails verification or settlement gets 402 and no data; a payment is good for one answer. If the payment facilitator is unreachable the answer is 503 with \`Retry-After\`, nothing served and nothing settled. Free routes never need payment.
+- **Prices.** Priced routes cost the USD amount in \`x-price-usd\` per query, paid with x402 version 2 (USDC on Base by default). When the payment gate is on, a request without a valid payment gets 402 with a \`PAYMENT-REQUIRED\` header and body \`{}\`; validation (400) and existence (404) come first, so a bad request is never charged. The client retries with the signed payment in \`PAYMENT-SIGNATURE\`; the payment is verified, the answer computed, the payment settled, and the 200 carries \`PAYMENT-RESPONSE\`. An answer that fails (500) is not settled; a payment that fails verification or settlement gets 402 and no data; a payment is good for one answer. If the payment facilitator is unreachable the answer is 503 with \`Retry-After\` and nothing served; nothing is charged unless the facilitator was lost while settling, which the message then says. HEAD never pays: it answers the challenge. Free routes never need payment.
 - **Errors.** \`{"error":{"code","message"}}\`: 400 invalid_request (the message names the parameter and what was expected; unknown and repeated parameters are refused), 404 not_found (unknown state, line or county), 500 internal, 503 internal (payment facilitator unavailable).`;
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${(schema.meta() as { id: string }).id}` });
@@ -65,7 +65,7 @@ function responses(route: RouteContract): Json {
     if (status === 500) out[500] = error('Internal error; leaks no detail. A paid request whose answer fails is not settled: the payer is not charged.');
     if (status === 503)
       out[503] = {
-        ...error('Payment gate on, and the x402 payment facilitator could not be reached (or timed out): nothing was served and the payment was not settled. Retry after the number of seconds in Retry-After.'),
+        ...error('Payment gate on, and the x402 payment facilitator could not be reached (or timed out): nothing was served. Nothing was charged, unless the facilitator was lost while settling, in which case the message says the payment may still complete. Retry after the number of seconds in Retry-After.'),
         headers: { ...cacheHeader('no-store'), 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } } },
       };
     if (status === 402)
@@ -76,7 +76,7 @@ function responses(route: RouteContract): Json {
             description: 'Base64-encoded x402 v2 challenge (JSON): `accepts` gives price (`amount` in the asset\'s atomic units), network, payee (`payTo`) and asset; `resource` describes the route, and `extensions.bazaar` its input and output schemas.',
             schema: { type: 'string' },
           },
-          'PAYMENT-RESPONSE': { description: 'Only after a payment refused at settlement: base64 JSON with success false and an errorReason code.', schema: { type: 'string' } },
+          'PAYMENT-RESPONSE': { description: 'Only after a payment refused at settlement: base64 JSON with success false, an errorReason code, network and payer.', schema: { type: 'string' } },
           ...cacheHeader(PRICED_CACHE),
         },
         content: json({ type: 'object', maxProperties: 0 }),

@@ -7,7 +7,7 @@ import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePayment
 import { type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
-import { parseUnits } from 'viem';
+import { isAddress, parseUnits } from 'viem';
 import type { RouteContract } from '../contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
@@ -25,10 +25,15 @@ export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
   extra: { name: asset.name, version: asset.version },
 });
 
-/** The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a browser (SPEC). */
-function adapterOf(request: Request, url: URL): HTTPAdapter {
+const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
+
+/**
+ * The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a
+ * browser (SPEC). With `payment` false the request's payment is not shown, which asks for the challenge.
+ */
+function adapterOf(request: Request, url: URL, payment: boolean): HTTPAdapter {
   return {
-    getHeader: (name) => request.headers.get(name) ?? undefined,
+    getHeader: (name) => (!payment && PAYMENT_HEADERS.has(name.toLowerCase()) ? undefined : (request.headers.get(name) ?? undefined)),
     getMethod: () => request.method,
     getPath: () => url.pathname,
     getUrl: () => url.href,
@@ -70,22 +75,23 @@ function reasonCode(reason: string | undefined, fallback: string): string {
   return /^[a-z][a-z0-9_]*(?=$|:)/.exec(reason)?.[0] ?? fallback;
 }
 
-function paymentRequired(request: Request, challenge: string): Response {
+/** The route's challenge, its error (`reason`, else its own) as a reason code. */
+function challengeHeader(challenge: string, reason?: string): string {
   const decoded = decodePaymentRequiredHeader(challenge);
-  const header = encodePaymentRequiredHeader({ ...decoded, error: reasonCode(decoded.error, 'invalid_payment') });
-  return payment402(request, { 'PAYMENT-REQUIRED': header });
+  return encodePaymentRequiredHeader({ ...decoded, error: reasonCode(reason ?? decoded.error, 'invalid_payment') });
 }
 
-/** A payment refused at settlement: the payer's own receipt (reason code, network, payer), no facilitator text. */
-function settlementRefused(request: Request, failed: Partial<SettleResponse>, network: string): Response {
+/** A payment refused at settlement: the challenge again, and the payer's receipt (reason code, network, payer) with no facilitator text. */
+function settlementRefused(request: Request, challenge: string, failed: Partial<SettleResponse>, network: SettleResponse['network']): Response {
+  const errorReason = reasonCode(failed.errorReason, 'settlement_failed');
   const receipt: SettleResponse = {
     success: false,
-    errorReason: reasonCode(failed.errorReason, 'settlement_failed'),
+    errorReason,
     transaction: /^0x[0-9a-fA-F]{64}$/.test(failed.transaction ?? '') ? failed.transaction! : '',
-    network: (failed.network ?? network) as SettleResponse['network'],
-    ...(failed.payer ? { payer: failed.payer } : {}),
+    network,
+    ...(failed.payer && isAddress(failed.payer) ? { payer: failed.payer } : {}),
   };
-  return payment402(request, { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
+  return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(challenge, errorReason), 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
 }
 
 function payment402(request: Request, headers: Record<string, string>): Response {
@@ -127,21 +133,33 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       ready = null;
       throw e instanceof Error && e.cause instanceof FacilitatorResponseError ? e.cause : e;
     }));
+  /** What the SDK answers for the request; with `payment` false, the route's 402 challenge. */
+  const process = (request: Request, url: URL, route: RouteContract, payment: boolean) =>
+    // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
+    http.processHTTPRequest({ adapter: adapterOf(request, url, payment), path: route.path, method: request.method });
+
+  /** The 402 challenge of the route, its error a reason code. */
+  async function challenge(request: Request, url: URL, route: RouteContract): Promise<string> {
+    const unpaid = await process(request, url, route, false);
+    const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
+    if (!header) throw new Error(`priced route ${route.path} gave no payment challenge`);
+    return header;
+  }
+
   return {
     async charge(request, route, answer) {
       const url = new URL(request.url);
-      // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
-      const context: HTTPRequestContext = {
-        adapter: adapterOf(request, url),
-        path: route.path,
-        method: request.method,
-        paymentHeader: request.headers.get('payment-signature') ?? undefined,
-      };
       let settling = false;
       try {
         await initialized();
-        const result = await http.processHTTPRequest(context);
-        if (result.type === 'payment-error') return paymentRequired(request, result.response.headers['PAYMENT-REQUIRED']);
+        // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
+        const result = await process(request, url, route, request.method !== 'HEAD');
+        if (result.type === 'payment-error') {
+          const refused = result.response.headers['PAYMENT-REQUIRED'];
+          // Any other outcome the SDK reports as an error (it can come after a settle) is not a refusal.
+          if (result.response.status !== 402 || !refused) throw new Error(`payment flow for ${route.path} ended with ${result.response.status}`);
+          return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(refused) });
+        }
         if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
 
         let response: Response;
@@ -154,8 +172,10 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         }
         // Settled before the answer leaves: of two requests carrying one payment, only the one that settles gets data.
         settling = true;
+        const context: HTTPRequestContext = { adapter: adapterOf(request, url, true), path: route.path, method: request.method };
         const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
-        if (!settled.success) return settlementRefused(request, settled, settings.network);
+        settling = false;
+        if (!settled.success) return settlementRefused(request, await challenge(request, url, route), settled, settings.network);
         for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
         return response;
       } catch (e) {

@@ -8,8 +8,11 @@ export const BASE_MAINNET = 'eip155:8453';
 export const BASE_SEPOLIA = 'eip155:84532';
 /** The public facilitator of the x402 project: test networks only. */
 export const PUBLIC_TESTNET_FACILITATOR = 'https://x402.org/facilitator';
-/** Below the Vercel function's maxDuration (30 s), so a slow facilitator still gets an answer out. */
-const DEFAULT_TIMEOUT_MS = 20_000;
+/**
+ * Per facilitator call. A paid request makes up to three (verify, settle, and the SDK's one retry of a
+ * pending settle): 3 x 8 s stays inside the Vercel function's maxDuration of 30 s.
+ */
+const DEFAULT_TIMEOUT_MS = 8_000;
 
 export interface PaymentAsset {
   address: string;

@@ -211,6 +211,19 @@ describe('an unpaid request to a priced route', () => {
     expect(await res.text()).toBe('');
     expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(expectedAmount(p.path).toString());
   });
+
+  it('HEAD with a valid payment is still 402 and is not charged: there is no answer to deliver', async () => {
+    const url = urlOf(PRICED[0]);
+    const before = ledger();
+    // Signed for HEAD's own challenge, so nothing but the method stands in its way.
+    const headChallenge = (await local(url, { method: 'HEAD' })).headers.get('PAYMENT-REQUIRED')!;
+    const signature = await signed(decodePaymentRequiredHeader(headChallenge));
+    const res = await local(url, { method: 'HEAD', headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(res.status).toBe(402);
+    expect(await res.text()).toBe('');
+    expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+    expect(ledger()).toBe(before);
+  });
 });
 
 describe('validation comes before payment', () => {
@@ -437,7 +450,12 @@ describe('a payment the facilitator refuses to settle', () => {
     const addresses = raw.match(/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g) ?? [];
     for (const a of addresses) expect(getAddress(a)).toBe(PAYER.address);
     expect(raw.toLowerCase()).not.toContain(FACILITATOR_ADDRESS.toLowerCase());
-    expect(raw).not.toMatch(/\bat settle\b|facilitator\.ts|\.sol:|execution reverted/);
+    expect(raw).not.toMatch(/\bat settle\b|facilitator\.ts|\.sol:|execution reverted|ECONNREFUSED|\/srv\//);
+    expect(receipt.network).toBe(BASE);
+    // The 402 carries the route's challenge too, its error the same reason code.
+    const offer = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
+    expect(offer.error).toBe(receipt.errorReason);
+    expect(offer.accepts[0].amount).toBe(expectedAmount(PRICED[0].path).toString());
     expect(ledger()).toBe(before);
   });
 });

@@ -86,7 +86,8 @@ export function verifyOnlyFacilitator(network = 'eip155:8453'): VerifyOnlyFacili
           // What a real facilitator's text can carry: its own address and a call dump. Must never reach the client.
           errorMessage: 'execution reverted: sender 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 at TransferWithAuthorization.sol:42\n    at settle (facilitator.ts:1)',
           transaction: '',
-          network: req.network,
+          // A facilitator's own text where a network belongs: must never reach the client either.
+          network: `${req.network} (Error: ECONNREFUSED at /srv/facilitator)` as SettleResponse['network'],
           payer: auth?.from ?? verdict.payer,
         };
       used.add(`${auth.from}:${auth.nonce}`);
