@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
-import { type Address, formatUnits, parseUnits } from 'viem';
+import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
 import { ROUTE_CONTRACTS } from '../api/contract.ts';
 import { buildShards } from '../ingest/build.ts';
 import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
@@ -58,24 +58,21 @@ const newParts = (): Parts => ({ challengeLeg: 0, sign: 0, paidLeg: 0, verify: 0
 
 /** The chain's facilitator, timing its verify and settle into the request being measured (requests are sequential). */
 function timedFacilitator(inner: FacilitatorClient): FacilitatorClient {
+  type Args = Parameters<FacilitatorClient['verify']>;
+  const timed =
+    <R>(part: 'verify' | 'settle', count: 'verifies' | 'settles', call: (...args: Args) => Promise<R>) =>
+    async (...args: Args): Promise<R> => {
+      const t = performance.now();
+      try {
+        return await call(...args);
+      } finally {
+        if (current) (current[part] += performance.now() - t), current[count]++;
+      }
+    };
   return {
     getSupported: () => inner.getSupported(),
-    verify: async (payload, requirements) => {
-      const t = performance.now();
-      try {
-        return await inner.verify(payload, requirements);
-      } finally {
-        if (current) (current.verify += performance.now() - t), current.verifies++;
-      }
-    },
-    settle: async (payload, requirements) => {
-      const t = performance.now();
-      try {
-        return await inner.settle(payload, requirements);
-      } finally {
-        if (current) (current.settle += performance.now() - t), current.settles++;
-      }
-    },
+    verify: timed('verify', 'verifies', (p, r) => inner.verify(p, r)),
+    settle: timed('settle', 'settles', (p, r) => inner.settle(p, r)),
   };
 }
 
@@ -110,10 +107,7 @@ const ms = (x: number) => x.toFixed(1);
 
 // ---------------------------------------------------------------------------------------------------------------
 
-async function blockNumber(rpcUrl: string): Promise<bigint> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
-  return BigInt(((await res.json()) as { result: string }).result);
-}
+const blockNumber = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl) }).getBlockNumber();
 
 async function expectBody(url: string, status: number): Promise<{ res: Response; text: string }> {
   const res = await fetch(url);

@@ -19,7 +19,7 @@ async function gateFromEnv(): Promise<Gate | null> {
   return settings && createGate(settings, await facilitatorClient(settings.facilitator), ROUTE_CONTRACTS);
 }
 
-export async function facilitatorClient(settings: FacilitatorSettings): Promise<FacilitatorClient> {
+async function facilitatorClient(settings: FacilitatorSettings): Promise<FacilitatorClient> {
   if (settings.kind === 'url') return new HTTPFacilitatorClient({ url: settings.url, timeoutMs: settings.timeoutMs });
   // Coinbase's hosted facilitator signs each call with a short-lived JWT made from the CDP API key.
   const { createFacilitatorConfig } = await import('@coinbase/x402');

@@ -133,14 +133,14 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       ready = null;
       throw e instanceof Error && e.cause instanceof FacilitatorResponseError ? e.cause : e;
     }));
-  /** What the SDK answers for the request; with `payment` false, the route's 402 challenge. */
-  const process = (request: Request, url: URL, route: RouteContract, payment: boolean) =>
+  /** The SDK's view of a request; with `payment` false it asks for the route's challenge. */
+  const contextOf = (request: Request, url: URL, route: RouteContract, payment: boolean): HTTPRequestContext =>
     // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
-    http.processHTTPRequest({ adapter: adapterOf(request, url, payment), path: route.path, method: request.method });
+    ({ adapter: adapterOf(request, url, payment), path: route.path, method: request.method });
 
-  /** The 402 challenge of the route, its error a reason code. */
+  /** The route's 402 challenge, as the SDK encodes it. */
   async function challenge(request: Request, url: URL, route: RouteContract): Promise<string> {
-    const unpaid = await process(request, url, route, false);
+    const unpaid = await http.processHTTPRequest(contextOf(request, url, route, false));
     const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
     if (!header) throw new Error(`priced route ${route.path} gave no payment challenge`);
     return header;
@@ -153,7 +153,8 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       try {
         await initialized();
         // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
-        const result = await process(request, url, route, request.method !== 'HEAD');
+        const context = contextOf(request, url, route, request.method !== 'HEAD');
+        const result = await http.processHTTPRequest(context);
         if (result.type === 'payment-error') {
           const refused = result.response.headers['PAYMENT-REQUIRED'];
           // Any other outcome the SDK reports as an error (it can come after a settle) is not a refusal.
@@ -172,7 +173,6 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         }
         // Settled before the answer leaves: of two requests carrying one payment, only the one that settles gets data.
         settling = true;
-        const context: HTTPRequestContext = { adapter: adapterOf(request, url, true), path: route.path, method: request.method };
         const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
         settling = false;
         if (!settled.success) return settlementRefused(request, await challenge(request, url, route), settled, settings.network);

@@ -13,7 +13,7 @@ import { buildShards } from '../../ingest/build.ts';
 import { serveFacilitator } from '../support/chain.ts';
 import { ROOT, astroBuild } from '../support/server.ts';
 import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
-import { pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
+import { filesUnder, pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
 import { REAL_DATA } from '../support/shards.ts';
 
 const SHARDS = join(ROOT, 'shards');
@@ -48,12 +48,14 @@ async function callFunction(env: Record<string, string>): Promise<Record<string,
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 
-const files = (dir: string): string[] =>
-  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** The figures only a paid answer may carry (see tests/support/priced-figures.ts). */
+let priced: Set<string>;
 
 beforeAll(() => {
   buildShards(REAL_DATA, SHARDS); // what `npm run build:vercel` does first
+  priced = pricedFigures(SHARDS);
   astroBuild({ DEPLOY_TARGET: 'vercel', ASTRO_OUT_DIR: join(ROOT, '.tmp', 'vercel-dist') });
 });
 
@@ -70,23 +72,22 @@ describe('DEPLOY_TARGET=vercel build', () => {
   });
 
   it('puts no shard under static/, by path or by content', () => {
-    const staticFiles = files(join(OUTPUT, 'static'));
+    const staticFiles = filesUnder(join(OUTPUT, 'static'));
     expect(staticFiles.filter((f) => /shards|private|series|insurers/.test(relative(OUTPUT, f)))).toEqual([]);
-    const shardHashes = new Set(files(join(SHARDS, 'private')).map(sha));
+    const shardHashes = new Set(filesUnder(join(SHARDS, 'private')).map(sha));
     expect(staticFiles.filter((f) => shardHashes.has(sha(f)))).toEqual([]);
     for (const f of staticFiles) expect(readFileSync(f, 'utf8')).not.toContain('"snapshots"');
   });
 
   it('serves no priced figure in any static file (every number of a paid answer that no free answer has)', () => {
-    const priced = pricedFigures(SHARDS);
     expect(priced.size).toBeGreaterThan(20); // the check has figures to look for
-    const staticFiles = files(join(OUTPUT, 'static'));
+    const staticFiles = filesUnder(join(OUTPUT, 'static'));
     expect(staticFiles.length).toBeGreaterThan(0);
     for (const f of staticFiles) expect(pricedFiguresIn(readFileSync(f, 'utf8'), priced), relative(OUTPUT, f)).toEqual([]);
   });
 
   it('carries every shard, byte for byte, inside the function', () => {
-    for (const f of files(SHARDS)) {
+    for (const f of filesUnder(SHARDS)) {
       const inFunction = join(FUNC, 'shards', relative(SHARDS, f));
       expect(existsSync(inFunction), relative(ROOT, inFunction)).toBe(true);
       expect(sha(inFunction)).toBe(sha(f));
@@ -119,7 +120,6 @@ describe('DEPLOY_TARGET=vercel build', () => {
     try {
       const payee = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
       const out = await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url });
-      const priced = pricedFigures(SHARDS);
       for (const path of PATHS) {
         const route = ROUTE_CONTRACTS.find((r) => r.path === new URL(path, 'https://x').pathname)!;
         const { status, headers, body } = out[path];

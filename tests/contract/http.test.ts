@@ -1,10 +1,9 @@
 // The same contract suite over HTTP, against the built Node server serving the fixture shards; and
 // the prerendered /openapi.json that server serves, checked against what the schemas generate now.
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../api/openapi.ts';
-import { ROOT, astroBuild, startServer } from '../support/server.ts';
+import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
 import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
 
@@ -29,19 +28,7 @@ describe('GET /openapi.json over HTTP', () => {
 });
 
 /** A raw HTTP/1.1 request, for what fetch will not send (TRACE, a forged Host). */
-function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  const { hostname, port } = new URL(server.base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (method: string, path: string, headers?: Record<string, string>) => rawRequest(server.base, method, path, headers);
 
 describe('the Node server (server.ts) around the handlers', () => {
   it('answers TRACE on an API route with the 405 of every other method', async () => {

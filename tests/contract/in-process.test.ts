@@ -3,16 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HANDLERS } from '../../api/routes/index.ts';
+import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, serveShards, useShardsOf } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
 
-async function call(path: string, init?: RequestInit): Promise<Response> {
-  const request = new Request(`http://service.test${path}`, init);
-  const handler = HANDLERS[new URL(request.url).pathname];
-  if (!handler) throw new Error(`no handler for ${path}`);
-  return handler(request);
-}
+const call = (path: string, init?: RequestInit) => callHandler(`http://service.test${path}`, init);
 
 useShardsOf(FIXTURE_DATA);
 

@@ -2,17 +2,16 @@
 // a local chain (anvil, chain id 8453) with an EIP-3009 token at the Base USDC address, a loopback
 // facilitator built from @x402/core + @x402/evm, and the official @x402/fetch client paying. Every
 // refusal leaves the payee's and the payer's on-chain balances as they were.
-import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../api/contract.ts';
-import { HANDLERS } from '../../api/routes/index.ts';
 import { type LocalChain, payingFetch, serveFacilitator, signPayment, startLocalChain } from '../support/chain.ts';
+import { callHandler } from '../support/handlers.ts';
 import { filesUnder, pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
-import { ROOT, astroBuild, freePort, startServer } from '../support/server.ts';
+import { ROOT, astroBuild, freePort, rawRequest, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-paid');
@@ -46,7 +45,7 @@ afterAll(async () => {
 
 /** The answer with the gate off: the same handler in this process, where no X402_PAY_TO is set. */
 async function unpaidAnswer(path: string): Promise<string> {
-  const res = await HANDLERS[new URL(path, 'http://x').pathname](new Request(`http://x${path}`));
+  const res = await callHandler(`http://x${path}`);
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -190,21 +189,6 @@ describe('refused payments: 402, no data, balances unchanged', () => {
   });
 });
 
-/** A raw HTTP/1.1 request with the target exactly as written (fetch would normalise it). */
-function raw(path: string): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(server.base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method: 'GET', path }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('no way around the gate', () => {
   const TRICKS = [
     '/v1/premium/?state=TX',
@@ -231,7 +215,7 @@ describe('no way around the gate', () => {
   for (const path of TRICKS)
     it(`${path} serves no priced figure without payment`, async () => {
       const before = await balances();
-      const res = await raw(path);
+      const res = await rawRequest(server.base, 'GET', path); // the target as written: fetch would normalise it
       expect([400, 402, 404]).toContain(res.status);
       expect(pricedFiguresIn(res.body, priced)).toEqual([]);
       expect(await balances()).toEqual(before);

@@ -16,7 +16,7 @@ import { type RouteContract, ROUTE_CONTRACTS, errorBody } from '../../api/contra
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
-import { HANDLERS } from '../../api/routes/index.ts';
+import { callHandler } from '../support/handlers.ts';
 import { type VerifyOnlyFacilitator, verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
 import { FIXTURE_DATA, buildInto, serveShards, useShardsOf } from '../support/shards.ts';
 
@@ -44,13 +44,7 @@ const urlOf = (p: { path: string; query: string }) => `${ORIGIN}${p.path}?${p.qu
 /** The price in USDC atomic units (6 decimals), worked out here from the contract's USD price. */
 const expectedAmount = (path: string) => BigInt(Math.round(Number(contractOf(path).priceUsd) * 1_000_000));
 
-/** The service in process: a Request dispatched to its route's handler. */
-async function local(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const request = new Request(input, init);
-  const handler = HANDLERS[new URL(request.url).pathname];
-  if (!handler) throw new Error(`no handler for ${request.url}`);
-  return handler(request);
-}
+const local = callHandler;
 
 const payerScheme = new ExactEvmScheme(PAYER);
 const client = new x402Client().register(BASE, payerScheme).register(BASE_SEPOLIA, payerScheme);

@@ -1,5 +1,6 @@
 // Builds the Node server once into a private folder and runs it on a free loopback port.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -39,4 +40,24 @@ export async function startServer(entry: string, env: Record<string, string>): P
   }
   child.kill();
   throw new Error(`server at ${base} did not start`);
+}
+
+/** A raw HTTP/1.1 request to `base`, the target exactly as written: for what fetch will not send or would normalise. */
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
