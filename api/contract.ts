@@ -2,6 +2,7 @@
 // response bodies. Handlers validate with these, types come from them, the ingest checks the free
 // bodies it precomputes against them, and the OpenAPI document is generated from them.
 import { z } from 'zod';
+import { echo } from './echo.ts';
 import { GRANULARITIES, isIsoDate } from './periods.ts';
 
 export const STATE_CODE = /^[A-Za-z]{2}$/;
@@ -280,7 +281,7 @@ export const compareParams = z
         const bad = parts.find((c) => !stateParam.safeParse(c).success);
         const codes = [...new Set(parts.map((c) => c.toUpperCase()))];
         if (bad !== undefined) {
-          ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `invalid 'states' '${text}': '${bad}' is not a two-letter state code; expected comma-separated codes such as FL,TX` });
+          ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `invalid 'states' ${echo(text)}: ${echo(bad)} is not a two-letter state code; expected comma-separated codes such as FL,TX` });
           return z.NEVER;
         }
         if (codes.length > MAX_COMPARE_STATES) {

@@ -1,7 +1,11 @@
 // HTTP behaviour shared by every route: methods, CORS, parameter checking and the error body.
 import type { z } from 'zod';
 import type { ErrorBody } from './contract.ts';
+import { echo } from './echo.ts';
 import { toJson } from './json.ts';
+import { ShardError, freeBody } from './store.ts';
+
+export { echo };
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -92,18 +96,34 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
       return await handle(request, new URL(request.url));
     } catch (e) {
       if (e instanceof HttpError) return errorResponse(e.status, e.message);
-      console.error(e);
+      // A damaged or missing shard is the deployment's fault, said in one line; anything else is a bug.
+      console.error(e instanceof ShardError ? `shards: ${e.message}` : e);
       return internalError();
     }
   };
 }
 
-export const methodNotAllowed = (method: string) => errorResponse(405, `method ${method} is not allowed: use GET (or HEAD)`);
+export const methodNotAllowed = (method: string) => errorResponse(405, `method ${echo(method)} is not allowed: use GET (or HEAD)`);
 
 /** The 500 answer: says nothing of what failed (the log has it). */
 export const internalError = () => errorResponse(500, 'internal error: the answer could not be computed; please retry later');
 
 export const unknownState = (state: string) => new HttpError(404, `unknown state '${state}': see /v1/coverage for the states served`);
+
+/** A free route's precomputed body at `free/<path>`; the build must have it. */
+export function requiredFreeBody(path: string): Uint8Array<ArrayBuffer> {
+  const body = freeBody(path);
+  if (!body) throw new ShardError(`free/${path} is not in the build: run the ingest`);
+  return body;
+}
+
+/** A state's precomputed free body (`free/<folder>/<state>.json`); 404 for a state the build does not have. */
+export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBuffer> {
+  const body = freeBody(`${folder}/${state}.json`);
+  if (body) return body;
+  requiredFreeBody('coverage.json'); // no build at all is a 500, not "unknown state"
+  throw unknownState(state);
+}
 
 /**
  * Parses the query string with a route's parameter schema. Unknown and repeated parameters are
@@ -114,7 +134,7 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
   const values: Record<string, string> = {};
   for (const [key, value] of url.searchParams) {
     if (!allowed.includes(key))
-      throw new HttpError(400, `unknown parameter '${key}': ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
+      throw new HttpError(400, `unknown parameter ${echo(key)}: ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
     if (key in values) throw new HttpError(400, `parameter '${key}' is given more than once: give it once`);
     values[key] = value;
   }
@@ -125,7 +145,7 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
   if (!(name in values)) throw new HttpError(400, `missing required parameter '${name}': ${describe(schema, name)}`);
   // Cross-parameter rules write their whole message; single-value checks say what was expected.
   if (issue.code === 'custom' && issue.params?.wholeMessage) throw new HttpError(400, issue.message);
-  throw new HttpError(400, `invalid '${name}' '${values[name]}': expected ${issue.message}`);
+  throw new HttpError(400, `invalid '${name}' ${echo(values[name])}: expected ${issue.message}`);
 }
 
 /** What a parameter expects: the first sentence of its description. */

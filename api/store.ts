@@ -1,59 +1,120 @@
-// Read access to the shards the ingest wrote. Files are read once and kept: free bodies as bytes,
-// ready to send; private shards parsed, ready to query.
+// Read access to the shards the ingest wrote. The build's manifest (`manifest.json`) lists every shard
+// file with its SHA-256: a file it lists is checked against that hash when first read, and a file it
+// does not list does not exist in this build (no such data). Files are read once and kept: free bodies
+// as bytes, ready to send; private shards parsed, ready to query. A listed file that is missing or
+// damaged is a ShardError (the query answers 500) and is never cached, so the next request tries again.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { unknownState } from './http.ts';
 
 /** Where the shards are: SHARDS_DIR, else `shards/` in the working directory (also on Vercel). */
 export function shardsDir(): string {
   return resolve(process.env.SHARDS_DIR ?? 'shards');
 }
 
+export const MANIFEST = 'manifest.json';
+
+/** `manifest.json`: every other file of the build, by path below the shards folder, with its SHA-256 (hex). */
+export interface Manifest {
+  files: Record<string, string>;
+}
+
+/** A shard the build lists is missing, unreadable or not what the build wrote. */
+export class ShardError extends Error {}
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+let manifestCache: Manifest | undefined;
 const bytesCache = new Map<string, Uint8Array<ArrayBuffer> | null>();
 const jsonCache = new Map<string, unknown>();
 
-function readOrNull(file: string): Buffer | null {
+function readManifest(): Manifest {
+  let text: string;
   try {
-    return readFileSync(file);
+    text = readFileSync(join(shardsDir(), MANIFEST), 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
+    throw new ShardError(`${MANIFEST} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): run the ingest`);
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ShardError(`${MANIFEST} is not valid JSON: the build is damaged; run the ingest`);
+  }
+  const files = (parsed as Partial<Manifest> | null)?.files;
+  const valid =
+    typeof files === 'object' && files !== null && Object.values(files).every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h));
+  if (!valid) throw new ShardError(`${MANIFEST} does not list files with SHA-256 hashes: the build is damaged; run the ingest`);
+  return { files: files as Record<string, string> };
 }
 
-/** The precomputed body at `free/<path>`, or null when there is none. */
+const manifest = (): Manifest => (manifestCache ??= readManifest());
+
+/** The bytes of a listed shard, checked against the manifest; null when the build has no such file. */
+function verifiedBytes(path: string): Buffer | null {
+  const expected = Object.hasOwn(manifest().files, path) ? manifest().files[path] : undefined;
+  if (expected === undefined) return null;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(shardsDir(), path));
+  } catch (e) {
+    throw new ShardError(`${path} is listed in ${MANIFEST} but cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (sha256(bytes) !== expected) throw new ShardError(`${path} does not match its SHA-256 in ${MANIFEST}: the file is damaged or from another build`);
+  return bytes;
+}
+
+/** The precomputed body at `free/<path>`, or null when the build has none. */
 export function freeBody(path: string): Uint8Array<ArrayBuffer> | null {
-  const file = join(shardsDir(), 'free', path);
-  if (!bytesCache.has(file)) {
-    const bytes = readOrNull(file);
-    bytesCache.set(file, bytes && new Uint8Array(bytes));
+  const key = `free/${path}`;
+  if (!bytesCache.has(key)) {
+    const bytes = verifiedBytes(key);
+    bytesCache.set(key, bytes && new Uint8Array(bytes));
   }
-  return bytesCache.get(file)!;
-}
-
-/** A state's precomputed free body (`free/<folder>/<state>.json`); 404 for a state the data does not have. */
-export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBuffer> {
-  const body = freeBody(`${folder}/${state}.json`);
-  if (body) return body;
-  if (!freeBody('coverage.json')) throw new Error('free shards missing: run the ingest'); // a 500, not "unknown state"
-  throw unknownState(state);
+  return bytesCache.get(key)!;
 }
 
 /**
  * The private shard at `private/<path>`, parsed and then shaped once by `prepare` (for the query
- * that reads it), or null when there is none.
+ * that reads it), or null when the build has none.
  */
 export function privateShard<T, R = T>(path: string, prepare: (shard: T) => R = (shard) => shard as unknown as R): R | null {
-  const file = join(shardsDir(), 'private', path);
-  if (!jsonCache.has(file)) {
-    const bytes = readOrNull(file);
-    jsonCache.set(file, bytes && prepare(JSON.parse(bytes.toString('utf8')) as T));
+  const key = `private/${path}`;
+  if (!jsonCache.has(key)) {
+    const bytes = verifiedBytes(key);
+    jsonCache.set(key, bytes && prepare(JSON.parse(bytes.toString('utf8')) as T));
   }
-  return jsonCache.get(file) as R | null;
+  return jsonCache.get(key) as R | null;
+}
+
+/**
+ * Every problem of the build on disk, checked in full (what the server does before it listens): the
+ * manifest unreadable, a listed file missing, or a file whose content is not what the build wrote.
+ */
+export function checkShards(): string[] {
+  let files: Record<string, string>;
+  try {
+    files = readManifest().files;
+  } catch (e) {
+    return [(e as Error).message];
+  }
+  const problems: string[] = [];
+  for (const [path, expected] of Object.entries(files)) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(shardsDir(), path));
+    } catch (e) {
+      problems.push(`${path}: listed in ${MANIFEST} but ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable'}`);
+      continue;
+    }
+    if (sha256(bytes) !== expected) problems.push(`${path}: does not match its SHA-256 in ${MANIFEST}`);
+  }
+  return problems;
 }
 
 /** Forget cached files (tests that rebuild shards in the same process). */
 export function resetStore(): void {
+  manifestCache = undefined;
   bytesCache.clear();
   jsonCache.clear();
 }

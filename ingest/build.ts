@@ -1,4 +1,5 @@
-// data folder → validated dataset → model with vintages → shard files, written atomically.
+// data folder → validated dataset → model with vintages → shard files and their manifest, written atomically.
+import { MANIFEST, type Manifest, sha256 } from '../api/store.ts';
 import { loadDataset } from './load.ts';
 import { buildModel } from './model.ts';
 import { renderShards } from './shards.ts';
@@ -11,9 +12,16 @@ export interface BuildResult {
   bytes: number;
 }
 
+/** Every file with its SHA-256, which the server checks before serving a file (api/store.ts). */
+function manifestOf(files: Map<string, string>): string {
+  const manifest: Manifest = { files: Object.fromEntries([...files].map(([path, text]) => [path, sha256(Buffer.from(text))])) };
+  return JSON.stringify(manifest, null, 1) + '\n';
+}
+
 export function buildShards(dataDir: string, outDir: string): BuildResult {
   const dataset = loadDataset(dataDir);
   const files = renderShards(dataset, buildModel(dataset));
+  files.set(MANIFEST, manifestOf(files));
   writeAtomically(outDir, files);
   let bytes = 0;
   for (const text of files.values()) bytes += Buffer.byteLength(text);

@@ -5,12 +5,12 @@ import { HttpError, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
 import { precomputed } from '../json.ts';
 import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';
-import { privateShard } from '../store.ts';
+import { ShardError, privateShard } from '../store.ts';
 import { inForceOn, latestPublication } from '../vintages.ts';
 
 export function stateIndex(state: string): StateIndex {
   const index = privateShard<IndexShard>('index.json');
-  if (!index) throw new Error('shard index missing: run the ingest');
+  if (!index) throw new ShardError('private/index.json is not in the build: run the ingest');
   const entry = index.states[state];
   if (!entry) throw unknownState(state);
   return entry;
