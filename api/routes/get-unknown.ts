@@ -1,5 +1,23 @@
 // Any other path under /v1: the spec's JSON 404, not the site's HTML page, so an agent with a typo
-// learns where the routes are listed.
-import { errorResponse, route } from '../http.ts';
+// learns where the routes are listed, and which route it probably meant.
+import { echo, errorResponse, route } from '../http.ts';
 
-export const getUnknown = route((_request, url) => errorResponse(404, `unknown route '${url.pathname}': the routes are listed at /openapi.json`));
+/** The route a near miss (trailing slash, case, doubled slashes, percent-encoding) was meant for. */
+function meant(pathname: string, routes: readonly string[]): string | undefined {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // malformed percent-encoding: compare the path as sent
+  }
+  const normal = path.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  return routes.find((r) => r === normal);
+}
+
+export function getUnknown(routes: readonly string[]) {
+  return route((_request, url) => {
+    const near = meant(url.pathname, routes);
+    const hint = near ? `did you mean '${near}'? Routes match their exact path; ` : '';
+    return errorResponse(404, `unknown route ${echo(url.pathname)}: ${hint}the routes are listed at /openapi.json`);
+  });
+}

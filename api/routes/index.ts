@@ -1,5 +1,5 @@
-// Every API route's handler by path: what the Node server dispatches on, and what tests call.
-// Astro's one-line endpoints under src/pages/v1/ hand the same handlers their requests on Vercel.
+// Every API route's handler by path: what the dispatcher (api/dispatch.ts) answers each /v1 request
+// with, on the Node server and on Vercel alike.
 import type { Handler } from '../http.ts';
 import { compareStates } from './compare-states.ts';
 import { getCoverage } from './get-coverage.ts';
@@ -8,6 +8,7 @@ import { getLines } from './get-lines.ts';
 import { getPremium } from './get-premium.ts';
 import { getSample } from './get-sample.ts';
 import { getSummary } from './get-summary.ts';
+import { getUnknown } from './get-unknown.ts';
 
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/coverage': getCoverage,
@@ -18,3 +19,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/compare': compareStates,
   '/v1/insurers': getInsurers,
 };
+
+/** Every other path under /v1. */
+export const UNKNOWN_ROUTE: Handler = getUnknown(Object.keys(HANDLERS));

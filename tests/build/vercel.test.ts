@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../api/contract.ts';
+import { ROUTE_CONTRACTS, errorBody } from '../../api/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { buildShards } from '../../ingest/build.ts';
 import { serveFacilitator } from '../support/chain.ts';
@@ -31,14 +31,24 @@ const PATHS = [
   '/v1/insurers?state=FL&period=2024',
 ];
 
-/** Runs the built function in its own folder, as Vercel does, and answers every path of PATHS with it. */
-async function callFunction(env: Record<string, string>): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
+// Spellings Astro's router answered itself (a plain-text 400, a redirect, its HTML 404) or routed by a near match.
+const SPELLINGS = ['/v1/premium/?state=TX', '/v1/%zz', '/v1/%25252525252e', '/V1/premium?state=TX', '//v1/premium?state=TX', '/v1/premium%2F', '/v1', '/v1/nope'];
+const METHODS = ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'];
+
+/**
+ * Runs the built function in its own folder, as Vercel does, and answers each request with it; the
+ * answers are keyed by path for GET, by `METHOD path` otherwise.
+ */
+async function callFunction(
+  env: Record<string, string>,
+  requests: readonly { method: string; path: string }[] = PATHS.map((path) => ({ method: 'GET', path })),
+): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
   const script = `
     const { default: fn } = await import(${JSON.stringify(join(FUNC, '.vercel', 'output', 'server', 'entry.mjs'))});
     const out = {};
-    for (const path of ${JSON.stringify(PATHS)}) {
-      const res = await fn.fetch(new Request('https://sl.example' + path));
-      out[path] = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+    for (const { method, path } of ${JSON.stringify(requests)}) {
+      const res = await fn.fetch(new Request('https://sl.example' + path, { method }));
+      out[method === 'GET' ? path : method + ' ' + path] = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
     }
     console.log(JSON.stringify(out));`;
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
@@ -134,5 +144,19 @@ describe('DEPLOY_TARGET=vercel build', () => {
     } finally {
       await facilitator.stop();
     }
+  });
+
+  it('answers every spelling of a path under /v1, for every method, with the JSON error body (as the Node server does)', async () => {
+    const out = await callFunction({}, SPELLINGS.flatMap((path) => METHODS.map((method) => ({ method, path }))));
+    for (const path of SPELLINGS) {
+      for (const method of METHODS) {
+        const { status, headers, body } = out[method === 'GET' ? path : `${method} ${path}`];
+        const what = `${method} ${path}`;
+        expect(method === 'GET' || method === 'HEAD' ? 404 : 405, what).toBe(status);
+        expect(headers['content-type'], what).toMatch(/^application\/json/);
+        if (method !== 'HEAD') expect(errorBody.strict().parse(JSON.parse(body)).error.code, what).toBe(status === 404 ? 'not_found' : 'invalid_request');
+      }
+    }
+    expect(JSON.parse(out['/v1/premium/?state=TX'].body).error.message).toContain("did you mean '/v1/premium'");
   });
 });

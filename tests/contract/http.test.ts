@@ -1,18 +1,24 @@
 // The same contract suite over HTTP, against the built Node server serving the fixture shards; and
 // the prerendered /openapi.json that server serves, checked against what the schemas generate now.
+import { createServer, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../../api/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
 import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-node');
+const ENTRY = join(OUT, 'server', 'entry.mjs');
 let server: { base: string; stop: () => void };
+let shards: string;
 
 beforeAll(async () => {
   astroBuild({ ASTRO_OUT_DIR: OUT, DEPLOY_TARGET: 'node' });
-  server = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: buildInto(FIXTURE_DATA) });
+  shards = buildInto(FIXTURE_DATA);
+  server = await startServer(ENTRY, { SHARDS_DIR: shards });
 });
 afterAll(() => server?.stop());
 
@@ -38,20 +44,53 @@ describe('the Node server (server.ts) around the handlers', () => {
     expect(JSON.parse(res.body).error.code).toBe('invalid_request');
   });
 
-  it('answers from the path and query it was sent, whatever the Host header says', async () => {
+  it('answers from the path and query it was sent, whatever well-formed Host header names', async () => {
     const plain = await raw('GET', '/v1/premium?state=FL');
-    for (const host of ['x?state=TX&a=', 'x/v1/lines', 'x#']) {
-      const forged = await raw('GET', '/v1/premium?state=FL', { Host: host });
-      expect(forged.status, host).toBe(200);
-      expect(forged.body, host).toBe(plain.body);
+    for (const host of ['other.example', 'other.example:8080', 'OTHER.example.', '10.0.0.1:1', '[::1]:65535']) {
+      const named = await raw('GET', '/v1/premium?state=FL', { Host: host });
+      expect(named.status, host).toBe(200);
+      expect(named.body, host).toBe(plain.body);
     }
   });
 
-  it('answers a trailing slash as the route itself (through Astro)', async () => {
-    const plain = await (await fetch(`${server.base}/v1/premium?state=FL`)).text();
-    const res = await fetch(`${server.base}/v1/premium/?state=FL`);
-    expect(res.status).toBe(200);
-    expect(await res.text()).toBe(plain);
+  // Each once hung the request forever (issue 9): the URL could not be built and nothing answered.
+  const MALFORMED_HOSTS = ['a:99999', '999.999.999.999', '1.2.3.256', 'a:65536', '[::::]', 'x?state=TX&a=', 'x/v1/lines', 'x#', 'u@x', 'a b', 'é.example', 'a'.repeat(300)];
+  it.each(MALFORMED_HOSTS)('a malformed Host %s: 400 in the error body under /v1, a plain 400 elsewhere, never silence', async (host) => {
+    const api = await raw('GET', '/v1/coverage', { Host: host });
+    expect(api.status).toBe(400);
+    const { error } = errorBody.strict().parse(JSON.parse(api.body));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toContain('Host');
+    const page = await raw('GET', '/', { Host: host });
+    expect(page.status).toBe(400);
+  });
+
+  it('answers TRACE off the API with 405, not a 500 and a stack trace; TRACK, which HTTP parsing refuses, with the JSON 400', async () => {
+    const trace = await raw('TRACE', '/');
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toBe('GET, HEAD');
+    const track = await raw('TRACK', '/');
+    expect(track.status).toBe(400);
+    expect(errorBody.strict().parse(JSON.parse(track.body)).error.code).toBe('invalid_request');
+  });
+
+  // Astro answered these itself: a plain-text "Bad request.", a 500 for TRACE, or the route through a trailing slash.
+  const SPELLINGS = ['/v1/premium/?state=FL', '/v1/%zz', '/v1/premium%', '/v1%zz', '/v1/%25252525252e', '/V1/premium?state=FL', '//v1/premium?state=FL', '/v1/premium;x?state=FL', '/v1/premium%3Fstate=FL', '/v1/./x/../nope', '/v1', '/v1/'];
+  it.each(SPELLINGS)('answers %s with the JSON error body for every method', async (path) => {
+    for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'TRACE', 'TRACK', 'PROPFIND']) {
+      const res = await raw(method, path);
+      // TRACK is no method of Node's HTTP parser: it refuses the request (400) before any route is chosen.
+      expect(method === 'TRACK' ? [400] : [404, 405], `${method} ${path}`).toContain(res.status);
+      expect(res.headers['content-type'], `${method} ${path}`).toMatch(/^application\/json/);
+      if (method === 'HEAD') continue;
+      const { error } = errorBody.strict().parse(JSON.parse(res.body));
+      expect(error.code).toBe(res.status === 404 ? 'not_found' : 'invalid_request');
+    }
+  });
+
+  it('names the route a near miss was meant for', async () => {
+    const res = await raw('GET', '/v1/premium/?state=FL');
+    expect(JSON.parse(res.body).error.message).toContain("did you mean '/v1/premium'");
   });
 
   it('answers an unknown /v1 path with the JSON 404 error body, pointing to /openapi.json', async () => {
@@ -62,5 +101,62 @@ describe('the Node server (server.ts) around the handlers', () => {
     expect(error.code).toBe('not_found');
     expect(error.message).toContain('/v1/premiums');
     expect(error.message).toContain('/openapi.json');
+  });
+});
+
+/** Resolves once `ready()` holds, checking every 10 ms. */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('shutdown on SIGTERM', () => {
+  it('stops accepting, closes idle sockets at once, finishes the request in flight, then closes the rest and exits 0', async () => {
+    // A facilitator that holds every call until released: the paid route's request stays in flight.
+    const held: ServerResponse[] = [];
+    let released = false;
+    const facilitator = createServer((_req, res) => (released ? res.writeHead(500).end() : held.push(res)));
+    await new Promise<void>((r) => facilitator.listen(0, '127.0.0.1', r));
+    const gated = await startServer(ENTRY, {
+      SHARDS_DIR: shards,
+      X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      X402_FACILITATOR_URL: `http://127.0.0.1:${(facilitator.address() as AddressInfo).port}`,
+    });
+    const port = Number(new URL(gated.base).port);
+    const events: string[] = [];
+    try {
+      // An idle keep-alive socket: one request answered in full, then nothing.
+      const idle = connect(port, '127.0.0.1');
+      let received = '';
+      idle.on('data', (chunk) => (received += chunk));
+      idle.on('close', () => events.push('idle closed'));
+      idle.write('GET /v1/lines?state=FL HTTP/1.1\r\nHost: x\r\n\r\n');
+      await until(() => /\r\n\r\n\[.*\]\n$/s.test(received));
+      // A request whose headers never end.
+      const half = connect(port, '127.0.0.1');
+      half.on('close', () => events.push('half-sent closed'));
+      half.write('GET /v1/coverage HTTP/1.1\r\nHost: x\r\n');
+      // A request in flight: the gate waits on the facilitator.
+      const inFlight = rawRequest(gated.base, 'GET', '/v1/premium?state=FL').then((res) => (events.push('in-flight answered'), res));
+      await until(() => held.length > 0);
+
+      const exited = new Promise<number | null>((r) => gated.child.once('exit', (code) => r(code)));
+      gated.child.kill('SIGTERM');
+      await until(() => events.includes('idle closed'));
+      expect(events).toEqual(['idle closed']); // at once, while the request in flight is still waiting
+      await expect(rawRequest(gated.base, 'GET', '/v1/coverage')).rejects.toThrow(/ECONNREFUSED/);
+
+      released = true;
+      held.splice(0).forEach((res) => res.writeHead(500).end());
+      const answer = await inFlight;
+      expect(answer.status).toBe(503); // finished, with the answer an unavailable facilitator gets
+      expect(JSON.parse(answer.body).error.code).toBe('internal');
+      // The half-sent request does not hold the process: it exits once the last answer is out (a liveness bound, not a speed claim).
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running 3 s after its last answer'), 3000))]);
+      expect(code).toBe(0);
+      await until(() => events.includes('half-sent closed'));
+    } finally {
+      gated.stop();
+      facilitator.close();
+    }
   });
 });

@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs server.ts (what `npm run serve` runs) over the Astro build whose entry is `entry`. */
-export async function startServer(entry: string, env: Record<string, string>): Promise<{ base: string; stop: () => void }> {
+export async function startServer(entry: string, env: Record<string, string>): Promise<{ base: string; stop: () => void; child: ChildProcess }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'server.ts')], {
     cwd: ROOT,
@@ -33,7 +33,7 @@ export async function startServer(entry: string, env: Record<string, string>): P
   for (let i = 0; i < 100; i++) {
     try {
       await fetch(`${base}/v1/coverage`);
-      return { base, stop: () => child.kill() };
+      return { base, stop: () => child.kill(), child };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -42,21 +42,26 @@ export async function startServer(entry: string, env: Record<string, string>): P
   throw new Error(`server at ${base} did not start`);
 }
 
-/** A raw HTTP/1.1 request to `base`, the target exactly as written: for what fetch will not send or would normalise. */
+/**
+ * A raw HTTP/1.1 request to `base`, the target exactly as written: for what fetch will not send or would
+ * normalise. It fails when no answer has come after `timeoutMs` (a hung request is a defect).
+ */
 export function rawRequest(
   base: string,
   method: string,
   path: string,
   headers: Record<string, string> = {},
+  timeoutMs = 10_000,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
+    const req = httpRequest({ hostname, port, method, path, headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer to ${method} ${path.slice(0, 200)} within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end();
   });
