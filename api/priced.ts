@@ -5,13 +5,29 @@ import { ROUTE_CONTRACTS } from './contract.ts';
 import { type Handler, parseQuery, pricedJson, route } from './http.ts';
 import { configuredGate } from './payment/configured.ts';
 
+/**
+ * The request's URL with its query rebuilt from the parsed parameters (defaults applied, duplicates
+ * folded, codes uppercased): what the payment challenge names as the resource. It echoes nothing the
+ * parameters did not accept, so its size is bounded by the data, not by the client.
+ */
+export function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
+  const canonical = new URL(url.pathname, url.origin);
+  canonical.search = Object.entries(params)
+    .filter(([, value]) => value !== undefined)
+    // Commas stay readable: `states=FL,TX`, as a person would write it.
+    .map(([key, value]) => `${key}=${encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)).replaceAll('%2C', ',')}`)
+    .join('&');
+  return canonical;
+}
+
 export function pricedRoute<S extends z.ZodObject>(path: string, params: S, prepare: (params: z.infer<S>) => () => unknown): Handler {
   const contract = ROUTE_CONTRACTS.find((r) => r.path === path && r.priceUsd);
   if (!contract) throw new Error(`${path} is not a priced route of the contract`);
   return route(async (request, url) => {
-    const compute = prepare(parseQuery(url, params));
+    const parsed = parseQuery(url, params);
+    const compute = prepare(parsed);
     const answer = () => pricedJson(compute(), request.method);
     const gate = await configuredGate();
-    return gate ? gate.charge(request, contract, answer) : answer();
+    return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer();
   });
 }

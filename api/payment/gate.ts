@@ -3,7 +3,7 @@
 // x402HTTPResourceServer; this module adapts a Web Request to it and shapes its outcomes into this
 // API's responses: 402 with body {} and no internals, 503 when the facilitator cannot be reached.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
-import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
@@ -14,8 +14,11 @@ import { discoveryExtension } from './discovery.ts';
 import type { PaymentAsset, PaymentSettings } from './settings.ts';
 
 export interface Gate {
-  /** Answers a priced request: `answer` runs only once a payment has been verified, and is settled only when it returns. */
-  charge(request: Request, route: RouteContract, answer: () => Response | Promise<Response>): Promise<Response>;
+  /**
+   * Answers a priced request: `answer` runs only once a payment has been verified, and is settled only
+   * when it returns. `resource` is the URL the challenge names (the canonical query, see api/priced.ts).
+   */
+  charge(request: Request, route: RouteContract, answer: () => Response | Promise<Response>, resource: URL): Promise<Response>;
 }
 
 /** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
@@ -30,19 +33,35 @@ const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
 /**
  * The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a
  * browser (SPEC). With `payment` false the request's payment is not shown, which asks for the challenge.
+ * The URL and query the SDK sees are the canonical `resource`, never the request's own text.
  */
-function adapterOf(request: Request, url: URL, payment: boolean): HTTPAdapter {
+function adapterOf(request: Request, resource: URL, payment: boolean): HTTPAdapter {
   return {
     getHeader: (name) => (!payment && PAYMENT_HEADERS.has(name.toLowerCase()) ? undefined : (request.headers.get(name) ?? undefined)),
     getMethod: () => request.method,
-    getPath: () => url.pathname,
-    getUrl: () => url.href,
+    getPath: () => resource.pathname,
+    getUrl: () => resource.href,
     getAcceptHeader: () => 'application/json',
     getUserAgent: () => request.headers.get('user-agent') ?? '',
-    getQueryParams: () => Object.fromEntries(url.searchParams),
-    getQueryParam: (name) => url.searchParams.get(name) ?? undefined,
+    getQueryParams: () => Object.fromEntries(resource.searchParams),
+    getQueryParam: (name) => resource.searchParams.get(name) ?? undefined,
   };
 }
+
+/** A PAYMENT-SIGNATURE header that is there but does not decode (the SDK would log its stack and ignore it). */
+function undecodablePayment(request: Request): boolean {
+  const header = request.headers.get('payment-signature');
+  if (header === null) return false;
+  try {
+    decodePaymentSignatureHeader(header);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** One line per refused payment, with the reason code only: a client cannot make the log grow faster than its requests. */
+const logRefusal = (route: RouteContract, reason: string) => console.warn(`x402: payment refused on ${route.path}: ${reason}`);
 
 /**
  * Facilitator failures other than a verdict (unreachable, timed out, a 5xx) become the SDK's
@@ -66,6 +85,9 @@ function failClosed(client: FacilitatorClient): FacilitatorClient {
     getSupported: guard('supported', () => client.getSupported()),
   };
 }
+
+/** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a payment payload. */
+const MALFORMED_PAYMENT = 'invalid_payment_header';
 
 /** A reason as a machine code (`invalid_exact_evm_payload_signature`), never a facilitator's free text. */
 const SDK_REASONS = new Set(['Payment required', 'No matching payment requirements']);
@@ -134,32 +156,38 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       throw e instanceof Error && e.cause instanceof FacilitatorResponseError ? e.cause : e;
     }));
   /** The SDK's view of a request; with `payment` false it asks for the route's challenge. */
-  const contextOf = (request: Request, url: URL, route: RouteContract, payment: boolean): HTTPRequestContext =>
+  const contextOf = (request: Request, resource: URL, route: RouteContract, payment: boolean): HTTPRequestContext =>
     // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
-    ({ adapter: adapterOf(request, url, payment), path: route.path, method: request.method });
+    ({ adapter: adapterOf(request, resource, payment), path: route.path, method: request.method });
 
   /** The route's 402 challenge, as the SDK encodes it. */
-  async function challenge(request: Request, url: URL, route: RouteContract): Promise<string> {
-    const unpaid = await http.processHTTPRequest(contextOf(request, url, route, false));
+  async function challenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
+    const unpaid = await http.processHTTPRequest(contextOf(request, resource, route, false));
     const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
     if (!header) throw new Error(`priced route ${route.path} gave no payment challenge`);
     return header;
   }
 
   return {
-    async charge(request, route, answer) {
-      const url = new URL(request.url);
+    async charge(request, route, answer, resource) {
       let settling = false;
       try {
         await initialized();
         // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
-        const context = contextOf(request, url, route, request.method !== 'HEAD');
+        const paying = request.method !== 'HEAD';
+        if (paying && undecodablePayment(request)) {
+          logRefusal(route, MALFORMED_PAYMENT);
+          return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(await challenge(request, resource, route), MALFORMED_PAYMENT) });
+        }
+        const context = contextOf(request, resource, route, paying);
         const result = await http.processHTTPRequest(context);
         if (result.type === 'payment-error') {
           const refused = result.response.headers['PAYMENT-REQUIRED'];
           // Any other outcome the SDK reports as an error (it can come after a settle) is not a refusal.
           if (result.response.status !== 402 || !refused) throw new Error(`payment flow for ${route.path} ended with ${result.response.status}`);
-          return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(refused) });
+          const header = challengeHeader(refused);
+          if (paying && request.headers.has('payment-signature')) logRefusal(route, decodePaymentRequiredHeader(header).error ?? 'invalid_payment');
+          return payment402(request, { 'PAYMENT-REQUIRED': header });
         }
         if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
 
@@ -175,7 +203,10 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         settling = true;
         const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
         settling = false;
-        if (!settled.success) return settlementRefused(request, await challenge(request, url, route), settled, settings.network);
+        if (!settled.success) {
+          logRefusal(route, reasonCode(settled.errorReason, 'settlement_failed'));
+          return settlementRefused(request, await challenge(request, resource, route), settled, settings.network);
+        }
         for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
         return response;
       } catch (e) {

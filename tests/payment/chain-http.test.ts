@@ -107,6 +107,14 @@ describe('refused payments: 402, no data, balances unchanged', () => {
     expect(offer).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: String(atomic('/v1/premium')), payTo: chain.payee, asset: chain.usdc });
   });
 
+  it('a valid compare listing FL 3,300 times: a challenge Node\'s fetch can read, naming the canonical query', async () => {
+    // Echoing the request URL made PAYMENT-REQUIRED over 16 KB: fetch failed with UND_ERR_HEADERS_OVERFLOW.
+    const res = await expectRefusedOnChain(() => fetch(`${server.base}/v1/compare?states=${'FL,'.repeat(3300)}TX`));
+    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).resource.url).toBe(
+      `${server.base}/v1/compare?states=FL,TX&line=all&granularity=month`,
+    );
+  });
+
   it('a malformed payment header', async () => {
     await expectRefusedOnChain(() => withPayment(PREMIUM, 'not base64!'));
     await expectRefusedOnChain(() => withPayment(PREMIUM, Buffer.from('{"x402Version":2').toString('base64')));

@@ -30,12 +30,16 @@ const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const FACILITATOR_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ORIGIN = 'http://service.test';
 
-/** One query per priced route that answers 200 with figures from the fixture data (checked below). */
+/**
+ * One query per priced route that answers 200 with figures from the fixture data (checked below), and
+ * the resource its challenge names: the query as parsed, defaults included (DECISIONS §2-3: line all,
+ * compare's granularity month), never the request's own text.
+ */
 const PRICED = [
-  { path: '/v1/premium', query: 'state=FL' },
-  { path: '/v1/premium/summary', query: 'state=FL&year=2024' },
-  { path: '/v1/insurers', query: 'state=FL&period=2024-01' },
-  { path: '/v1/compare', query: 'states=FL,IL' },
+  { path: '/v1/premium', query: 'state=FL', resource: 'state=FL&line=all' },
+  { path: '/v1/premium/summary', query: 'state=FL&year=2024', resource: 'state=FL&year=2024' },
+  { path: '/v1/insurers', query: 'state=FL&period=2024-01', resource: 'state=FL&period=2024-01' },
+  { path: '/v1/compare', query: 'states=FL,IL', resource: 'states=FL,IL&line=all&granularity=month' },
 ] as const;
 const FREE = ['/v1/premium/sample', '/v1/lines?state=FL', '/v1/coverage'];
 
@@ -166,7 +170,7 @@ describe('an unpaid request to a priced route', () => {
     expect(getAddress(accept.asset)).toBe(BASE_USDC);
     expect(getAddress(accept.payTo)).toBe(PAYEE);
     expect(accept.extra).toEqual({ name: 'USD Coin', version: '2' });
-    expect(challenge.resource.url).toBe(url);
+    expect(challenge.resource.url).toBe(`${ORIGIN}${p.path}?${p.resource}`);
     expect(challenge.resource.mimeType).toBe('application/json');
     expect(challenge.resource.description?.trim()).toBeTruthy();
 
@@ -591,6 +595,67 @@ describe('with the gate off', () => {
       expect(figuresOf(body).length).toBeGreaterThan(0);
     } finally {
       installGate(gate);
+    }
+  });
+});
+
+describe('what a client can make the gate echo or log (issue 9)', () => {
+  it('a valid compare 3,300 states long (duplicates fold) gets a small challenge naming the canonical query', async () => {
+    const url = `${ORIGIN}/v1/compare?states=${'FL,'.repeat(3300)}IL`;
+    const res = await local(url);
+    expect(res.status).toBe(402);
+    const header = res.headers.get('PAYMENT-REQUIRED')!;
+    expect(header.length).toBeLessThan(8 * 1024);
+    const challenge = decodePaymentRequiredHeader(header);
+    expect(challenge.resource.url).toBe(`${ORIGIN}/v1/compare?states=FL,IL&line=all&granularity=month`);
+    expect(JSON.stringify(challenge)).not.toContain('FL,FL');
+  });
+
+  it('the challenge names the parameters as parsed, whatever their spelling and order', async () => {
+    const a = await challengeOf(`${ORIGIN}/v1/premium?granularity=year&state=fl&line=ALL&from=2023-01`);
+    expect(a.resource.url).toBe(`${ORIGIN}/v1/premium?state=FL&line=ALL&from=2023-01&granularity=year`);
+  });
+
+  const junk = [
+    'junk',
+    '%%%',
+    'x'.repeat(4000),
+    Buffer.from('not json').toString('base64'),
+    Buffer.from('{"x402Version":').toString('base64'),
+    Buffer.from('[]').toString('base64'),
+    Buffer.from('{}').toString('base64'),
+    Buffer.from('{"x402Version":2,"accepted":"x","payload":null}').toString('base64'),
+    Buffer.from(JSON.stringify({ x402Version: 2, resource: 7, accepted: { scheme: 'exact' }, payload: { signature: 1 } })).toString('base64'),
+  ];
+  it.each(junk.map((h) => [h.slice(0, 40), h]))('junk PAYMENT-SIGNATURE %s: 402 {}, at most one log line, no stack trace', async (_, header) => {
+    const calls: unknown[][] = [];
+    const spies = (['error', 'warn', 'log', 'info'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void calls.push(args)));
+    try {
+      const res = await withPayment(urlOf(PRICED[0]), header);
+      expect(res.status).toBe(402);
+      expect(await res.text()).toBe('{}');
+      // A reason code, or one of the SDK's own two reasons ('No matching payment requirements').
+      expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toMatch(/^([a-z][a-z0-9_]*|No matching payment requirements)$/);
+    } finally {
+      spies.forEach((s) => s.mockRestore());
+    }
+    expect(calls.length).toBeLessThanOrEqual(1);
+    for (const args of calls) {
+      for (const arg of args) {
+        expect(typeof arg).toBe('string');
+        expect(arg as string).not.toContain('\n');
+        expect((arg as string).length).toBeLessThan(200);
+      }
+    }
+  });
+
+  it('a header that is not base64 JSON is refused with the reason invalid_payment_header', async () => {
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const res = await withPayment(urlOf(PRICED[0]), 'junk');
+      expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toBe('invalid_payment_header');
+    } finally {
+      quiet.mockRestore();
     }
   });
 });
