@@ -477,7 +477,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: null,
     params: sampleParams,
     response: sampleResponse,
-    errors: [400, 404],
+    errors: [400, 404, 500],
   },
   {
     path: '/v1/lines',
@@ -487,7 +487,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: null,
     params: linesParams,
     response: linesResponse,
-    errors: [400, 404],
+    errors: [400, 404, 500],
   },
   {
     path: '/v1/coverage',
@@ -497,6 +497,6 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: null,
     params: null,
     response: coverageResponse,
-    errors: [],
+    errors: [500],
   },
 ];
