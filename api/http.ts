@@ -50,9 +50,10 @@ const CODES = { 400: 'invalid_request', 404: 'not_found', 500: 'internal', 503: 
 
 export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: string): Response {
   const body: ErrorBody = { error: { code: CODES[status === 405 ? 400 : status], message } };
-  const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' };
+  const text = JSON.stringify(body);
+  const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store' };
   if (status === 405) headers.Allow = ALLOWED_METHODS;
-  return respond(JSON.stringify(body), { status, headers });
+  return respond(text, { status, headers });
 }
 
 /** A 200 JSON answer (no body for HEAD, the length either way). */

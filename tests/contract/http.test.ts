@@ -65,6 +65,22 @@ describe('the Node server (server.ts) around the handlers', () => {
     expect(page.status).toBe(400);
   });
 
+  it('an HTTP/1.1 request without Host: the JSON 400 under /v1; HTTP/1.0 needs none', async () => {
+    const { port } = new URL(server.base);
+    const send = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(head));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const missing = await send('GET /v1/coverage HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(missing).toMatch(/^HTTP\/1\.1 400 /);
+    expect(errorBody.strict().parse(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4))).error.message).toContain('Host');
+    expect(await send('GET /v1/coverage HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('answers TRACE off the API with 405, not a 500 and a stack trace; TRACK, which HTTP parsing refuses, with the JSON 400', async () => {
     const trace = await raw('TRACE', '/');
     expect(trace.status).toBe(405);
