@@ -3,6 +3,8 @@
 // pipeline cost the API 60-80% of its throughput (npm run bench:api), and its answers to odd paths are
 // not the API's error body; on Vercel the same dispatcher runs behind src/fetch.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dispatch, isApiPath } from './api/dispatch.ts';
@@ -54,20 +56,25 @@ function validHost(value: string): boolean {
   }
 }
 
-/** The request's URL, or the reason it has none: a Host or target that no URL can be made of. */
-function urlOf(req: IncomingMessage): URL | string {
-  const named = req.headers.host;
-  if (named === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'missing Host header: HTTP/1.1 requires one';
-  if (named !== undefined && !validHost(named)) return 'malformed Host header: expected a host name or address, optionally with a port';
+/** The request's URL, or the reason it has none; and whether its path is under /v1 either way. */
+function targetOf(req: IncomingMessage): { url: URL | string; api: boolean } {
   const target = req.url ?? '/';
+  let read: URL | null = null;
   try {
-    // Origin form (/path?query) on the Host it names; absolute form (http://host/path) as it is.
-    const url = target.startsWith('/') ? new URL(`http://${named ?? `localhost:${port}`}${target}`) : new URL(target);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+    // Origin form (/path?query) is read on a placeholder host first, so the path is known whatever Host
+    // says; absolute form (http://host/path) names its own host, which overrides Host's (RFC 9112 3.2.2).
+    read = new URL(target.startsWith('/') ? `http://localhost${target}` : target);
   } catch {
     // below
   }
-  return 'malformed request target: expected a path such as /v1/coverage';
+  if (!read || (read.protocol !== 'http:' && read.protocol !== 'https:'))
+    return { url: 'malformed request target: expected a path such as /v1/coverage', api: isApiPath(target.split('?')[0]) };
+  const api = isApiPath(read.pathname);
+  // Host is checked in both forms: the site's own handler builds its URL from it.
+  const named = req.headers.host;
+  if (named === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return { url: 'missing Host header: HTTP/1.1 requires one', api };
+  if (named !== undefined && !validHost(named)) return { url: 'malformed Host header: expected a host name or address, optionally with a port', api };
+  return { url: target.startsWith('/') ? new URL(`http://${named ?? `localhost:${port}`}${target}`) : read, api };
 }
 
 function write(res: ServerResponse, response: Response, body: Awaited<ReturnType<typeof bodyOf>>): void {
@@ -94,8 +101,7 @@ function toRequest(req: IncomingMessage, url: URL): Request {
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
-  const url = urlOf(req);
-  const api = isApiPath(typeof url === 'string' ? (req.url ?? '').split('?')[0] : url.pathname);
+  const { url, api } = targetOf(req);
   if (typeof url === 'string') return api ? send(res, errorResponse(400, url)) : plain(res, 400, `Bad request: ${url}`);
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
@@ -103,15 +109,22 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   await send(res, await dispatch(toRequest(req, url)));
 }
 
-// Requests being answered, so a shutdown can wait for them and no longer.
+// Requests being answered, so a shutdown can wait for them and no longer; and per socket, so an HTTP
+// error on a connection never writes over an answer being given on it.
 let inFlight = 0;
 let stopping = false;
 let whenIdle = () => {};
+const answering = new WeakMap<Socket, number>();
+const closeWhenAnswered = new WeakSet<Socket>();
 
-// Node would refuse a missing Host itself, with an empty 400: the check in urlOf answers it in the API's body.
-const server = createServer({ requireHostHeader: false }, (req, res) => {
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
   inFlight++;
+  answering.set(socket, (answering.get(socket) ?? 0) + 1);
   res.once('close', () => {
+    const left = answering.get(socket)! - 1;
+    answering.set(socket, left);
+    if (left === 0 && closeWhenAnswered.has(socket)) socket.end();
     if (--inFlight === 0) whenIdle();
   });
   if (stopping) res.setHeader('Connection', 'close');
@@ -120,23 +133,44 @@ const server = createServer({ requireHostHeader: false }, (req, res) => {
     if (res.headersSent) res.destroy();
     else void send(res, internalError());
   });
-});
+}
+
+// Node would refuse a missing Host itself, with an empty 400: the check in targetOf answers it in the API's body.
+const server = createServer({ requireHostHeader: false }, handle);
+// An Expect other than 100-continue would get Node's bare 417: the expectation is ignored (RFC 9110 10.1.1 allows it) and the request answered.
+server.on('checkExpectation', handle);
+
+/** An answer written straight to a socket, where Node gives no ServerResponse: the API's error body, then close. */
+function socketAnswer(socket: Duplex, status: number, reason: string, message: string, head: boolean, extra = ''): void {
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+      `Access-Control-Allow-Origin: *\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
+}
 
 // Requests the HTTP parser itself refuses (a method it does not know, such as TRACK; bad syntax; headers
 // too large) get the API's error body too, instead of Node's bare 400.
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'request headers too large: the request line and headers must fit in 16 KB'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request timeout: the request was not received in time'],
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'request headers too large: the request line and headers must fit in 16 KB'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request timeout: the request was not received in time'],
 };
-server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+const MALFORMED: [number, string, string] = [400, 'Bad Request', 'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage'];
+server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
   if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
-  const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage'];
-  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : status === 408 ? 'Request Timeout' : 'Request Header Fields Too Large'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  // A request on this connection was answered or is being answered: the connection ends after it, with nothing written over it.
+  if (answering.has(socket)) {
+    if (answering.get(socket)! > 0) closeWhenAnswered.add(socket);
+    else socket.end();
+    return;
+  }
+  const [status, reason, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+  socketAnswer(socket, status, reason, message, err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ');
+});
+
+// CONNECT would otherwise get no answer at all: it is one more method the API does not allow.
+server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+  socketAnswer(socket, 405, 'Method Not Allowed', `method 'CONNECT' is not allowed: use GET (or HEAD)`, false, 'Allow: GET, HEAD, OPTIONS\r\n');
 });
 
 server.listen(port, host, () => {

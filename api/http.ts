@@ -89,7 +89,7 @@ function preflight(): Response {
  * body, and any other failure into a 500 that leaks nothing (no stack, no path).
  */
 export function route(handle: (request: Request, url: URL) => Response | Promise<Response>): Handler {
-  return async (request) => {
+  const answer = async (request: Request): Promise<Response> => {
     if (request.method === 'OPTIONS') return preflight();
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return methodNotAllowed(request.method);
@@ -101,6 +101,11 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
       console.error(e instanceof ShardError ? `shards: ${e.message}` : e);
       return internalError();
     }
+  };
+  return async (request) => {
+    const response = await answer(request);
+    // HEAD gets what GET would, headers only: errors included, wherever the Response goes (Vercel too).
+    return request.method === 'HEAD' && response.body !== null ? respond(null, { status: response.status, headers: response.headers }) : response;
   };
 }
 

@@ -3,7 +3,7 @@
 // x402HTTPResourceServer; this module adapts a Web Request to it and shapes its outcomes into this
 // API's responses: 402 with body {} and no internals, 503 when the facilitator cannot be reached.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
-import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
@@ -11,6 +11,7 @@ import { isAddress, parseUnits } from 'viem';
 import type { RouteContract } from '../contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
+import { isWellFormedPayment } from './payload.ts';
 import type { PaymentAsset, PaymentSettings } from './settings.ts';
 
 export interface Gate {
@@ -48,16 +49,10 @@ function adapterOf(request: Request, resource: URL, payment: boolean): HTTPAdapt
   };
 }
 
-/** A PAYMENT-SIGNATURE header that is there but does not decode (the SDK would log its stack and ignore it). */
-function undecodablePayment(request: Request): boolean {
+/** A PAYMENT-SIGNATURE header that is there but is not a well-formed payment payload. */
+function malformedPayment(request: Request): boolean {
   const header = request.headers.get('payment-signature');
-  if (header === null) return false;
-  try {
-    decodePaymentSignatureHeader(header);
-    return false;
-  } catch {
-    return true;
-  }
+  return header !== null && !isWellFormedPayment(header);
 }
 
 /** One line per refused payment, with the reason code only: a client cannot make the log grow faster than its requests. */
@@ -75,7 +70,8 @@ function failClosed(client: FacilitatorClient): FacilitatorClient {
         return await call(...args);
       } catch (e) {
         if (e instanceof FacilitatorResponseError || e instanceof VerifyError || e instanceof SettleError) throw e;
-        console.error(`x402 facilitator ${operation} failed:`, e);
+        // One line: the facilitator's error, not a stack.
+        console.error(`x402 facilitator ${operation} failed: ${String((e as Error)?.message ?? e).split('\n')[0].slice(0, 300)}`);
         throw Object.assign(new FacilitatorResponseError(`facilitator ${operation} failed`), { cause: e });
       }
     };
@@ -86,7 +82,7 @@ function failClosed(client: FacilitatorClient): FacilitatorClient {
   };
 }
 
-/** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a payment payload. */
+/** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a well-formed payment payload. */
 const MALFORMED_PAYMENT = 'invalid_payment_header';
 
 /** A reason as a machine code (`invalid_exact_evm_payload_signature`), never a facilitator's free text. */
@@ -175,7 +171,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         await initialized();
         // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
         const paying = request.method !== 'HEAD';
-        if (paying && undecodablePayment(request)) {
+        if (paying && malformedPayment(request)) {
           logRefusal(route, MALFORMED_PAYMENT);
           return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(await challenge(request, resource, route), MALFORMED_PAYMENT) });
         }

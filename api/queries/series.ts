@@ -1,7 +1,7 @@
 // The series a premium or compare query reads: resolving state, line and county against the shard
 // index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
 import type { SeriesRow, SeriesValues } from '../contract.ts';
-import { HttpError, unknownState } from '../http.ts';
+import { HttpError, echo, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
 import { precomputed } from '../json.ts';
 import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';
@@ -32,7 +32,7 @@ export interface ResolvedLine {
 export function resolveLine(state: string, entry: StateIndex, line: string): ResolvedLine {
   const wanted = line.toLowerCase();
   const notFound = () =>
-    new HttpError(404, `unknown line '${line}' for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`);
+    new HttpError(404, `unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`);
   const findCategory = (name: string) => {
     const category = entry.categories.find((c) => c.name.toLowerCase() === name);
     return category && { echo: category.name, dir: category.dir };
@@ -54,7 +54,7 @@ export function resolveLine(state: string, entry: StateIndex, line: string): Res
 export function resolveCounty(state: string, entry: StateIndex, county: string): { name: string; dir: string } {
   if (!entry.counties.length) throw new HttpError(404, `no county data for ${state}: omit 'county' for statewide figures (see has_county_data in /v1/coverage)`);
   const match = entry.counties.find((c) => c.name.toUpperCase() === county);
-  if (!match) throw new HttpError(404, `unknown county '${county}' for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`);
+  if (!match) throw new HttpError(404, `unknown county ${echo(county)} for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`);
   return { name: county, dir: match.dir };
 }
 

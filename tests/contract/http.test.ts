@@ -33,6 +33,18 @@ describe('GET /openapi.json over HTTP', () => {
   });
 });
 
+/** Bytes written to a fresh connection as they are, and everything the server sends back until it closes. */
+function send(head: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(new URL(server.base).port), '127.0.0.1', () => socket.end(head));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
 /** A raw HTTP/1.1 request, for what fetch will not send (TRACE, a forged Host). */
 const raw = (method: string, path: string, headers?: Record<string, string>) => rawRequest(server.base, method, path, headers);
 
@@ -66,19 +78,41 @@ describe('the Node server (server.ts) around the handlers', () => {
   });
 
   it('an HTTP/1.1 request without Host: the JSON 400 under /v1; HTTP/1.0 needs none', async () => {
-    const { port } = new URL(server.base);
-    const send = (head: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.end(head));
-        let text = '';
-        socket.on('data', (chunk) => (text += chunk));
-        socket.on('close', () => resolve(text));
-        socket.on('error', reject);
-      });
     const missing = await send('GET /v1/coverage HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(missing).toMatch(/^HTTP\/1\.1 400 /);
     expect(errorBody.strict().parse(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4))).error.message).toContain('Host');
     expect(await send('GET /v1/coverage HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('answers CONNECT, which Node hands no request handler, with the JSON 405', async () => {
+    const res = await send('CONNECT /v1/premium?state=FL HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(res).toMatch(/^HTTP\/1\.1 405 /);
+    expect(res).toMatch(/\r\nAllow: GET, HEAD, OPTIONS\r\n/);
+    expect(errorBody.strict().parse(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4))).error.code).toBe('invalid_request');
+  });
+
+  it('ignores an Expect other than 100-continue and answers the request (Node alone gave a bare 417)', async () => {
+    const plain = await raw('GET', '/v1/premium?state=FL');
+    for (const expectation of ['x', 'text/html']) {
+      const res = await raw('GET', '/v1/premium?state=FL', { Expect: expectation });
+      expect(res.status, expectation).toBe(200);
+      expect(res.body).toBe(plain.body);
+    }
+  });
+
+  it('a malformed request on HEAD gets headers only, and a request answered is never answered twice', async () => {
+    const head = await send('HEAD /v1/premium?state=F\xe9 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
+    // The request line is answered; the broken framing after it ends the connection, with nothing more written.
+    const twice = await send('GET /%zz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: text/html\r\n\r\n');
+    expect(twice.match(/HTTP\/1\.1 \d{3} /g)).toHaveLength(1);
+  });
+
+  it('an absolute-form target under /v1 with a malformed Host: the JSON 400', async () => {
+    const res = await raw('GET', `${server.base}/v1/coverage`, { Host: 'localhost:99999' });
+    expect(res.status).toBe(400);
+    expect(errorBody.strict().parse(JSON.parse(res.body)).error.message).toContain('Host');
   });
 
   it('answers TRACE off the API with 405, not a 500 and a stack trace; TRACK, which HTTP parsing refuses, with the JSON 400', async () => {

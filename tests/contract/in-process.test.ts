@@ -27,3 +27,23 @@ describe('a failure to compute an answer', () => {
     }
   });
 });
+
+describe('answers a client cannot inflate (issue 9)', () => {
+  it('HEAD gets no body with an error either, wherever the Response goes (the Vercel function too)', async () => {
+    for (const path of ['/v1/premium?state=ZZ', '/v1/premium?state=1', '/v1/nope', '/v1/premium/']) {
+      const res = await call(path, { method: 'HEAD' });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.body, path).toBeNull();
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+    }
+  });
+
+  it('quotes a 10 kB line, county, state list or path cut to 80 characters', async () => {
+    const long = 'x'.repeat(10_000);
+    for (const path of [`/v1/premium?state=FL&line=${long}`, `/v1/premium?state=FL&county=${long}`, `/v1/compare?states=FL,${long}`, `/v1/${long}`, `/v1/premium?state=${long}`]) {
+      const { error } = await (await call(path)).json();
+      expect(error.message.length, path.slice(0, 40)).toBeLessThan(400);
+      expect(error.message, path.slice(0, 40)).toMatch(/…' \(100[0-9]{2} characters\)/);
+    }
+  });
+});

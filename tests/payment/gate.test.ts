@@ -658,4 +658,22 @@ describe('what a client can make the gate echo or log (issue 9)', () => {
       quiet.mockRestore();
     }
   });
+
+  it('a payload with the route\'s own terms but no authorization is refused here (402), never passed on to fail as a 503', async () => {
+    const challenge = await challengeOf(urlOf(PRICED[1]));
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const loud = vi.spyOn(console, 'error');
+    try {
+      for (const payload of [{}, { authorization: {} }, { signature: '0x12', authorization: { from: 'me' } }]) {
+        const header = Buffer.from(JSON.stringify({ x402Version: 2, accepted: challenge.accepts[0], resource: challenge.resource, payload })).toString('base64');
+        const res = await withPayment(urlOf(PRICED[1]), header);
+        expect(res.status).toBe(402);
+        expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toBe('invalid_payment_header');
+      }
+      expect(loud).not.toHaveBeenCalled();
+    } finally {
+      quiet.mockRestore();
+      loud.mockRestore();
+    }
+  });
 });

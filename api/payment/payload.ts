@@ -1,0 +1,30 @@
+// What a PAYMENT-SIGNATURE header must be before the gate hands it on: base64 JSON of an x402
+// PaymentPayload (the SDK's own schema) whose `payload` has the shape the exact EVM scheme signs
+// (an EIP-3009 authorization, or a Permit2 one). Anything else is refused here as malformed: the SDK
+// would log a stack for an undecodable header, and a facilitator may throw on a malformed payload,
+// which would read as "facilitator unavailable".
+import { decodePaymentSignatureHeader } from '@x402/core/http';
+import { PaymentPayloadSchema } from '@x402/core/schemas';
+import { z } from 'zod';
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const whole = z.string().regex(/^\d{1,78}$/);
+
+const eip3009 = z.object({
+  signature: hex.optional(),
+  authorization: z.object({ from: address, to: address, value: whole, validAfter: whole, validBefore: whole, nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/) }),
+});
+const permit2 = z.object({ signature: hex, permit2Authorization: z.object({ from: address }).loose() });
+const exactEvmPayload = z.union([eip3009, permit2]);
+
+/** True when the header decodes to a payment payload the exact EVM scheme can verify. */
+export function isWellFormedPayment(header: string): boolean {
+  let decoded: unknown;
+  try {
+    decoded = decodePaymentSignatureHeader(header);
+  } catch {
+    return false;
+  }
+  return PaymentPayloadSchema.safeParse(decoded).success && exactEvmPayload.safeParse((decoded as { payload?: unknown }).payload).success;
+}
