@@ -48,12 +48,7 @@ export function generateSynthetic(dir: string, { states, lines, years, vintages 
       const [y, m] = month;
       const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
       const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-      const rows = [
-        `# publisher: SYNTHETIC`, `# source: SYNTHETIC ${s}`, `# title: SYNTHETIC ${key(month)}`,
-        `# url: https://example.invalid/${s}/${key(month)}`, `# report_date: ${next}`,
-        `# report_date_basis: estimated: synthetic`, `# data_as_of: ${last}`,
-        'state,period,line,county,insurer,metric,value,qualifier,note',
-      ];
+      const rows: string[] = [];
       for (let v = 0; v < vintages && i - v >= 0; v++) {
         const period = key(months[i - v]);
         const bump = 1 + v * 0.001; // each restatement moves the figures a little
@@ -62,7 +57,13 @@ export function generateSynthetic(dir: string, { states, lines, years, vintages 
           rows.push(`${s},${period},${code},,,policies,${(Math.round(1001 * (l + 1) * bump) + i) * 10 + 7},,SYNTHETIC`); // printed to the unit
         });
       }
-      writeFileSync(join(pubDir, `${key(month)}.csv`), rows.join('\n') + '\n');
+      const header = [
+        `# publisher: SYNTHETIC`, `# source: SYNTHETIC ${s}`, `# title: SYNTHETIC ${key(month)}`,
+        `# url: https://example.invalid/${s}/${key(month)}`, `# report_date: ${next}`,
+        `# report_date_basis: estimated: synthetic`, `# data_as_of: ${last}`, `# rows: ${rows.length}`,
+        'state,period,line,county,insurer,metric,value,qualifier,note',
+      ];
+      writeFileSync(join(pubDir, `${key(month)}.csv`), [...header, ...rows].join('\n') + '\n');
     });
   }
 }

@@ -1,7 +1,7 @@
 // `npm run ingest`: builds shards from DATA_DIR (default data/) into SHARDS_DIR (default shards/).
 import { resolve } from 'node:path';
 import { buildShards } from './build.ts';
-import { IngestError, formatProblem } from './errors.ts';
+import { IngestError, formatProblems } from './errors.ts';
 
 const dataDir = resolve(process.env.DATA_DIR ?? 'data');
 const outDir = resolve(process.env.SHARDS_DIR ?? 'shards');
@@ -10,7 +10,7 @@ try {
   console.log(`ingest: ${r.publications} publications, ${r.figures} figures → ${r.files} shard files (${(r.bytes / 1024).toFixed(0)} KiB) in ${outDir}`);
 } catch (e) {
   if (!(e instanceof IngestError)) throw e;
-  for (const p of e.problems) console.error(formatProblem(p));
+  console.error(formatProblems(e.problems).join('\n'));
   console.error(`ingest: ${e.problems.length} problem(s); nothing was written, the previous shards are untouched.`);
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 // Reads a CSV file (optionally preceded by `# key: value` header lines) into rows whose fields know
-// their line and column, so validation errors can point at the exact spot.
-import { parse } from 'csv-parse/sync';
+// their line and column, so validation errors can point at the exact spot. A record is one line (RFC
+// 4180 quoting within the line; no data file breaks a field across lines), so the reader goes line by
+// line and stops at a file's problem limit instead of parsing a junk file to its end.
 import type { Problems } from './errors.ts';
 
 export interface Cell {
@@ -18,24 +19,50 @@ export interface MetaEntry {
 export interface CsvFile {
   file: string;
   meta: Map<string, MetaEntry>;
-  rows: Row[];
+  /** Read as they are iterated, once; a row that is not valid CSV or has a wrong field count is a problem instead. */
+  rows: Iterable<Row>;
+  /** Records (non-empty lines) after the CSV header, whether or not they make a row. */
+  recordCount: number;
 }
 
-/** Start columns (1-based) of each field in a raw CSV record line, honouring quotes. */
-function fieldColumns(raw: string): number[] {
-  const starts = [1];
-  let quoted = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i];
-    if (c === '"') quoted = !quoted;
-    else if (c === ',' && !quoted) starts.push(i + 2);
+type SplitLine = { fields: string[]; columns: number[] } | { column: number; message: string };
+
+/** The fields of one line and the (1-based) column each starts at, or where the line stops being CSV. */
+function splitLine(text: string): SplitLine {
+  const fields: string[] = [];
+  const columns: number[] = [];
+  for (let i = 0; ; i++) {
+    columns.push(i + 1);
+    if (text[i] === '"') {
+      const start = i;
+      let value = '';
+      for (let from = i + 1; ; ) {
+        const close = text.indexOf('"', from);
+        if (close < 0) return { column: start + 1, message: 'this quoted field is not closed on its line (a field cannot span lines)' };
+        value += text.slice(from, close);
+        i = close + 1;
+        if (text[i] !== '"') break;
+        value += '"'; // "" is a quote inside a quoted field
+        from = i + 1;
+      }
+      if (i < text.length && text[i] !== ',') return { column: i + 1, message: 'expected a comma after the closing quote of a field' };
+      fields.push(value);
+    } else {
+      const comma = text.indexOf(',', i);
+      const end = comma < 0 ? text.length : comma;
+      const quote = text.slice(i, end).indexOf('"');
+      if (quote >= 0) return { column: i + quote + 1, message: 'a quote inside an unquoted field: quote the whole field and double the quote ("")' };
+      fields.push(text.slice(i, end));
+      i = end;
+    }
+    if (i >= text.length) return { fields, columns };
   }
-  return starts;
 }
 
 /**
- * Parses `text`; problems go to `problems` and the rows that could be read are returned.
+ * Parses `text`; problems go to `problems` and the rows that can be read are returned.
  * `columns` lists the required header, in any order; unknown columns are problems too.
+ * The text must end with a line end: a file cut short in the middle of a line is refused.
  */
 export function readCsv(
   file: string,
@@ -49,10 +76,16 @@ export function readCsv(
     problems.add(file, 1, 1, `the file is empty: expected ${opts.metaHeader ? "'# key: value' header lines, then " : ''}the CSV header ${columns.join(',')}`);
     return null;
   }
-  const lines = text.split('\n');
+  if (!text.endsWith('\n')) {
+    const lines = text.split('\n');
+    problems.add(file, lines.length, lines.at(-1)!.length + 1, 'the file does not end with a line end: it may be cut short (every line, the last one too, ends with a newline)');
+    return null;
+  }
+  // Without the line ends (CRLF or LF); lines[i] is line i + 1.
+  const lines = text.slice(0, -1).split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   let first = 0;
   if (opts.metaHeader) {
-    while (first < lines.length && lines[first].startsWith('#')) {
+    while (first < lines.length && lines[first].startsWith('#') && !problems.full(file)) {
       const m = lines[first].match(/^#\s*([a-z_]+):\s?(.*?)\s*$/);
       if (!m) problems.add(file, first + 1, 1, "expected a header line '# key: value'");
       else if (meta.has(m[1])) problems.add(file, first + 1, 3, `header '${m[1]}' is given twice`);
@@ -63,21 +96,21 @@ export function readCsv(
       }
       first++;
     }
+    if (problems.full(file)) return null;
   }
-  let records: { record: string[]; info: { lines: number }; raw: string }[];
-  try {
-    records = parse(text, { from_line: first + 1, info: true, raw: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
-  } catch (e) {
-    const err = e as { lines?: number; column?: number; message: string };
-    problems.add(file, err.lines ?? first + 1, (err.column ?? 0) + 1, `not valid CSV: ${err.message}`);
-    return null;
-  }
-  if (records.length === 0) {
+  let at = first;
+  while (at < lines.length && lines[at] === '') at++;
+  if (at === lines.length) {
     problems.add(file, first + 1, 1, `expected the CSV header ${columns.join(',')}`);
     return null;
   }
-  const header = records[0].record.map((h) => h.trim());
-  const headerLine = records[0].info.lines;
+  const headerLine = at + 1;
+  const split = splitLine(lines[at]);
+  if ('message' in split) {
+    problems.add(file, headerLine, split.column, `not valid CSV: ${split.message}`);
+    return null;
+  }
+  const header = split.fields.map((h) => h.trim());
   let headerOk = true;
   for (const c of columns) {
     if (!header.includes(c)) {
@@ -87,24 +120,31 @@ export function readCsv(
   }
   header.forEach((h, i) => {
     if (!columns.includes(h)) {
-      problems.add(file, headerLine, fieldColumns(records[0].raw)[i] ?? 1, `unknown column '${h}': expected only ${columns.join(',')}`);
+      problems.add(file, headerLine, split.columns[i], `unknown column '${h}': expected only ${columns.join(',')}`);
       headerOk = false;
     }
   });
   if (!headerOk) return null;
+  const recordCount = lines.slice(at + 1).filter((l) => l !== '').length;
+  return { file, meta, rows: readRows(file, lines, at + 1, header, problems), recordCount };
+}
 
-  const rows: Row[] = [];
-  for (const { record, info, raw } of records.slice(1)) {
-    // info.lines is the line where the record ends; records here are single-line.
-    const line = info.lines;
-    const starts = fieldColumns(raw.replace(/\r?\n$/, ''));
-    if (record.length !== header.length) {
-      problems.add(file, line, 1, `expected ${header.length} fields (${header.join(',')}), found ${record.length}`);
+/** The rows from `lines[from]` on, until the file has given its problem limit. */
+function* readRows(file: string, lines: string[], from: number, header: string[], problems: Problems): Generator<Row> {
+  for (let i = from; i < lines.length && !problems.full(file); i++) {
+    if (lines[i] === '') continue;
+    const line = i + 1;
+    const record = splitLine(lines[i]);
+    if ('message' in record) {
+      problems.add(file, line, record.column, `not valid CSV: ${record.message}`);
+      continue;
+    }
+    if (record.fields.length !== header.length) {
+      problems.add(file, line, 1, `expected ${header.length} fields (${header.join(',')}), found ${record.fields.length}`);
       continue;
     }
     const cells: Record<string, Cell> = {};
-    header.forEach((h, i) => (cells[h] = { value: record[i], line, column: starts[i] ?? 1 }));
-    rows.push({ line, cells });
+    header.forEach((h, k) => (cells[h] = { value: record.fields[k], line, column: record.columns[k] }));
+    yield { line, cells };
   }
-  return { file, meta, rows };
 }

@@ -2,14 +2,22 @@
 // any, an IngestError lists them all and nothing downstream runs.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { checkSameDayConflicts } from './conflicts.ts';
 import { readCsv } from './csv.ts';
+import { decodeText } from './encoding.ts';
 import { Problems } from './errors.ts';
 import type { Dataset, Figure, Line, Publication } from './model-types.ts';
-import { PUBLICATION_COLUMNS, parsePublication } from './sources/publication.ts';
+import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import {
   CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,
   parseCategories, parseLineIds, parseLines, parseStates,
 } from './sources/registries.ts';
+
+/**
+ * The largest data file the ingest reads: the largest real publication is a few KB, so anything near
+ * this is not a publication (a 50 MB junk file once took half a minute and gigabytes to reject).
+ */
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 function listCsv(dir: string): string[] {
   let entries: string[];
@@ -29,14 +37,20 @@ export function loadDataset(dataDir: string): Dataset {
   const problems = new Problems();
   const shown = (path: string) => relative(process.cwd(), path) || path;
   const read = (path: string, columns: readonly string[], metaHeader = false) => {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(path, 'utf8');
+      const size = statSync(path).size;
+      if (size > MAX_FILE_BYTES) {
+        problems.add(shown(path), 1, 1, `the file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte (5 MB) limit for a data file: is it the right file?`);
+        return null;
+      }
+      bytes = readFileSync(path);
     } catch {
       problems.add(shown(path), 1, 1, 'the file is missing');
       return null;
     }
-    return readCsv(shown(path), text, columns, problems, { metaHeader });
+    const text = decodeText(shown(path), bytes, problems);
+    return text === null ? null : readCsv(shown(path), text, columns, problems, { metaHeader });
   };
 
   const statesCsv = read(join(dataDir, 'states.csv'), STATES_COLUMNS);
@@ -67,7 +81,8 @@ export function loadDataset(dataDir: string): Dataset {
     for (const line of byCode.values()) {
       const id = ids.get(`${state} ${line.sourceCode}`);
       if (id === undefined) {
-        problems.add(shown(idsPath), 1, 1, `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row '${nextId++},${state},${line.sourceCode}' (the next unused id)`);
+        // An unreadable registry is one problem already, not one more per line.
+        if (idsCsv) problems.add(shown(idsPath), 1, 1, `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row '${nextId++},${state},${line.sourceCode}' (the next unused id)`);
         continue;
       }
       withIds.set(line.sourceCode, { ...line, id });
@@ -78,16 +93,17 @@ export function loadDataset(dataDir: string): Dataset {
   const publications: Publication[] = [];
   const figures: Figure[] = [];
   const pubDir = join(dataDir, 'publications');
-  const counties = new Map<string, { name: string; file: string; line: number }>();
+  const context: PublicationContext = { states, lines: taxonomy, today: new Date().toISOString().slice(0, 10), counties: new Map() };
   for (const path of listCsv(pubDir)) {
     const csv = read(path, PUBLICATION_COLUMNS, true);
     if (!csv) continue;
     const id = relative(pubDir, path).replace(/\.csv$/, '');
-    const parsed = parsePublication(csv, id, states, taxonomy, problems, counties);
+    const parsed = parsePublication(csv, id, context, problems);
     if (!parsed) continue;
     publications.push(parsed.pub);
     figures.push(...parsed.figures);
   }
+  checkSameDayConflicts(figures, problems);
   if (publications.length === 0 && problems.list.length === 0)
     problems.add(shown(pubDir), 1, 1, 'no publication files: expected publications/<publisher>/<id>.csv');
 

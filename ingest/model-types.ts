@@ -63,6 +63,9 @@ export interface Figure {
   value: number;
   /** False for rounded or qualified figures: kept in the file, never served. */
   exact: boolean;
+  /** Where the value is printed in `pub.file`, for problems found after parsing. */
+  fileLine: number;
+  valueColumn: number;
 }
 
 export interface Dataset {

@@ -4,37 +4,25 @@ import { isIsoDate, lastDay, parsePeriod } from '../../api/periods.ts';
 import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
-import { COUNT_METRICS, METRICS, PCT_METRICS, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
+import { METRICS, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
+import { valueProblem } from './values.ts';
 
 export const PUBLICATION_COLUMNS = ['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'note'] as const;
-const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of'] as const;
-const DECIMAL = /^-?\d+(\.\d+)?$/;
+const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of', 'rows'] as const;
 const QUALIFIER = /^[a-z]+( [a-z]+)*$/;
 
-/**
- * Exact as printed: at least 4 significant digits (`946170000`, not `1240000000` = "$1.24B"), or a
- * whole number printed to its units digit (`513` policies), which no rounding produced.
- */
-export function isExactAsWritten(text: string): boolean {
-  return significantDigits(text) >= 4 || /^-?\d*[1-9]$/.test(text);
+/** What the publications of one run share, to check each file against those read before it. */
+export interface PublicationContext {
+  states: Map<string, State>;
+  lines: Map<string, Map<string, Omit<Line, 'id'>>>;
+  /** Today (UTC), `YYYY-MM-DD`: no report is dated after it. */
+  today: string;
+  /** County spellings seen so far, by `state|folder`. */
+  counties: Map<string, { name: string; file: string; line: number }>;
 }
 
-/** Significant digits of a decimal as written: `1240000000` → 3, `946170000` → 5, `0.50` → 2. */
-export function significantDigits(text: string): number {
-  const [int, frac = ''] = text.replace('-', '').split('.');
-  const digits = (int + frac).replace(/^0+/, '');
-  return frac ? digits.length : digits.replace(/0+$/, '').length;
-}
-
-export function parsePublication(
-  csv: CsvFile,
-  id: string,
-  states: Map<string, State>,
-  lines: Map<string, Map<string, Omit<Line, 'id'>>>,
-  problems: Problems,
-  /** County spellings seen so far, by `state|folder`: shared across publications. */
-  counties: Map<string, { name: string; file: string; line: number }> = new Map(),
-): { pub: Publication; figures: Figure[] } | null {
+export function parsePublication(csv: CsvFile, id: string, context: PublicationContext, problems: Problems): { pub: Publication; figures: Figure[] } | null {
+  const { states, lines, counties } = context;
   const { file, meta } = csv;
   for (const key of meta.keys()) {
     if (!(HEADER_KEYS as readonly string[]).includes(key))
@@ -45,7 +33,7 @@ export function parsePublication(
     if (!entry || !entry.value) problems.add(file, entry?.line ?? 1, 1, `missing header '# ${key}: ...'`);
     return entry;
   };
-  const [publisher, source, title, url, reportDate, basis, dataAsOf] = HEADER_KEYS.map(get);
+  const [publisher, source, title, url, reportDate, basis, dataAsOf, rows] = HEADER_KEYS.map(get);
   if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
   for (const d of [reportDate, dataAsOf]) {
     if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, d.column, `expected a date YYYY-MM-DD, got '${d.value}'`);
@@ -54,7 +42,13 @@ export function parsePublication(
     problems.add(file, basis.line, basis.column, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
   if (reportDate && dataAsOf && isIsoDate(reportDate.value) && isIsoDate(dataAsOf.value) && dataAsOf.value > reportDate.value)
     problems.add(file, dataAsOf.line, dataAsOf.column, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
-  if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf) return null;
+  if (reportDate && isIsoDate(reportDate.value) && reportDate.value > context.today)
+    problems.add(file, reportDate.line, reportDate.column, `report_date ${reportDate.value} is in the future (today is ${context.today}, UTC): expected the day it was published`);
+  if (rows?.value && !/^\d+$/.test(rows.value)) problems.add(file, rows.line, rows.column, `expected the number of figure rows after the CSV header, got '${rows.value}'`);
+  else if (rows?.value && Number(rows.value) !== csv.recordCount)
+    problems.add(file, rows.line, rows.column, `declares rows: ${rows.value} but has ${csv.recordCount} figure rows: ${
+      csv.recordCount < Number(rows.value) ? 'the file may be truncated' : 'a row may be duplicated or new; if rows were added, update the count'}`);
+  if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf || !rows) return null;
 
   const pub: Publication = {
     id,
@@ -68,6 +62,8 @@ export function parsePublication(
     dataAsOf: dataAsOf.value,
   };
 
+  const dataAsOfIsDate = isIsoDate(pub.dataAsOf);
+  const reportDateIsDate = isIsoDate(pub.reportDate);
   const figures: Figure[] = [];
   const seen = new Map<string, { value: string; line: number }>();
   for (const { line, cells } of csv.rows) {
@@ -82,8 +78,12 @@ export function parsePublication(
     if (!state) fail('state', `unknown state '${c.state.value}': expected one of ${[...states.keys()].join(', ')}`);
     const period = parsePeriod(c.period.value);
     if (!period) fail('period', `malformed period '${c.period.value}': expected YYYY-MM, YYYY-Qn, YYYY-H1, YYYY-H2, YYYY or YYYY-01..MM`);
-    else if (isIsoDate(pub.dataAsOf) && lastDay(period) > pub.dataAsOf)
+    else if (dataAsOfIsDate && lastDay(period) > pub.dataAsOf)
       fail('period', `period ${period.key} ends after the publication's data_as_of ${pub.dataAsOf}`);
+    // Not only through data_as_of: when data_as_of is wrong too (after report_date, or not a date),
+    // the row that prints a period not yet ended on the report_date is named as well.
+    else if (reportDateIsDate && lastDay(period) > pub.reportDate)
+      fail('period', `period ${period.key} ends after the publication's report_date ${pub.reportDate}: a report cannot print a period that had not ended`);
     const metric = c.metric.value as Metric;
     if (!METRICS.includes(metric)) fail('metric', `unknown metric '${c.metric.value}': expected one of ${METRICS.join(', ')}`);
     const lineCode = c.line.value;
@@ -104,12 +104,9 @@ export function parsePublication(
 
     const raw = c.value.value;
     const qualifier = c.qualifier.value.trim();
-    if (!DECIMAL.test(raw)) fail('value', `not a number: '${raw}': expected a plain decimal such as 946170000 or 12.5`);
+    const valueError = valueProblem(raw, metric, !!qualifier);
+    if (valueError) fail('value', valueError);
     else if (qualifier && !QUALIFIER.test(qualifier)) fail('qualifier', `expected empty, 'rounded' or the qualifier word printed (e.g. 'about'), got '${qualifier}'`);
-    else if (PCT_METRICS.includes(metric) && (Number(raw) < 0 || Number(raw) > 100)) fail('value', `a share must be 0-100, got ${raw}`);
-    else if (COUNT_METRICS.includes(metric) && raw.includes('.')) fail('value', `a count must be a whole number, got ${raw}`);
-    else if (!PCT_METRICS.includes(metric) && !qualifier && !isExactAsWritten(raw))
-      fail('value', `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the unit) is not exact; set qualifier 'rounded' (or the word printed)`);
 
     if (!ok || !state || !period) continue;
     const key = [state.code, period.key, lineCode, county?.toUpperCase() ?? '', insurer ?? '', metric].join('|');
@@ -121,7 +118,10 @@ export function parsePublication(
       continue;
     }
     seen.set(key, { value: raw, line });
-    figures.push({ pub, state: state.code, period, line: lineCode, county: county?.toUpperCase() ?? null, insurer, metric, value: Number(raw), exact: !qualifier });
+    figures.push({
+      pub, state: state.code, period, line: lineCode, county: county?.toUpperCase() ?? null, insurer, metric,
+      value: Number(raw), exact: !qualifier, fileLine: line, valueColumn: c.value.column,
+    });
   }
   return { pub, figures };
 }

@@ -31,14 +31,16 @@ export function parseStates(csv: CsvFile, problems: Problems): Map<string, State
 }
 
 export function parseCategories(csv: CsvFile, problems: Problems): string[] {
+  const categories: string[] = [];
   const seen = new Set<string>();
   for (const { cells } of csv.rows) {
     const c = cells.category;
     if (!c.value) problems.add(csv.file, c.line, c.column, 'expected a category name');
     else if (seen.has(c.value.toLowerCase())) problems.add(csv.file, c.line, c.column, `category '${c.value}' is listed twice`);
     seen.add(c.value.toLowerCase());
+    categories.push(c.value);
   }
-  return csv.rows.map((r) => r.cells.category.value);
+  return categories;
 }
 
 /** Parses one `lines/<STATE>.csv`; ids are joined in later from the registry. */

@@ -2,61 +2,19 @@
 // IngestError naming the file, line and column and what was expected, and that the shards built
 // before from good data are left byte for byte as they were.
 //
-// Line/column arithmetic: publication files have 7 header lines, the CSV header on line 8, figures from
-// line 9. In `FL,2024-01,all,,,premium,<value>` the fields start at columns 1 (state), 4 (period),
-// 12 (line), 16 (county), 17 (insurer), 18 (metric) and 26 (value, after the 7 letters of `premium`
-// and a comma); after `policies` (8 letters) the value starts at column 27.
-import { readdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildShards } from '../../ingest/build.ts';
-import { IngestError, type Problem } from '../../ingest/errors.ts';
-import { appendLines, readTree, replaceOnce, tempRoot, writeData } from './helpers.ts';
+// Line/column arithmetic: publication files have 8 header lines (the last is `# rows: N`), the CSV
+// header on line 9, figures from line 10. In `FL,2024-01,all,,,premium,<value>` the fields start at
+// columns 1 (state), 4 (period), 12 (line), 16 (county), 17 (insurer), 18 (metric) and 26 (value, after
+// the 7 letters of `premium` and a comma); after `policies` (8 letters) the value starts at column 27.
+import { describe, expect, it } from 'vitest';
+import { appendLines, expectOneProblem, refusals, replaceOnce, writeData } from './helpers.ts';
 
-const tmp = tempRoot('bad-input');
-let shards: string;
-let before: Map<string, Buffer>;
-// A fresh good build per test, so a build that wrongly succeeds cannot affect the next test.
-beforeEach(() => {
-  shards = tmp.build(tmp.fixtureCopy());
-  before = readTree(shards);
-});
-afterAll(() => tmp.cleanup());
-
-/** Builds `data` over the good shards; returns the problems of the IngestError it must throw. */
-function failingBuild(data: string): Problem[] {
-  let error: unknown;
-  try {
-    buildShards(data, shards);
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(IngestError);
-  return (error as IngestError).problems;
-}
-
-function expectUntouched(): void {
-  const after = readTree(shards);
-  expect([...after.keys()]).toEqual([...before.keys()]);
-  for (const [path, bytes] of before) expect(after.get(path)!.equals(bytes), path).toBe(true);
-  // no temporary or old tree left beside it
-  expect(readdirSync(dirname(shards))).toEqual(['shards']);
-}
-
-function expectOneProblem(problems: Problem[], want: { file: string; line: number; column?: number; says: string[] }): Problem {
-  expect(problems).toHaveLength(1);
-  const [p] = problems;
-  expect(p.file.endsWith(`/${want.file}`) || p.file === want.file, `${p.file} should end with ${want.file}`).toBe(true);
-  expect(p.line).toBe(want.line);
-  if (want.column !== undefined) expect(p.column).toBe(want.column);
-  for (const s of want.says) expect(p.message).toContain(s);
-  return p;
-}
+const { tmp, built, failingBuild, expectUntouched } = refusals('bad-input');
 
 describe('buildShards refuses bad input and leaves the previous build untouched', () => {
   it('the reference build exists', () => {
-    expect(before.has('free/coverage.json')).toBe(true);
-    expect(before.size).toBeGreaterThan(10);
+    expect(built().has('free/coverage.json')).toBe(true);
+    expect(built().size).toBeGreaterThan(10);
   });
 
   it('a malformed date in a header (report_date: 2024-02-30)', () => {
@@ -78,7 +36,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/2024-02.csv', 'FL,2024-02,all,,,policies,1101,,', 'FL,2024-13,all,,,policies,1101,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
-      line: 10, // 2nd figure row
+      line: 11, // 2nd figure row
       column: 4,
       says: ["malformed period '2024-13'", 'expected YYYY-MM'],
     });
@@ -90,7 +48,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,', 'FL,2024-01,all,,,premium,12a,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
-      line: 9,
+      line: 10,
       column: 26,
       says: ["'12a'", 'expected a plain decimal'],
     });
@@ -102,7 +60,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/tx-2023-annual.csv', 'TX,2023,all,,,items,', 'ZZ,2023,all,,,items,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/tx-2023-annual.csv',
-      line: 10, // 2nd figure row
+      line: 11, // 2nd figure row
       column: 1,
       says: ["unknown state 'ZZ'", 'expected one of FL, IL, NY, TX'],
     });
@@ -114,7 +72,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/2024-03.csv', 'FL,2024-03,2,,,premium,', 'FL,2024-03,99,,,premium,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-03.csv',
-      line: 12, // 4th figure row
+      line: 13, // 4th figure row
       column: 12,
       says: ["unknown line '99'", "expected 'all' or a source_code of lines/FL.csv"],
     });
@@ -123,13 +81,13 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a duplicate figure with a different value in the same publication', () => {
     const data = tmp.fixtureCopy();
-    // 2024-01.csv has 9 figure rows (lines 9-17); the duplicate goes on line 18. Policies 1001 are on line 10.
+    // 2024-01.csv has 9 figure rows (lines 10-18); the duplicate goes on line 19. Policies 1001 are on line 11.
     appendLines(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,policies,1002,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
-      line: 18,
+      line: 19,
       column: 27,
-      says: ['duplicate', '1002', '1001', 'line 10'],
+      says: ['duplicate', '1002', '1001', 'line 11'],
     });
     expectUntouched();
   });
@@ -139,7 +97,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/2024-02.csv', 'metric,value,qualifier,note\n', 'metric,value,qualifier\n');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
-      line: 8,
+      line: 9,
       column: 1,
       says: ["missing column 'note'", 'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,note'],
     });
@@ -163,7 +121,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/2024-03.csv', 'FL,2024-03,all,,,premium,1333333.33,,', 'FL,2024-03,all,,,premium,1600000000,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-03.csv',
-      line: 9,
+      line: 10,
       column: 26,
       // 1, 6: two significant digits
       says: ['1600000000', '2 significant digits', "qualifier 'rounded'"],
@@ -189,7 +147,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     appendLines(data, 'publications/office/2024-01.csv', 'FL,2024-02,all,,,policies,1111,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
-      line: 18,
+      line: 19,
       column: 4,
       says: ['2024-02', '2024-01-31'],
     });
@@ -202,8 +160,8 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     replaceOnce(data, 'publications/office/tx-2023-annual.csv', 'TX,2023,all,,,items,', 'ZZ,2023,all,,,items,');
     const problems = failingBuild(data);
     expect(problems.map((p) => [p.file.split('/').at(-1), p.line, p.column])).toEqual([
-      ['2024-01.csv', 9, 26],
-      ['tx-2023-annual.csv', 10, 1],
+      ['2024-01.csv', 10, 26],
+      ['tx-2023-annual.csv', 11, 1],
     ]);
     expectUntouched();
   });
@@ -213,28 +171,28 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     // BROWARD for "Broward"): "Broward" and "BROWARD" are the same figure, printed twice with two values.
     const data = tmp.fixtureCopy();
     appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,BROWARD,,premium,999999.99,,');
-    // 2023-q4.csv has 5 figure rows (lines 9-13); the duplicate is line 14. "FL,2023,all,BROWARD,,premium,"
-    // is 29 characters: the value starts at column 30. Broward's premium is on line 12.
+    // 2023-q4.csv has 5 figure rows (lines 10-14); the duplicate is line 15. "FL,2023,all,BROWARD,,premium,"
+    // is 29 characters: the value starts at column 30. Broward's premium is on line 13.
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2023-q4.csv',
-      line: 14,
+      line: 15,
       column: 30,
-      says: ['duplicate', '999999.99', '123456.78', 'line 12'],
+      says: ['duplicate', '999999.99', '123456.78', 'line 13'],
     });
     expectUntouched();
   });
 
   it('two spellings of one county that would share a shard folder ("MIAMI-DADE", "Miami Dade")', () => {
     // Both name the folder miami-dade: one would overwrite the other's shard. 2023-q4.csv has figure rows
-    // on lines 9-13, MIAMI-DADE on line 11; the new row is line 14, its county at column 13 after
+    // on lines 10-14, MIAMI-DADE on line 12; the new row is line 15, its county at column 13 after
     // "FL,2023,all,".
     const data = tmp.fixtureCopy();
     appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,Miami Dade,,policies,4321,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2023-q4.csv',
-      line: 14,
+      line: 15,
       column: 13,
-      says: ["'Miami Dade'", "'MIAMI-DADE'", '2023-q4.csv:11', 'miami-dade'],
+      says: ["'Miami Dade'", "'MIAMI-DADE'", '2023-q4.csv:12', 'miami-dade'],
     });
     expectUntouched();
   });

@@ -2,9 +2,11 @@
 // it (every edit checks that it really changed the file), build into a fresh temp dir, read shards.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeEach, expect } from 'vitest';
 import type { SeriesShard, SnapshotTuple } from '../../api/shard-types.ts';
 import { buildShards } from '../../ingest/build.ts';
+import { IngestError, type Problem } from '../../ingest/errors.ts';
 
 import { FIXTURE_DATA } from '../support/shards.ts';
 
@@ -42,6 +44,56 @@ export function tempRoot(prefix: string) {
   };
 }
 
+/**
+ * For a test file of bad input: a fresh good build before each test (so a build that wrongly succeeds
+ * cannot affect the next), and the checks that a build over it is refused and leaves it byte for byte
+ * as it was.
+ */
+export function refusals(prefix: string) {
+  const tmp = tempRoot(prefix);
+  let shards = '';
+  let before = new Map<string, Buffer>();
+  beforeEach(() => {
+    shards = tmp.build(tmp.fixtureCopy());
+    before = readTree(shards);
+  });
+  afterAll(() => tmp.cleanup());
+  return {
+    tmp,
+    /** The good build's files. */
+    built: () => before,
+    /** Builds `data` over the good shards; returns the problems of the IngestError it must throw. */
+    failingBuild(data: string): Problem[] {
+      let error: unknown;
+      try {
+        buildShards(data, shards);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(IngestError);
+      return (error as IngestError).problems;
+    },
+    expectUntouched(): void {
+      const after = readTree(shards);
+      expect([...after.keys()]).toEqual([...before.keys()]);
+      for (const [path, bytes] of before) expect(after.get(path)!.equals(bytes), path).toBe(true);
+      // no temporary or old tree left beside it
+      expect(readdirSync(dirname(shards))).toEqual(['shards']);
+    },
+  };
+}
+
+/** Checks that `problems` is one problem in `file` (a path ending) at `line` (and `column`), saying each of `says`. */
+export function expectOneProblem(problems: Problem[], want: { file: string; line: number; column?: number; says: string[] }): Problem {
+  expect(problems).toHaveLength(1);
+  const [p] = problems;
+  expect(p.file.endsWith(`/${want.file}`) || p.file === want.file, `${p.file} should end with ${want.file}`).toBe(true);
+  expect(p.line).toBe(want.line);
+  if (want.column !== undefined) expect(p.column).toBe(want.column);
+  for (const s of want.says) expect(p.message).toContain(s);
+  return p;
+}
+
 /** Replaces exactly one occurrence of `from` in data file `rel` (fails if it is not there exactly once). */
 export function replaceOnce(dataDir: string, rel: string, from: string, to: string): void {
   const path = join(dataDir, rel);
@@ -51,19 +103,23 @@ export function replaceOnce(dataDir: string, rel: string, from: string, to: stri
   writeFileSync(path, text.replace(from, to));
 }
 
-/** Appends CSV lines to a data file (the file is expected to end with a newline). */
+/**
+ * Appends CSV lines to a data file (the file is expected to end with a newline). In a publication file
+ * the `# rows: N` header counts them too, as whoever adds rows must.
+ */
 export function appendLines(dataDir: string, rel: string, ...lines: string[]): void {
   const path = join(dataDir, rel);
   const text = readFileSync(path, 'utf8');
   if (!text.endsWith('\n')) throw new Error(`fixture edit: ${rel} does not end with a newline`);
-  writeFileSync(path, text + lines.map((l) => `${l}\n`).join(''));
+  const counted = text.replace(/^# rows: (\d+)$/m, (_, n: string) => `# rows: ${Number(n) + lines.length}`);
+  writeFileSync(path, counted + lines.map((l) => `${l}\n`).join(''));
 }
 
 export function writeData(dataDir: string, rel: string, text: string): void {
   writeFileSync(join(dataDir, rel), text);
 }
 
-/** A publication file: the `# key: value` header, the CSV header, then `rows`. */
+/** A publication file: the `# key: value` header (with `# rows`), the CSV header, then `rows`. */
 export function publication(h: { publisher?: string; title: string; report_date: string; data_as_of: string }, rows: string[]): string {
   return [
     `# publisher: ${h.publisher ?? 'FSLSO'}`,
@@ -73,6 +129,7 @@ export function publication(h: { publisher?: string; title: string; report_date:
     `# report_date: ${h.report_date}`,
     '# report_date_basis: printed',
     `# data_as_of: ${h.data_as_of}`,
+    `# rows: ${rows.length}`,
     'state,period,line,county,insurer,metric,value,qualifier,note',
     ...rows,
     '',

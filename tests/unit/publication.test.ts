@@ -1,6 +1,6 @@
-// ingest/sources/publication.ts: the "exact as written" rule of data/README.md.
+// ingest/sources/values.ts: the "exact as written" rule and the plausibility bounds of data/README.md.
 import { describe, expect, it } from 'vitest';
-import { isExactAsWritten, significantDigits } from '../../ingest/sources/publication.ts';
+import { isExactAsWritten, significantDigits, valueProblem } from '../../ingest/sources/values.ts';
 
 describe('significantDigits', () => {
   it.each([
@@ -43,5 +43,28 @@ describe('isExactAsWritten', () => {
     ['0.50', false], // 2
   ])('%s → %s', (text, exact) => {
     expect(isExactAsWritten(text)).toBe(exact);
+  });
+});
+
+describe('valueProblem: the bounds, at their edges', () => {
+  it.each([
+    ['9999999999999.99', 'premium', null], // the largest amount: just below 1e13, 15 significant digits
+    ['10000000000000.00', 'premium', 'not a plausible amount'],
+    ['-0.01', 'insurer_premium', 'cannot be negative'],
+    ['1234.5', 'premium', null],
+    ['1234.567', 'premium', 'at most 2 decimals'],
+    ['999999999', 'policies', null],
+    ['1000000000', 'transactions', 'not a plausible count'],
+    ['-7', 'items', 'cannot be negative'],
+    ['7.0', 'insurer_policies', 'whole number'],
+    ['100', 'renewal_policy_pct', null],
+    ['100.01', 'renewal_policy_pct', 'a share must be 0-100'],
+    ['33.333333333333336', 'new_business_policy_pct', null], // 17 digits, but exactly what a double prints back
+    ['33.3333333333333333', 'new_business_policy_pct', 'cannot be held exactly'],
+    ['1e5', 'premium', 'not a number'],
+  ] as const)('%s as %s → %s', (raw, metric, says) => {
+    const problem = valueProblem(raw, metric, false);
+    if (says === null) expect(problem).toBeNull();
+    else expect(problem).toContain(says);
   });
 });
