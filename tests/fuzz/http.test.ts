@@ -217,8 +217,12 @@ describe('raw HTTP/1.1 to the built Node server', () => {
       await fc.assert(
         fc.asyncProperty(targets, async ({ target, api }) => {
           const status = Number((await connectRequest(target)).match(/^HTTP\/1\.1 (\d{3})/)?.[1]);
-          // A request line beyond Node's limit is refused as too large before its method is read.
-          if (api) expect(status).toBe(Buffer.byteLength(`CONNECT ${target} HTTP/1.1\r\n`, 'latin1') > MAX_HEAD_BYTES / 2 ? 431 : 405);
+          // A request line beyond Node's limit is refused as too large before its method is read (near the
+          // limit either answer is right: Node counts its own way).
+          const size = Buffer.byteLength(`CONNECT ${target} HTTP/1.1\r\n`, 'latin1');
+          // A target of other than URI characters (a backslash, a raw byte) may be refused as malformed first.
+          const allowed = size > MAX_HEAD_BYTES ? [431] : size < MAX_HEAD_BYTES / 2 ? [405] : [405, 431];
+          if (api) expect(URI_CHARS.test(target) ? allowed : [...allowed, 400]).toContain(status);
           else expect(status).toBeLessThan(500);
         }),
         { ...FC_OPTIONS, numRuns: CONNECT_RUNS },
