@@ -45,36 +45,40 @@ const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 30_000);
 /** Methods a Web Request can carry; others (TRACE, CONNECT, TRACK, ...) are refused before anything reads the request. */
 const REQUEST_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
+/** Host values already judged: a client sends the same one on every request, and judging builds a URL. */
+const hostVerdicts = new Map<string, boolean>();
+
 /** A Host header naming a host and optional port the URL parser accepts, and nothing else (no path, user or query). */
 function validHost(value: string): boolean {
-  if (value.length > MAX_HOST || !/^[A-Za-z0-9.\-:[\]]+$/.test(value)) return false;
-  try {
-    new URL(`http://${value}/`);
-    return true;
-  } catch {
-    return false;
+  let verdict = hostVerdicts.get(value);
+  if (verdict === undefined) {
+    verdict = value.length <= MAX_HOST && /^[A-Za-z0-9.\-:[\]]+$/.test(value) && URL.canParse(`http://${value}/`);
+    if (hostVerdicts.size >= 1024) hostVerdicts.clear(); // bounded: a client cycling through Hosts cannot grow it
+    hostVerdicts.set(value, verdict);
   }
+  return verdict;
 }
 
 /** The request's URL, or the reason it has none; and whether its path is under /v1 either way. */
 function targetOf(req: IncomingMessage): { url: URL | string; api: boolean } {
   const target = req.url ?? '/';
-  let read: URL | null = null;
+  const named = req.headers.host;
+  const hostProblem =
+    named === undefined
+      ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && 'missing Host header: HTTP/1.1 requires one'
+      : !validHost(named) && 'malformed Host header: expected a host name or address, optionally with a port';
+  let url: URL | null = null;
   try {
-    // Origin form (/path?query) is read on a placeholder host first, so the path is known whatever Host
-    // says; absolute form (http://host/path) names its own host, which overrides Host's (RFC 9112 3.2.2).
-    read = new URL(target.startsWith('/') ? `http://localhost${target}` : target);
+    // Origin form (/path?query) on the Host it names (a placeholder when that is bad, to learn the path);
+    // absolute form (http://host/path) names its own host, which overrides Host's (RFC 9112 3.2.2).
+    url = new URL(target.startsWith('/') ? `http://${hostProblem || named === undefined ? `localhost:${port}` : named}${target}` : target);
   } catch {
     // below
   }
-  if (!read || (read.protocol !== 'http:' && read.protocol !== 'https:'))
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     return { url: 'malformed request target: expected a path such as /v1/coverage', api: isApiPath(target.split('?')[0]) };
-  const api = isApiPath(read.pathname);
   // Host is checked in both forms: the site's own handler builds its URL from it.
-  const named = req.headers.host;
-  if (named === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return { url: 'missing Host header: HTTP/1.1 requires one', api };
-  if (named !== undefined && !validHost(named)) return { url: 'malformed Host header: expected a host name or address, optionally with a port', api };
-  return { url: target.startsWith('/') ? new URL(`http://${named ?? `localhost:${port}`}${target}`) : read, api };
+  return { url: hostProblem || url, api: isApiPath(url.pathname) };
 }
 
 function write(res: ServerResponse, response: Response, body: Awaited<ReturnType<typeof bodyOf>>): void {

@@ -10,6 +10,7 @@ import { HANDLERS, UNKNOWN_ROUTE } from './routes/index.ts';
  * (up to three levels), followed by nothing, `/`, `;`, `\`, `%` or `?`. All of these get API answers.
  */
 export function isApiPath(pathname: string): boolean {
+  if (pathname === '/v1' || pathname.startsWith('/v1/')) return true; // the usual spelling, without decoding
   let path = pathname;
   for (let level = 0; level < 3; level++) {
     let decoded: string;
