@@ -7,8 +7,9 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dispatch, isApiPath } from './api/dispatch.ts';
+import { dispatch } from './api/dispatch.ts';
 import { bodyOf, errorResponse, internalError, methodNotAllowed } from './api/http.ts';
+import { isApiPath } from './api/paths.ts';
 import { paymentSettings } from './api/payment/settings.ts';
 import { checkShards, shardsDir } from './api/store.ts';
 
@@ -81,12 +82,11 @@ function targetOf(req: IncomingMessage): { url: URL | string; api: boolean } {
   return { url: hostProblem || url, api: isApiPath(url.pathname) };
 }
 
-function write(res: ServerResponse, response: Response, body: Awaited<ReturnType<typeof bodyOf>>): void {
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const body = await bodyOf(response);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(body);
 }
-
-const send = async (res: ServerResponse, response: Response) => write(res, response, await bodyOf(response));
 
 /** A plain-text answer for paths outside the API. */
 function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

@@ -5,8 +5,6 @@ import { echo } from './echo.ts';
 import { toJson } from './json.ts';
 import { ShardError, freeBody } from './store.ts';
 
-export { echo };
-
 export type Handler = (request: Request) => Response | Promise<Response>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -56,20 +54,20 @@ export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: stri
   return respond(text, { status, headers });
 }
 
-/** A 200 JSON answer (no body for HEAD, the length either way). */
-function okJson(body: Body, method: string, cache: Record<string, string>): Response {
-  return respond(method === 'HEAD' ? null : body, {
+/** A 200 JSON answer (route() leaves the body out for HEAD). */
+function okJson(body: Body, cache: Record<string, string>): Response {
+  return respond(body, {
     status: 200,
     headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(body)), ...cache },
   });
 }
 
 /** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
-export const freeJson = (bytes: Uint8Array<ArrayBuffer>, method: string) =>
-  okJson(bytes, method, { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE });
+export const freeJson = (bytes: Uint8Array<ArrayBuffer>) =>
+  okJson(bytes, { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE });
 
 /** A priced route's answer, serialised per request. */
-export const pricedJson = (body: unknown, method: string) => okJson(toJson(body), method, { 'Cache-Control': PRICED_CACHE });
+export const pricedJson = (body: unknown) => okJson(toJson(body), { 'Cache-Control': PRICED_CACHE });
 
 function preflight(): Response {
   return new Response(null, {

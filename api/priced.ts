@@ -26,7 +26,7 @@ export function pricedRoute<S extends z.ZodObject>(path: string, params: S, prep
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     const compute = prepare(parsed);
-    const answer = () => pricedJson(compute(), request.method);
+    const answer = () => pricedJson(compute());
     const gate = await configuredGate();
     return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer();
   });

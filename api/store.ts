@@ -50,18 +50,22 @@ function readManifest(): Manifest {
 
 const manifest = (): Manifest => (manifestCache ??= readManifest());
 
-/** The bytes of a listed shard, checked against the manifest; null when the build has no such file. */
-function verifiedBytes(path: string): Buffer | null {
-  const expected = Object.hasOwn(manifest().files, path) ? manifest().files[path] : undefined;
-  if (expected === undefined) return null;
+/** A file the manifest lists, checked against its hash; a ShardError says what is wrong with it. */
+function readListed(path: string, expected: string): Buffer {
   let bytes: Buffer;
   try {
     bytes = readFileSync(join(shardsDir(), path));
   } catch (e) {
-    throw new ShardError(`${path} is listed in ${MANIFEST} but cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ShardError(`${path}: listed in ${MANIFEST} but ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable'}`);
   }
-  if (sha256(bytes) !== expected) throw new ShardError(`${path} does not match its SHA-256 in ${MANIFEST}: the file is damaged or from another build`);
+  if (sha256(bytes) !== expected) throw new ShardError(`${path}: does not match its SHA-256 in ${MANIFEST}`);
   return bytes;
+}
+
+/** The bytes of a shard the build has, checked; null when the build has no such file. */
+function verifiedBytes(path: string): Buffer | null {
+  const { files } = manifest();
+  return Object.hasOwn(files, path) ? readListed(path, files[path]) : null;
 }
 
 /** The precomputed body at `free/<path>`, or null when the build has none. */
@@ -100,14 +104,11 @@ export function checkShards(): string[] {
   }
   const problems: string[] = [];
   for (const [path, expected] of Object.entries(files)) {
-    let bytes: Buffer;
     try {
-      bytes = readFileSync(join(shardsDir(), path));
+      readListed(path, expected);
     } catch (e) {
-      problems.push(`${path}: listed in ${MANIFEST} but ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable'}`);
-      continue;
+      problems.push((e as ShardError).message);
     }
-    if (sha256(bytes) !== expected) problems.push(`${path}: does not match its SHA-256 in ${MANIFEST}`);
   }
   return problems;
 }

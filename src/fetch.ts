@@ -3,7 +3,8 @@
 // percent-encodings), so every /v1 answer is the API's own on Vercel as on the Node server. Everything
 // else takes Astro's full pipeline.
 import { FetchState, astro } from 'astro/fetch';
-import { dispatch, isApiPath } from '../api/dispatch.ts';
+import { dispatch } from '../api/dispatch.ts';
+import { isApiPath } from '../api/paths.ts';
 
 export default {
   fetch(request: Request): Promise<Response> {

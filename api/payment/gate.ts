@@ -93,14 +93,15 @@ function reasonCode(reason: string | undefined, fallback: string): string {
   return /^[a-z][a-z0-9_]*(?=$|:)/.exec(reason)?.[0] ?? fallback;
 }
 
-/** The route's challenge, its error (`reason`, else its own) as a reason code. */
-function challengeHeader(challenge: string, reason?: string): string {
+/** The route's challenge with its error (`reason`, else its own) as a reason code; and that code. */
+function challengeHeader(challenge: string, reason?: string): { header: string; reason: string } {
   const decoded = decodePaymentRequiredHeader(challenge);
-  return encodePaymentRequiredHeader({ ...decoded, error: reasonCode(reason ?? decoded.error, 'invalid_payment') });
+  const code = reasonCode(reason ?? decoded.error, 'invalid_payment');
+  return { header: encodePaymentRequiredHeader({ ...decoded, error: code }), reason: code };
 }
 
 /** A payment refused at settlement: the challenge again, and the payer's receipt (reason code, network, payer) with no facilitator text. */
-function settlementRefused(request: Request, challenge: string, failed: Partial<SettleResponse>, network: SettleResponse['network']): Response {
+function settlementRefused(challenge: string, failed: Partial<SettleResponse>, network: SettleResponse['network']): Response {
   const errorReason = reasonCode(failed.errorReason, 'settlement_failed');
   const receipt: SettleResponse = {
     success: false,
@@ -109,11 +110,12 @@ function settlementRefused(request: Request, challenge: string, failed: Partial<
     network,
     ...(failed.payer && isAddress(failed.payer) ? { payer: failed.payer } : {}),
   };
-  return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(challenge, errorReason), 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
+  return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challenge, errorReason).header, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
 }
 
-function payment402(request: Request, headers: Record<string, string>): Response {
-  return new Response(request.method === 'HEAD' ? null : '{}', {
+/** A 402 with body {} (route() leaves the body out for HEAD). */
+function payment402(headers: Record<string, string>): Response {
+  return new Response('{}', {
     status: 402,
     headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, ...headers },
   });
@@ -173,7 +175,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         const paying = request.method !== 'HEAD';
         if (paying && malformedPayment(request)) {
           logRefusal(route, MALFORMED_PAYMENT);
-          return payment402(request, { 'PAYMENT-REQUIRED': challengeHeader(await challenge(request, resource, route), MALFORMED_PAYMENT) });
+          return payment402({ 'PAYMENT-REQUIRED': challengeHeader(await challenge(request, resource, route), MALFORMED_PAYMENT).header });
         }
         const context = contextOf(request, resource, route, paying);
         const result = await http.processHTTPRequest(context);
@@ -181,9 +183,9 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
           const refused = result.response.headers['PAYMENT-REQUIRED'];
           // Any other outcome the SDK reports as an error (it can come after a settle) is not a refusal.
           if (result.response.status !== 402 || !refused) throw new Error(`payment flow for ${route.path} ended with ${result.response.status}`);
-          const header = challengeHeader(refused);
-          if (paying && request.headers.has('payment-signature')) logRefusal(route, decodePaymentRequiredHeader(header).error ?? 'invalid_payment');
-          return payment402(request, { 'PAYMENT-REQUIRED': header });
+          const { header, reason } = challengeHeader(refused);
+          if (paying && request.headers.has('payment-signature')) logRefusal(route, reason);
+          return payment402({ 'PAYMENT-REQUIRED': header });
         }
         if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
 
@@ -201,7 +203,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         settling = false;
         if (!settled.success) {
           logRefusal(route, reasonCode(settled.errorReason, 'settlement_failed'));
-          return settlementRefused(request, await challenge(request, resource, route), settled, settings.network);
+          return settlementRefused(await challenge(request, resource, route), settled, settings.network);
         }
         for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
         return response;

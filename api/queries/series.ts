@@ -1,7 +1,8 @@
 // The series a premium or compare query reads: resolving state, line and county against the shard
 // index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
 import type { SeriesRow, SeriesValues } from '../contract.ts';
-import { HttpError, echo, unknownState } from '../http.ts';
+import { echo } from '../echo.ts';
+import { HttpError, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
 import { precomputed } from '../json.ts';
 import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';

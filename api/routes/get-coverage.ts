@@ -2,4 +2,4 @@
 // and ignores any query string (DECISIONS.md §4).
 import { freeJson, requiredFreeBody, route } from '../http.ts';
 
-export const getCoverage = route((request) => freeJson(requiredFreeBody('coverage.json'), request.method));
+export const getCoverage = route(() => freeJson(requiredFreeBody('coverage.json')));

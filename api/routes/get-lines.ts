@@ -2,4 +2,4 @@
 import { linesParams } from '../contract.ts';
 import { freeJson, freeStateBody, parseQuery, route } from '../http.ts';
 
-export const getLines = route((request, url) => freeJson(freeStateBody('lines', parseQuery(url, linesParams).state), request.method));
+export const getLines = route((_request, url) => freeJson(freeStateBody('lines', parseQuery(url, linesParams).state)));

@@ -2,4 +2,4 @@
 import { sampleParams } from '../contract.ts';
 import { freeJson, freeStateBody, parseQuery, route } from '../http.ts';
 
-export const getSample = route((request, url) => freeJson(freeStateBody('sample', parseQuery(url, sampleParams).state), request.method));
+export const getSample = route((_request, url) => freeJson(freeStateBody('sample', parseQuery(url, sampleParams).state)));

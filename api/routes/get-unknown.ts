@@ -1,16 +1,12 @@
 // Any other path under /v1: the spec's JSON 404, not the site's HTML page, so an agent with a typo
 // learns where the routes are listed, and which route it probably meant.
-import { echo, errorResponse, route } from '../http.ts';
+import { echo } from '../echo.ts';
+import { errorResponse, route } from '../http.ts';
+import { decodePath } from '../paths.ts';
 
 /** The route a near miss (trailing slash, case, doubled slashes, percent-encoding) was meant for. */
 function meant(pathname: string, routes: readonly string[]): string | undefined {
-  let path = pathname;
-  try {
-    path = decodeURIComponent(pathname);
-  } catch {
-    // malformed percent-encoding: compare the path as sent
-  }
-  const normal = path.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  const normal = decodePath(pathname).toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '');
   return routes.find((r) => r === normal);
 }
 
