@@ -1,7 +1,7 @@
 // HTTP behaviour shared by every route: methods, CORS, parameter checking and the error body.
 import type { z } from 'zod';
-import type { ErrorBody } from './contract.ts';
-import { echo } from './echo.ts';
+import type { ErrorBody } from '../domain/contract.ts';
+import { echo } from '../domain/echo.ts';
 import { toJson } from './json.ts';
 import { ShardError, freeBody } from './store.ts';
 

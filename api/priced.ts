@@ -1,7 +1,7 @@
 // A priced route: parameters checked and the request resolved (400/404) before any payment is asked
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
 import type { z } from 'zod';
-import { ROUTE_CONTRACTS } from './contract.ts';
+import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { type Handler, parseQuery, pricedJson, route } from './http.ts';
 import { configuredGate } from './payment/configured.ts';
 

@@ -3,26 +3,17 @@
 // does not list does not exist in this build (no such data). Files are read once and kept: free bodies
 // as bytes, ready to send; private shards parsed, ready to query. A listed file that is missing or
 // damaged is a ShardError (the query answers 500) and is never cached, so the next request tries again.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MANIFEST, type Manifest, sha256 } from '../domain/manifest.ts';
 
 /** Where the shards are: SHARDS_DIR, else `shards/` in the working directory (also on Vercel). */
 export function shardsDir(): string {
   return resolve(process.env.SHARDS_DIR ?? 'shards');
 }
 
-export const MANIFEST = 'manifest.json';
-
-/** `manifest.json`: every other file of the build, by path below the shards folder, with its SHA-256 (hex). */
-export interface Manifest {
-  files: Record<string, string>;
-}
-
 /** A shard the build lists is missing, unreadable or not what the build wrote. */
 export class ShardError extends Error {}
-
-export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 let manifestCache: Manifest | undefined;
 const bytesCache = new Map<string, Uint8Array<ArrayBuffer> | null>();

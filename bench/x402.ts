@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
-import { ROUTE_CONTRACTS } from '../api/contract.ts';
+import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { buildShards } from '../ingest/build.ts';
 import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
 import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';

@@ -1,5 +1,5 @@
 // data folder → validated dataset → model with vintages → shard files and their manifest, written atomically.
-import { MANIFEST, type Manifest, sha256 } from '../api/store.ts';
+import { MANIFEST, type Manifest, sha256 } from '../domain/manifest.ts';
 import { loadDataset } from './load.ts';
 import { buildModel } from './model.ts';
 import { renderShards } from './shards.ts';

@@ -1,5 +1,5 @@
 // The ingest's in-memory model of the data folder.
-import type { Period } from '../api/periods.ts';
+import type { Period } from '../domain/periods.ts';
 
 export type NameBasis = 'confirmed' | 'seen_in_press' | 'unconfirmed';
 

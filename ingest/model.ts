@@ -2,9 +2,9 @@
 // snapshots: from `asOf` on, the row reads `values`, last published on `reportDate`. Answering "as of D"
 // is then one lookup per row: the last snapshot with asOf <= D. Roll-ups and category sums are computed
 // here, vintage by vintage, so the API never merges or sums on the request path.
-import { SERIES_FIELDS, type SeriesField, type SeriesValues } from '../api/contract.ts';
-import { type PeriodType, monthsOf, parsePeriod, rollupKey } from '../api/periods.ts';
-import { emptyValues, inForceOn, latestPublication, sumValues } from '../api/vintages.ts';
+import { SERIES_FIELDS, type SeriesField, type SeriesValues } from '../domain/contract.ts';
+import { type PeriodType, monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
+import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
 import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, type Metric, type Publication } from './model-types.ts';
 
 export interface Snapshot {

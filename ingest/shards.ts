@@ -1,9 +1,9 @@
 // Renders the model into shard files: the free routes' exact response bodies, and one private shard
 // per state × line/category × granularity with every vintage. Pure: returns path → text, in order.
-import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../api/contract.ts';
+import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
 import type { Dataset } from './model-types.ts';
-import { latestPublication } from '../api/vintages.ts';
-import type { IndexShard, InsurersShard, SeriesShard, SnapshotTuple } from '../api/shard-types.ts';
+import { latestPublication } from '../domain/vintages.ts';
+import type { IndexShard, InsurersShard, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import type { Model, Series } from './model.ts';
 
 const SAMPLE_MONTHS = 13;

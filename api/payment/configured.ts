@@ -1,7 +1,7 @@
 // The gate the service runs with: made from the environment on first use (none without X402_PAY_TO,
 // so priced routes are free). Tests install their own.
 import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/server';
-import { ROUTE_CONTRACTS } from '../contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { type Gate, createGate } from './gate.ts';
 import { type FacilitatorSettings, paymentSettings } from './settings.ts';
 

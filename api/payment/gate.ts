@@ -8,7 +8,7 @@ import { type SettleResponse, SettleError, VerifyError } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { isAddress, parseUnits } from 'viem';
-import type { RouteContract } from '../contract.ts';
+import type { RouteContract } from '../../domain/contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
 import { isWellFormedPayment } from './payload.ts';

@@ -1,6 +1,6 @@
 // /v1/compare: the /v1/premium answer of each listed state, keyed by state. Every state and the line
 // in every state are resolved (404) before any series is read.
-import type { CompareParams, CompareResponse } from '../contract.ts';
+import type { CompareParams, CompareResponse } from '../../domain/contract.ts';
 import { readSeries, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */

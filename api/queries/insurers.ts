@@ -1,8 +1,8 @@
 // /v1/insurers: the source's per-insurer list for a month or year, ranked by premium (ties by name).
-import type { InsurersParams, InsurersResponse } from '../contract.ts';
+import type { InsurersParams, InsurersResponse } from '../../domain/contract.ts';
 import { HttpError } from '../http.ts';
-import { parsePeriod } from '../periods.ts';
-import type { InsurersShard } from '../shard-types.ts';
+import { parsePeriod } from '../../domain/periods.ts';
+import type { InsurersShard } from '../../domain/shard-types.ts';
 import { privateShard } from '../store.ts';
 import { stateIndex } from './series.ts';
 

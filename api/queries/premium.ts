@@ -1,5 +1,5 @@
 // /v1/premium: one state's series for a line (or category) and optional county, as of a date.
-import type { PremiumParams, PremiumResponse } from '../contract.ts';
+import type { PremiumParams, PremiumResponse } from '../../domain/contract.ts';
 import { readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */

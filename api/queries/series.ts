@@ -1,13 +1,13 @@
 // The series a premium or compare query reads: resolving state, line and county against the shard
 // index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
-import type { SeriesRow, SeriesValues } from '../contract.ts';
-import { echo } from '../echo.ts';
+import type { SeriesRow, SeriesValues } from '../../domain/contract.ts';
+import { echo } from '../../domain/echo.ts';
 import { HttpError, unknownState } from '../http.ts';
-import { type Granularity, firstMonthKey, parsePeriod } from '../periods.ts';
+import { type Granularity, firstMonthKey, parsePeriod } from '../../domain/periods.ts';
 import { precomputed } from '../json.ts';
-import type { IndexShard, SeriesShard, StateIndex } from '../shard-types.ts';
+import type { IndexShard, SeriesShard, StateIndex } from '../../domain/shard-types.ts';
 import { ShardError, privateShard } from '../store.ts';
-import { inForceOn, latestPublication } from '../vintages.ts';
+import { inForceOn, latestPublication } from '../../domain/vintages.ts';
 
 export function stateIndex(state: string): StateIndex {
   const index = privateShard<IndexShard>('index.json');

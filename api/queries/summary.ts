@@ -1,8 +1,8 @@
 // /v1/premium/summary: a year's statewide all-lines totals with their basis, and a like-for-like
 // prior year (DECISIONS.md §5). Latest vintage of every figure.
-import type { SeriesValues, SummaryParams, SummaryResponse } from '../contract.ts';
-import { monthsOf, parsePeriod } from '../periods.ts';
-import { emptyValues, latestPublication, sumValues } from '../vintages.ts';
+import type { SeriesValues, SummaryParams, SummaryResponse } from '../../domain/contract.ts';
+import { monthsOf, parsePeriod } from '../../domain/periods.ts';
+import { emptyValues, latestPublication, sumValues } from '../../domain/vintages.ts';
 import { type PreparedRow, type PreparedSnapshot, seriesRows, stateIndex } from './series.ts';
 
 type Basis = SummaryResponse['basis'];

@@ -1,5 +1,5 @@
 // GET /v1/compare (0.50 USD): the same series for 1 to 15 states, keyed by state.
-import { compareParams } from '../contract.ts';
+import { compareParams } from '../../domain/contract.ts';
 import { pricedRoute } from '../priced.ts';
 import { prepareCompare } from '../queries/compare.ts';
 

@@ -1,5 +1,5 @@
 // GET /v1/insurers (0.10 USD): the published insurer list of a state for a month or year, ranked by premium.
-import { insurersParams } from '../contract.ts';
+import { insurersParams } from '../../domain/contract.ts';
 import { pricedRoute } from '../priced.ts';
 import { prepareInsurers } from '../queries/insurers.ts';
 

@@ -1,6 +1,6 @@
 // GET /v1/premium (0.10 USD): a state's premium and policy-count series, by line, county, range,
 // granularity and as-of date.
-import { premiumParams } from '../contract.ts';
+import { premiumParams } from '../../domain/contract.ts';
 import { pricedRoute } from '../priced.ts';
 import { preparePremium } from '../queries/premium.ts';
 

@@ -1,6 +1,6 @@
 // Any other path under /v1: the spec's JSON 404, not the site's HTML page, so an agent with a typo
 // learns where the routes are listed, and which route it probably meant.
-import { echo } from '../echo.ts';
+import { echo } from '../../domain/echo.ts';
 import { errorResponse, route } from '../http.ts';
 import { decodePath } from '../paths.ts';
 

@@ -1,6 +1,6 @@
 // Parser for a publication file: `# key: value` header (the report's identity), then one row per
 // figure as printed. See data/README.md for the format.
-import { isIsoDate, lastDay, parsePeriod } from '../../api/periods.ts';
+import { isIsoDate, lastDay, parsePeriod } from '../../domain/periods.ts';
 import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS, errorBody } from '../../api/contract.ts';
+import { ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { buildShards } from '../../ingest/build.ts';
 import { serveFacilitator } from '../support/chain.ts';

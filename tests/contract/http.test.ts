@@ -4,7 +4,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody } from '../../api/contract.ts';
+import { errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
 import { FIXTURE_DATA, buildInto } from '../support/shards.ts';

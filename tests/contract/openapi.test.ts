@@ -3,7 +3,7 @@
 // the served copy is not stale is checked over HTTP (http.test.ts).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../api/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { HANDLERS } from '../../api/routes/index.ts';
 

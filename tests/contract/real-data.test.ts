@@ -1,7 +1,7 @@
 // Answers on the real dataset (data/), spot-checked against the publications they come from: the
 // expected figures below were read off the cited pages, not off our files or our code.
 import { describe, expect, it } from 'vitest';
-import { premiumResponse, summaryResponse } from '../../api/contract.ts';
+import { premiumResponse, summaryResponse } from '../../domain/contract.ts';
 import { getPremium } from '../../api/routes/get-premium.ts';
 import { getSummary } from '../../api/routes/get-summary.ts';
 import { loadDataset } from '../../ingest/load.ts';

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorBody } from '../../api/contract.ts';
+import { errorBody } from '../../domain/contract.ts';
 import { checkShards } from '../../api/store.ts';
 import { callHandler } from '../support/handlers.ts';
 import { ROOT } from '../support/server.ts';

@@ -15,7 +15,7 @@ import {
   summaryResponse,
   type SeriesRow,
   type SeriesValues,
-} from '../../api/contract.ts';
+} from '../../domain/contract.ts';
 
 export type Call = (path: string, init?: RequestInit) => Promise<Response>;
 

@@ -1,7 +1,7 @@
 // /v1/premium/summary on edited copies of the fixture: the basis and year-over-year cases the
 // fixture itself does not reach. Expected values are read off the fixture files (tests/fixtures/data).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { summaryResponse } from '../../api/contract.ts';
+import { summaryResponse } from '../../domain/contract.ts';
 import { getSummary } from '../../api/routes/get-summary.ts';
 import { serveShards } from '../support/shards.ts';
 import { replaceOnce, tempRoot } from '../unit/helpers.ts';

@@ -6,7 +6,7 @@ import { format } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../api/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';

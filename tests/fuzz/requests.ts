@@ -5,8 +5,8 @@
 // well-formed query than "no 5xx".
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { MAX_COMPARE_STATES, ROUTE_CONTRACTS, type RouteContract, errorBody } from '../../api/contract.ts';
-import { GRANULARITIES } from '../../api/periods.ts';
+import { MAX_COMPARE_STATES, ROUTE_CONTRACTS, type RouteContract, errorBody } from '../../domain/contract.ts';
+import { GRANULARITIES } from '../../domain/periods.ts';
 
 /** Cases per property: FUZZ_RUNS (`npm run fuzz` sets 100000), else what keeps both files well under a minute. */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);

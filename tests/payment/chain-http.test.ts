@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../api/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { type LocalChain, payingFetch, serveFacilitator, signPayment, startLocalChain } from '../support/chain.ts';
 import { callHandler } from '../support/handlers.ts';
 import { filesUnder, pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';

@@ -12,7 +12,7 @@ import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RouteContract, ROUTE_CONTRACTS, errorBody } from '../../api/contract.ts';
+import { type RouteContract, ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeEach, expect } from 'vitest';
-import type { SeriesShard, SnapshotTuple } from '../../api/shard-types.ts';
+import type { SeriesShard, SnapshotTuple } from '../../domain/shard-types.ts';
 import { buildShards } from '../../ingest/build.ts';
 import { IngestError, type Problem } from '../../ingest/errors.ts';
 

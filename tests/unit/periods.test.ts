@@ -1,6 +1,6 @@
 // api/periods.ts: the five period forms of data/README.md and the calendar arithmetic of the roll-ups.
 import { describe, expect, it } from 'vitest';
-import { firstMonthKey, isIsoDate, lastDay, monthsOf, parsePeriod, rollupKey } from '../../api/periods.ts';
+import { firstMonthKey, isIsoDate, lastDay, monthsOf, parsePeriod, rollupKey } from '../../domain/periods.ts';
 
 const p = (text: string) => {
   const period = parsePeriod(text);
