@@ -20,14 +20,24 @@ export function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
   return canonical;
 }
 
+/**
+ * Every figure an answer shows comes from a publication it lists (DECISIONS §10), and every listed
+ * publication gave one of them: an answer that lists none holds no figure (empty data, or every figure
+ * null), and is not charged (§7).
+ */
+const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
+
 export function pricedRoute<S extends z.ZodObject>(path: string, params: S, prepare: (params: z.infer<S>) => () => unknown): Handler {
   const contract = ROUTE_CONTRACTS.find((r) => r.path === path && r.priceUsd);
   if (!contract) throw new Error(`${path} is not a priced route of the contract`);
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     const compute = prepare(parsed);
-    const answer = () => pricedJson(compute());
+    const answer = () => {
+      const body = compute();
+      return { response: pricedJson(body), hasFigures: citesPublications(body) };
+    };
     const gate = await configuredGate();
-    return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer();
+    return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().response;
   });
 }

@@ -24,6 +24,7 @@ export function generateSynthetic(dir: string, { states, lines, years, vintages 
     'code,name,stamping_office,acronym,name_confirmed,website,office_source_url\n' +
       states.map((s) => `${s},Synthetic ${s},SYNTHETIC benchmark office ${s},,unconfirmed,,https://example.invalid/${s}`).join('\n') + '\n',
   );
+  writeFileSync(join(dir, 'bases.csv'), 'state,period_type,basis,note\n' + states.map((s) => `${s},month,SYNTHETIC premium,`).join('\n') + '\n');
   writeFileSync(join(dir, 'categories.csv'), 'category,description\n' + CATEGORIES.map((c) => `${c},synthetic`).join('\n') + '\n');
   const ids: string[] = ['id,state,source_code'];
   let id = 1;
@@ -53,15 +54,15 @@ export function generateSynthetic(dir: string, { states, lines, years, vintages 
         const period = key(months[i - v]);
         const bump = 1 + v * 0.001; // each restatement moves the figures a little
         lineCodes.forEach((code, l) => {
-          rows.push(`${s},${period},${code},,,premium,${(123456.78 * (l + 1) * bump + i).toFixed(2)},,SYNTHETIC`);
-          rows.push(`${s},${period},${code},,,policies,${(Math.round(1001 * (l + 1) * bump) + i) * 10 + 7},,SYNTHETIC`); // printed to the unit
+          rows.push(`${s},${period},${code},,,premium,${(123456.78 * (l + 1) * bump + i).toFixed(2)},,,SYNTHETIC`);
+          rows.push(`${s},${period},${code},,,policies,${(Math.round(1001 * (l + 1) * bump) + i) * 10 + 7},,,SYNTHETIC`); // printed to the unit
         });
       }
       const header = [
         `# publisher: SYNTHETIC`, `# source: SYNTHETIC ${s}`, `# title: SYNTHETIC ${key(month)}`,
         `# url: https://example.invalid/${s}/${key(month)}`, `# report_date: ${next}`,
         `# report_date_basis: estimated: synthetic`, `# data_as_of: ${last}`, `# rows: ${rows.length}`,
-        'state,period,line,county,insurer,metric,value,qualifier,note',
+        'state,period,line,county,insurer,metric,value,qualifier,printed,note',
       ];
       writeFileSync(join(pubDir, `${key(month)}.csv`), [...header, ...rows].join('\n') + '\n');
     });

@@ -24,6 +24,24 @@ export const errorBody = z
 export type ErrorBody = z.infer<typeof errorBody>;
 
 const nullableNumber = z.number().nullable();
+const nullableString = () => z.string().nullable();
+
+export const printedFigure = z
+  .object({
+    value: z.number().meta({ description: 'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never summed or used to derive another figure.' }),
+    unit: z.enum(['USD', 'count', 'percent']),
+    measures: z.string().meta({ description: 'What the figure measures, e.g. "premium", "change in premium from the same period a year earlier".' }),
+    as_printed: nullableString().meta({ description: 'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples).' }),
+    qualifier: nullableString().meta({
+      description: 'Why it is not in a series field: rounded (fewer than 4 significant digits), the word printed (about, nearly, more than, ...), ambiguous, other basis; null for an exact figure that has no series field (a growth rate, a share, an average, a count in another unit).',
+    }),
+    period: z.string().meta({ description: "The period it covers: the row's, or a year to date (`YYYY-01..MM`) ending in the row's month." }),
+  })
+  .strict()
+  .meta({ id: 'PrintedFigure' });
+export const printedFigures = z.record(z.string(), printedFigure);
+export type PrintedFigure = z.infer<typeof printedFigure>;
+export type PrintedFigures = z.infer<typeof printedFigures>;
 
 export const seriesRow = z
   .object({
@@ -41,11 +59,15 @@ export const seriesRow = z
       description: 'New-business share of the policy count, 0-100. Only on all-lines rows whose source prints it.',
     }),
     renewal_policy_pct: nullableNumber.meta({ description: 'Renewal share of the policy count, 0-100. Same rule.' }),
+    printed: printedFigures.nullable().meta({
+      description:
+        'What the publications printed for this very period that is not an exact series figure: rounded or qualified levels ("$9.99B", "nearly $999M": invented examples), published growth rates, shares of premium and of items, averages, counts in another unit, and year-to-date figures ending in this month (key suffix _ytd). Keyed by metric (premium, policies, items, premium_yoy_pct, avg_premium_per_item, ...). Latest vintage as of report_date, office publications before press copies. Null when there is none. Rows summed from months carry only what a source printed for the summed period itself.',
+    }),
   })
   .strict()
   .meta({ id: 'SeriesRow' });
 export type SeriesRow = z.infer<typeof seriesRow>;
-export type SeriesValues = Omit<SeriesRow, 'period'>;
+export type SeriesValues = Omit<SeriesRow, 'period' | 'printed'>;
 export const SERIES_FIELDS = [
   'premium',
   'policy_count',
@@ -68,6 +90,9 @@ export const lineItem = z
     }),
     name: z.string(),
     category: z.string().nullable().meta({ description: 'Project-wide cross-state category; null where none fits.' }),
+    note: z.string().nullable().meta({
+      description: "How the line is known: where its code or name was printed, and where figures are mapped to it by interpretation (a press or WSIA aggregate read as this line), said so. Null where there is nothing to add.",
+    }),
   })
   .strict()
   .meta({ id: 'CoverageLine' });
@@ -86,6 +111,10 @@ export const periodTypeCoverage = z
     count_unit: z.enum(['policies', 'transactions', 'items']).nullable().meta({
       description: 'What policy_count counts for this period type; null where no count is published.',
     }),
+    basis: z.string().meta({
+      description:
+        "What the premium of this period type is, and whose compilation: e.g. premium submitted as WSIA compiles the offices' figures, or premium registered with SLA California including taxable fees. Figures on two bases are never mixed in one series: a period type is summed from months only when the two share a basis.",
+    }),
   })
   .strict();
 
@@ -99,28 +128,46 @@ export const coverageItem = z
     }),
     period_types: z.partialRecord(z.enum(PERIOD_TYPE_NAMES), periodTypeCoverage).meta({
       description:
-        'Period types with data. month/quarter/year are served by /v1/premium; half_year and year_to_date are published figures kept for reference.',
+        'Period types with data. month, quarter, half_year and year are granularities of /v1/premium and /v1/compare; year_to_date figures are served in the printed object of the row of their last month.',
     }),
     capabilities: z
       .object({
         has_county_data: z.boolean(),
-        has_insurer_data: z.boolean(),
+        has_insurer_data: z.boolean().meta({ description: 'True exactly when /v1/insurers answers 200 for at least one period: those listed in insurer_periods.' }),
         has_new_renewal_split: z.boolean(),
       })
       .strict(),
+    insurer_periods: z.array(z.string()).meta({ description: 'The periods /v1/insurers ranks for this state (month YYYY-MM or year YYYY), ascending; empty when none.' }),
   })
   .strict()
   .meta({ id: 'CoverageSummary' });
 export const coverageResponse = z.array(coverageItem).meta({ id: 'Coverage', description: 'One item per state, in code order.' });
 export type CoverageItem = z.infer<typeof coverageItem>;
 
-const nullableString = z.string().nullable();
+export const publicationRef = z
+  .object({
+    publisher: z.string().meta({ description: 'Who issued the document: a stamping office, WSIA, or the press outlet that reported the figures.' }),
+    title: z.string(),
+    url: z.string(),
+    report_date: z.string().meta({ description: 'The day it was published, YYYY-MM-DD.' }),
+    report_date_basis: z.enum(['printed', 'estimated']).meta({
+      description: 'printed: the document shows the date; estimated: inferred from the publisher\'s documented cadence.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'Publication' });
+const publications = z.array(publicationRef).meta({
+  description:
+    'Every publication whose figures this answer shows (summed rows: those of every summed part), so each figure can be cited. Ordered by report_date, then url. Empty when no figure is returned.',
+});
+
 const provenance = {
-  report_date: nullableString.meta({ description: 'The latest publication date among the figures returned (null when there are none).' }),
-  data_as_of: nullableString.meta({
+  publications,
+  report_date: nullableString().meta({ description: 'The latest publication date among the figures returned (null when there are none).' }),
+  data_as_of: nullableString().meta({
     description: 'The date the data of that latest publication is current to (null when no figures are returned).',
   }),
-  source: nullableString.meta({ description: "The state's source: the stamping office publishing its figures." }),
+  source: nullableString().meta({ description: "The state's source: the stamping office publishing its figures." }),
 };
 
 // ---- shared query parameters ------------------------------------------------------------------
@@ -144,7 +191,7 @@ const lineParam = z
     example: 'all',
   });
 const granularityParam = z
-  .enum(GRANULARITIES, { error: 'one of month, quarter, year' })
+  .enum(GRANULARITIES, { error: 'one of month, quarter, half_year, year' })
   .meta({
     description:
       'Quarter and year rows are the source\'s own where it publishes them, else summed from months, only for periods whose every month is present. A summed field is null when any month has it null. Default month (year with county).',
@@ -205,7 +252,7 @@ export const premiumResponse = z
   .object({
     state: z.string(),
     line: z.string().meta({ description: '`all`, the matched line\'s source_code, or the category name.' }),
-    county: nullableString.meta({ description: 'The county parameter uppercased; null means statewide.' }),
+    county: nullableString().meta({ description: 'The county parameter uppercased; null means statewide.' }),
     granularity: z.enum(GRANULARITIES),
     data: z.array(seriesRow).meta({ description: 'Ordered by period, ascending. Empty when nothing matches.' }),
     ...provenance,
@@ -259,9 +306,13 @@ export const summaryResponse = z
       }),
     yoy_premium_pct: nullableNumber.meta({
       description:
-        '(premium / prior premium - 1) x 100, 2 decimals; null when either side is null or the prior is 0. Read it with both months_available: a prior year that lacks some of the months compared (a partial prior, or a partial year whose prior misses one of its months) makes the change compare unequal spans.',
+        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null, the prior is 0, or the two sides do not cover the same span (the same calendar months, or both a full year): a change across unequal spans, such as 10 months against 7, is never published as a growth rate. yoy_basis says which.',
     }),
     yoy_policy_count_pct: nullableNumber.meta({ description: 'The same for policy_count.' }),
+    yoy_basis: z.enum(['same_months', 'full_years', 'unequal_spans']).nullable().meta({
+      description:
+        'How the two years compare: same_months (the same calendar months on both sides), full_years (a full year on each side: 12 months or a published year), unequal_spans (growth withheld: null yoy_*), or null when either side has no figures.',
+    }),
     ...provenance,
   })
   .strict()
@@ -316,11 +367,12 @@ export const compareResponse = z
     series: z.record(z.string(), z.array(seriesRow)).meta({
       description: 'Keyed by state code, in the order given. Each series equals the /v1/premium answer for that state.',
     }),
-    report_date: nullableString.meta({ description: 'The latest publication date across states (null when no state has figures).' }),
-    data_as_of: nullableString.meta({
+    report_date: nullableString().meta({ description: 'The latest publication date across states (null when no state has figures).' }),
+    data_as_of: nullableString().meta({
       description: "The earliest of the states' data_as_of: every series is current at least to it (null when no state has figures).",
     }),
-    source: z.record(z.string(), nullableString).meta({ description: "Each state's source, keyed by state code." }),
+    source: z.record(z.string(), nullableString()).meta({ description: "Each state's source, keyed by state code." }),
+    publications,
   })
   .strict()
   .meta({ id: 'CompareResponse' });
@@ -410,7 +462,7 @@ export interface RouteContract {
 }
 
 const FL_SOURCE = 'Florida Surplus Lines Service Office';
-const NO_FIGURES = { report_date: null, data_as_of: null, source: FL_SOURCE };
+const NO_FIGURES = { publications: [], report_date: null, data_as_of: null, source: FL_SOURCE };
 
 export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   {
@@ -443,6 +495,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
       prior_year: { year: 2023, premium: null, policy_count: null, months_available: 0 },
       yoy_premium_pct: null,
       yoy_policy_count_pct: null,
+      yoy_basis: null,
       ...NO_FIGURES,
     },
   },
@@ -455,7 +508,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: compareParams,
     response: compareResponse,
     errors: [400, 402, 404, 500, 503],
-    example: { line: 'all', granularity: 'month', series: { FL: [], TX: [] }, report_date: null, data_as_of: null, source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' } },
+    example: { line: 'all', granularity: 'month', series: { FL: [], TX: [] }, report_date: null, data_as_of: null, source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' }, publications: [] },
   },
   {
     path: '/v1/insurers',

@@ -3,7 +3,7 @@
 export type PeriodType = 'month' | 'quarter' | 'half_year' | 'year' | 'year_to_date';
 
 /** The granularities a premium series can be asked for. */
-export const GRANULARITIES = ['month', 'quarter', 'year'] as const;
+export const GRANULARITIES = ['month', 'quarter', 'half_year', 'year'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
 export interface Period {
@@ -66,10 +66,11 @@ export function lastDay(p: Period): string {
   return `${p.year}-${pad2(p.lastMonth)}-${pad2(day)}`;
 }
 
-/** The quarter or year a month belongs to, for roll-ups. */
-export function rollupKey(monthText: string, granularity: 'quarter' | 'year'): string {
+/** The quarter, half-year or year a month belongs to, for roll-ups. */
+export function rollupKey(monthText: string, granularity: 'quarter' | 'half_year' | 'year'): string {
   const [y, m] = monthText.split('-').map(Number);
-  return granularity === 'year' ? String(y) : `${y}-Q${Math.ceil(m / 3)}`;
+  if (granularity === 'year') return String(y);
+  return granularity === 'quarter' ? `${y}-Q${Math.ceil(m / 3)}` : `${y}-H${m <= 6 ? 1 : 2}`;
 }
 
 /** True for a real calendar date written `YYYY-MM-DD`. */

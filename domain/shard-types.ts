@@ -2,8 +2,13 @@
 // fields are there for people reading a shard, not for the API (a series shard's state, line, county,
 // granularity, count_unit and columns; the index's list of shard files).
 
+import type { PrintedFigures } from './contract.ts';
+
 /** `[as_of, report_date, data_as_of, premium, policy_count, new_business_premium, renewal_premium,
- * new_business_policy_pct, renewal_policy_pct, published]`: from `as_of` on, the row reads these values. */
+ * new_business_policy_pct, renewal_policy_pct, published, sources, printed]`: from `as_of` on, the
+ * row reads these values. `sources` gives, for each figure shown (a non-null series field, or
+ * `printed.<key>`), the positions in the index shard's publications of those that printed it (a sum:
+ * those of all its parts). */
 export type SnapshotTuple = [
   string,
   string,
@@ -15,7 +20,18 @@ export type SnapshotTuple = [
   number | null,
   number | null,
   boolean,
+  Record<string, number[]>,
+  PrintedFigures | null,
 ];
+
+/** A publication as answers cite it (DECISIONS §10). */
+export interface PublicationRef {
+  publisher: string;
+  title: string;
+  url: string;
+  report_date: string;
+  report_date_basis: 'printed' | 'estimated';
+}
 
 export interface SeriesShard {
   state: string;
@@ -37,6 +53,8 @@ export interface StateIndex {
 }
 
 export interface IndexShard {
+  /** Every publication of the build, in id order: snapshots and insurer lists refer to them by position. */
+  publications: PublicationRef[];
   states: Record<string, StateIndex>;
 }
 
@@ -47,6 +65,8 @@ export interface InsurersShard {
     period: string;
     reportDate: string;
     dataAsOf: string;
+    /** Positions in the index shard's publications. */
+    publications: number[];
     insurers: { name: string; premium: number | null; policy_count: number | null }[];
   }[];
 }

@@ -9,8 +9,8 @@ import { Problems } from './errors.ts';
 import type { Dataset, Figure, Line, Publication } from './model-types.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import {
-  CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,
-  parseCategories, parseLineIds, parseLines, parseStates,
+  BASES_COLUMNS, CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,
+  parseBases, parseCategories, parseLineIds, parseLines, parseStates,
 } from './sources/registries.ts';
 
 /**
@@ -57,6 +57,9 @@ export function loadDataset(dataDir: string): Dataset {
   const categoriesCsv = read(join(dataDir, 'categories.csv'), CATEGORIES_COLUMNS);
   const states = statesCsv ? parseStates(statesCsv, problems) : new Map();
   const categories = categoriesCsv ? parseCategories(categoriesCsv, problems) : [];
+  const basesPath = join(dataDir, 'bases.csv');
+  const basesCsv = read(basesPath, BASES_COLUMNS);
+  const bases = basesCsv ? parseBases(basesCsv, states, problems) : new Map<string, string>();
 
   const taxonomy = new Map<string, Map<string, Omit<Line, 'id'>>>();
   const lineFiles = new Map<string, string>();
@@ -104,9 +107,18 @@ export function loadDataset(dataDir: string): Dataset {
     figures.push(...parsed.figures);
   }
   checkSameDayConflicts(figures, problems);
+  if (basesCsv) {
+    const missing = new Set<string>();
+    for (const f of figures) {
+      const key = `${f.state}|${f.period.type}`;
+      if (bases.has(key) || missing.has(key)) continue;
+      missing.add(key);
+      problems.add(f.pub.file, f.fileLine, 1, `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium is, and whose compilation>,' to ${shown(basesPath)}`);
+    }
+  }
   if (publications.length === 0 && problems.list.length === 0)
     problems.add(shown(pubDir), 1, 1, 'no publication files: expected publications/<publisher>/<id>.csv');
 
   problems.throwIfAny();
-  return { states, categories, lines, publications, figures };
+  return { states, categories, lines, bases, publications, figures };
 }

@@ -2,16 +2,23 @@
 // snapshots: from `asOf` on, the row reads `values`, last published on `reportDate`. Answering "as of D"
 // is then one lookup per row: the last snapshot with asOf <= D. Roll-ups and category sums are computed
 // here, vintage by vintage, so the API never merges or sums on the request path.
-import { SERIES_FIELDS, type SeriesField, type SeriesValues } from '../domain/contract.ts';
-import { type PeriodType, monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
+import { SERIES_FIELDS, type PrintedFigure, type PrintedFigures, type SeriesField, type SeriesValues } from '../domain/contract.ts';
+import { type PeriodType, monthKey, monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
 import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
-import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, type Metric, type Publication } from './model-types.ts';
+import { COUNT_UNITS, METRIC_INFO, type CountUnit, type Dataset, type Figure, type Metric, type Publication, isPrintedMetric } from './model-types.ts';
 
 export interface Snapshot {
   asOf: string;
   reportDate: string;
   dataAsOf: string;
   values: SeriesValues;
+  /** Figures printed for this period that fill no series field (DECISIONS §9), by key. */
+  printed: PrintedFigures;
+  /**
+   * Where each figure shown comes from: a series field (non-null ones only), or `printed.<key>`, → the
+   * ids of the publications that printed it (several for a sum), sorted.
+   */
+  sources: Record<string, string[]>;
   /** True when the values are a row the source printed for this period; false when summed here. */
   published: boolean;
 }
@@ -26,6 +33,8 @@ export interface Series {
   county: string | null;
   periodType: PeriodType;
   countUnit: CountUnit | null;
+  /** What the premium is (bases.csv): the series' own period type's, else that of the rows it was summed from. */
+  basis: string | null;
   /** Sorted by period. */
   rows: VintagedRow[];
 }
@@ -38,6 +47,7 @@ export interface InsurerPeriod {
   period: string;
   reportDate: string;
   dataAsOf: string;
+  pubs: string[];
   insurers: InsurerRow[];
 }
 export interface Model {
@@ -54,10 +64,13 @@ const DIRECT_FIELDS: Partial<Record<Metric, SeriesField>> = {
   renewal_policy_pct: 'renewal_policy_pct',
 };
 const allNull = (v: SeriesValues) => SERIES_FIELDS.every((f) => v[f] === null);
+const isEmpty = (s: { values: SeriesValues; printed: PrintedFigures }) => allNull(s.values) && !Object.keys(s.printed).length;
 const sameValues = (a: SeriesValues, b: SeriesValues) => SERIES_FIELDS.every((f) => a[f] === b[f]);
+const samePrinted = (a: PrintedFigures, b: PrintedFigures) => JSON.stringify(a) === JSON.stringify(b);
 const byPublicationOrder = (a: Publication, b: Publication) =>
   a.reportDate < b.reportDate ? -1 : a.reportDate > b.reportDate ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 const comparePeriods = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sortedKeys = (o: PrintedFigures): PrintedFigures => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** The unit policy_count carries for a state and period type: the first of COUNT_UNITS it publishes. */
 function chooseCountUnits(figures: Figure[]): Map<string, CountUnit> {
@@ -73,57 +86,149 @@ function chooseCountUnits(figures: Figure[]): Map<string, CountUnit> {
   return units;
 }
 
+interface Combined {
+  values: SeriesValues;
+  printed: PrintedFigures;
+  /** The snapshots whose values the row shows, and the one whose printed figures it shows. */
+  valuesFrom: Snapshot[];
+  printedFrom?: Snapshot;
+  published: boolean;
+}
+
+const union = (lists: string[][]) => [...new Set(lists.flat())].sort();
+
+/** The publications a snapshot cites: those of every figure it shows. */
+export const snapshotPubs = (s: Snapshot) => union(Object.values(s.sources));
+
+/** The sources of `values` (non-null fields, each from the same field of the rows summed) and of `printed` (from `printedFrom`). */
+function sourcesOf(values: SeriesValues, valuesFrom: Snapshot[], printed: PrintedFigures, printedFrom?: Snapshot): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of SERIES_FIELDS) if (values[f] !== null) out[f] = union(valuesFrom.map((s) => s.sources[f] ?? []));
+  for (const k of Object.keys(printed)) out[`printed.${k}`] = printedFrom!.sources[`printed.${k}`];
+  return out;
+}
+
 /**
  * Combines component rows vintage by vintage: at every date on which any component changed,
  * `compute` sees each component as of that date (undefined if it did not exist yet) and returns
  * the values and the snapshots it used, or null for "no row as of this date".
  */
-function combine(
-  components: Snapshot[][],
-  compute: (current: (Snapshot | undefined)[]) => { values: SeriesValues; used: Snapshot[]; published: boolean } | null,
-): Snapshot[] {
+function combine(components: Snapshot[][], pubById: Map<string, Publication>, compute: (current: (Snapshot | undefined)[]) => Combined | null): Snapshot[] {
   const dates = [...new Set(components.flatMap((c) => c.map((s) => s.asOf)))].sort();
   const out: Snapshot[] = [];
   for (const date of dates) {
     const result = compute(components.map((c) => inForceOn(c, date, (s) => s.asOf)));
-    if (!result || allNull(result.values)) continue;
-    const latest = latestPublication(result.used);
-    const prev = out.at(-1);
-    if (prev && prev.reportDate === latest.reportDate && prev.dataAsOf === latest.dataAsOf && prev.published === result.published && sameValues(prev.values, result.values)) continue;
-    out.push({ asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values: result.values, published: result.published });
+    if (!result || isEmpty(result)) continue;
+    const sources = sourcesOf(result.values, result.valuesFrom, result.printed, result.printedFrom);
+    // report_date and data_as_of: the latest publication whose figures the row shows, not one that changed only a part's other figures.
+    const latest = latestPublication(union(Object.values(sources)).map((id) => pubById.get(id)!));
+    const snap: Snapshot = { asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values: result.values, printed: result.printed, sources, published: result.published };
+    if (out.length && sameSnapshot(out.at(-1)!, snap)) continue;
+    out.push(snap);
   }
   return out;
 }
 
-/** Rows as the publications printed them: one snapshot per publication that printed an exact field. */
+/** Equal but for as_of: the later one adds nothing. */
+const sameSnapshot = (a: Snapshot, b: Snapshot) =>
+  a.reportDate === b.reportDate && a.dataAsOf === b.dataAsOf && a.published === b.published && sameValues(a.values, b.values) &&
+  samePrinted(a.printed, b.printed) && JSON.stringify(a.sources) === JSON.stringify(b.sources);
+
+/** One figure of one publication, placed in its row: a series field, or a printed figure under `printedKey`. */
+interface Placed {
+  metric: Metric;
+  field?: SeriesField;
+  printedKey?: string;
+  value: number;
+  figure?: PrintedFigure;
+}
+
+function printedFigure(f: Figure): PrintedFigure {
+  const info = METRIC_INFO[f.metric];
+  return { value: f.value, unit: info.unit, measures: info.measures, as_printed: f.printed, qualifier: f.qualifier, period: f.period.key };
+}
+
+/**
+ * Where a figure goes: a series field of its own period's row when exact and the field exists, else a
+ * printed figure of that row. A year-to-date figure is printed on the row of its last month.
+ */
+function placeFigure(f: Figure, unit: CountUnit | null): { periodType: PeriodType; period: string; placed: Placed } {
+  if (f.period.type === 'year_to_date') {
+    const placed = { metric: f.metric, printedKey: `${f.metric}_ytd`, value: f.value, figure: printedFigure(f) };
+    return { periodType: 'month', period: monthKey(f.period.year, f.period.lastMonth), placed };
+  }
+  const field = f.exact && !isPrintedMetric(f.metric) ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined)) : undefined;
+  const placed: Placed = field ? { metric: f.metric, field, value: f.value } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f) };
+  return { periodType: f.period.type, period: f.period.key, placed };
+}
+
+/**
+ * Rows as the publications printed them. As of each publication date, every field and printed figure
+ * takes the value of the latest publication that printed it. A press copy counts only for a figure no
+ * office publication printed (DECISIONS §1), exact or not: a press copy that drops the office's
+ * "nearly" does not turn the office's qualified figure into an exact one.
+ */
 function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string, Series> {
-  const groups = new Map<string, { series: Omit<Series, 'rows'>; periods: Map<string, Map<Publication, Partial<SeriesValues>>> }>();
-  for (const f of dataset.figures) {
-    if (!f.exact || f.insurer) continue;
-    const unit = units.get(`${f.state}|${f.period.type}`) ?? null;
-    const field = DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined);
-    if (!field) continue;
+  const groups = new Map<string, { series: Omit<Series, 'rows'>; periods: Map<string, Map<Publication, Placed[]>> }>();
+  const add = (f: Figure, periodType: PeriodType, period: string, placed: Placed) => {
     const lineKey = f.line === 'all' ? 'all' : `line:${dataset.lines.get(f.state)!.get(f.line)!.id}`;
-    const key = [f.state, lineKey, f.county ?? '', f.period.type].join('|');
-    if (!groups.has(key)) groups.set(key, { series: { state: f.state, lineKey, county: f.county, periodType: f.period.type, countUnit: unit }, periods: new Map() });
+    const key = [f.state, lineKey, f.county ?? '', periodType].join('|');
+    if (!groups.has(key)) {
+      const unit = units.get(`${f.state}|${periodType}`) ?? null;
+      // A month row that holds only year-to-date figures is on the year to date's basis.
+      const basis = dataset.bases.get(`${f.state}|${periodType}`) ?? dataset.bases.get(`${f.state}|${f.period.type}`) ?? null;
+      groups.set(key, { series: { state: f.state, lineKey, county: f.county, periodType, countUnit: unit, basis }, periods: new Map() });
+    }
     const periods = groups.get(key)!.periods;
-    if (!periods.has(f.period.key)) periods.set(f.period.key, new Map());
-    const byPub = periods.get(f.period.key)!;
-    byPub.set(f.pub, { ...byPub.get(f.pub), [field]: f.value });
+    if (!periods.has(period)) periods.set(period, new Map());
+    const byPub = periods.get(period)!;
+    if (!byPub.has(f.pub)) byPub.set(f.pub, []);
+    byPub.get(f.pub)!.push(placed);
+  };
+  for (const f of dataset.figures) {
+    if (f.insurer) continue;
+    const { periodType, period, placed } = placeFigure(f, units.get(`${f.state}|${f.period.type}`) ?? null);
+    add(f, periodType, period, placed);
+    // A year-to-date series of exact figures is kept too: /v1/coverage reports its span and unit.
+    if (f.period.type === 'year_to_date' && f.exact && !isPrintedMetric(f.metric)) {
+      const field = DIRECT_FIELDS[f.metric] ?? (f.metric === units.get(`${f.state}|year_to_date`) ? 'policy_count' : undefined);
+      if (field) add(f, 'year_to_date', f.period.key, { metric: f.metric, field, value: f.value });
+    }
   }
   const out = new Map<string, Series>();
   for (const [key, { series, periods }] of groups) {
     const rows: VintagedRow[] = [];
     for (const [period, byPub] of periods) {
+      const pubs = [...byPub.keys()].sort(byPublicationOrder);
       const snapshots: Snapshot[] = [];
-      let values = emptyValues();
-      for (const pub of [...byPub.keys()].sort(byPublicationOrder)) {
-        values = { ...values, ...byPub.get(pub) };
-        const snap = { asOf: pub.reportDate, reportDate: pub.reportDate, dataAsOf: pub.dataAsOf, values, published: true };
-        if (snapshots.at(-1)?.asOf === pub.reportDate) snapshots[snapshots.length - 1] = snap;
-        else snapshots.push(snap);
+      for (const date of [...new Set(pubs.map((p) => p.reportDate))]) {
+        const known = pubs.filter((p) => p.reportDate <= date);
+        const byOffice = new Set(known.filter((p) => !p.secondary).flatMap((p) => byPub.get(p)!.map((e) => e.metric)));
+        const values = emptyValues();
+        const printed: PrintedFigures = {};
+        const valueSetters = new Map<string, Publication>();
+        const printedSetters = new Map<string, Publication>();
+        for (const pub of known) {
+          for (const e of byPub.get(pub)!) {
+            if (pub.secondary && byOffice.has(e.metric)) continue;
+            if (e.field) (values[e.field] = e.value), valueSetters.set(e.field, pub);
+            else (printed[e.printedKey!] = e.figure!), printedSetters.set(e.printedKey!, pub);
+          }
+        }
+        const sources: Record<string, string[]> = {};
+        for (const f of SERIES_FIELDS) if (valueSetters.has(f)) sources[f] = [valueSetters.get(f)!.id];
+        for (const k of Object.keys(sortedKeys(printed))) sources[`printed.${k}`] = [printedSetters.get(k)!.id];
+        const shown = [...valueSetters.values(), ...printedSetters.values()];
+        if (!shown.length) continue;
+        const latest = latestPublication(shown);
+        const snap: Snapshot = {
+          asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values, printed: sortedKeys(printed),
+          sources, published: true,
+        };
+        if (snapshots.length && sameSnapshot(snapshots.at(-1)!, snap)) continue;
+        snapshots.push(snap);
       }
-      rows.push({ period, snapshots });
+      if (snapshots.length) rows.push({ period, snapshots });
     }
     rows.sort((a, b) => comparePeriods(a.period, b.period));
     out.set(key, { ...series, rows });
@@ -134,38 +239,52 @@ function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string
 const seriesKey = (s: Pick<Series, 'state' | 'lineKey' | 'county' | 'periodType'>) =>
   [s.state, s.lineKey, s.county ?? '', s.periodType].join('|');
 
-/** Quarter and year rows: the source's own where it publishes them, else summed from complete months. */
-function rollUp(all: Map<string, Series>, target: 'quarter' | 'year'): void {
-  for (const months of [...all.values()].filter((s) => s.periodType === 'month')) {
-    const key = seriesKey({ ...months, periodType: target });
-    const published = all.get(key);
-    const publishedRows = new Map(published?.rows.map((r) => [r.period, r]));
-    const monthRows = new Map(months.rows.map((r) => [r.period, r]));
-    const unitsMatch = !published?.countUnit || !months.countUnit || published.countUnit === months.countUnit;
-    const targets = new Set([...publishedRows.keys(), ...months.rows.map((r) => rollupKey(r.period, target))]);
+/**
+ * Quarter, half-year and year rows: the source's own where it published figures for the period, else
+ * summed from complete parts (months; for a year, also H1 + H2), only where the parts' basis is the
+ * target's (bases.csv: never two bases in one series). A row keeps what its source printed for the
+ * period itself (its `printed`) whichever way its values come.
+ */
+function rollUp(all: Map<string, Series>, dataset: Dataset, pubById: Map<string, Publication>, target: 'quarter' | 'half_year' | 'year', from: 'month' | 'half_year'): void {
+  for (const parts of [...all.values()].filter((s) => s.periodType === from)) {
+    const key = seriesKey({ ...parts, periodType: target });
+    const own = all.get(key);
+    const targetBasis = own?.basis ?? dataset.bases.get(`${parts.state}|${target}`) ?? null;
+    if (targetBasis && parts.basis !== targetBasis) continue;
+    const ownRows = new Map(own?.rows.map((r) => [r.period, r]));
+    const partRows = new Map(parts.rows.map((r) => [r.period, r]));
+    const unitsMatch = !own?.countUnit || !parts.countUnit || own.countUnit === parts.countUnit;
+    const partsOf = (period: string) => {
+      const p = parsePeriod(period)!;
+      return from === 'month' ? monthsOf(p) : [`${p.year}-H1`, `${p.year}-H2`];
+    };
+    const targets = new Set([...ownRows.keys(), ...parts.rows.map((r) => (from === 'month' ? rollupKey(r.period, target) : r.period.slice(0, 4)))]);
     const rows: VintagedRow[] = [];
     for (const period of [...targets].sort(comparePeriods)) {
-      const parts = monthsOf(parsePeriod(period)!).map((m) => monthRows.get(m)?.snapshots ?? []);
-      const own = publishedRows.get(period)?.snapshots ?? [];
-      const snapshots = combine([own, ...parts], ([source, ...current]) => {
-        if (source) return { values: source.values, used: [source], published: true };
-        if (current.some((s) => !s)) return null;
+      const components = partsOf(period).map((m) => partRows.get(m)?.snapshots ?? []);
+      const ownSnapshots = ownRows.get(period)?.snapshots ?? [];
+      const snapshots = combine([ownSnapshots, ...components], pubById, ([source, ...current]): Combined | null => {
+        // The row already there (the source's own, or summed by an earlier roll-up) keeps its values.
+        if (source && !allNull(source.values)) return { values: source.values, printed: source.printed, valuesFrom: [source], printedFrom: source, published: source.published };
+        const printed = source?.printed ?? {};
+        const complete = current.every((s) => s && !allNull(s.values));
+        if (!complete) return source ? { values: emptyValues(), printed, valuesFrom: [], printedFrom: source, published: true } : null;
         const used = current as Snapshot[];
-        return { values: sumValues(used.map((s) => s.values), unitsMatch), used, published: false };
+        return { values: sumValues(used.map((s) => s.values), unitsMatch), printed, valuesFrom: used, printedFrom: source, published: false };
       });
       if (snapshots.length) rows.push({ period, snapshots });
     }
-    all.set(key, { ...months, periodType: target, countUnit: published?.countUnit ?? months.countUnit, rows });
+    all.set(key, { ...parts, periodType: target, countUnit: own?.countUnit ?? parts.countUnit, basis: targetBasis ?? parts.basis, rows });
   }
 }
 
-/** Category rows: the sum of the state's lines in the category that have a row for the period. */
-function categorySeries(dataset: Dataset, all: Map<string, Series>): void {
+/** Category rows: the sum of the state's lines in the category that have figures for the period. */
+function categorySeries(dataset: Dataset, all: Map<string, Series>, pubById: Map<string, Publication>): void {
   const categoryOf = new Map<string, string | null>();
   for (const byCode of dataset.lines.values()) for (const l of byCode.values()) categoryOf.set(`line:${l.id}`, l.category);
   const groups = new Map<string, Series[]>();
   for (const s of all.values()) {
-    if (!s.lineKey.startsWith('line:') || !['month', 'quarter', 'year'].includes(s.periodType)) continue;
+    if (!s.lineKey.startsWith('line:') || !['month', 'quarter', 'half_year', 'year'].includes(s.periodType)) continue;
     const category = categoryOf.get(s.lineKey);
     if (!category) continue;
     const key = seriesKey({ ...s, lineKey: `category:${category}` });
@@ -178,14 +297,15 @@ function categorySeries(dataset: Dataset, all: Map<string, Series>): void {
     const rows: VintagedRow[] = [];
     for (const period of periods) {
       const components = byPeriod.map((p) => p.get(period) ?? []);
-      const snapshots = combine(components, (current) => {
-        const used = current.filter((s): s is Snapshot => !!s);
-        return used.length ? { values: sumValues(used.map((s) => s.values)), used, published: false } : null;
+      const snapshots = combine(components, pubById, (current) => {
+        // A line with only printed figures for the period is not summed in: it has no exact figure to add.
+        const used = current.filter((s): s is Snapshot => !!s && !allNull(s.values));
+        return used.length ? { values: sumValues(used.map((s) => s.values)), printed: {}, valuesFrom: used, published: false } : null;
       });
       if (snapshots.length) rows.push({ period, snapshots });
     }
     const [state, lineKey] = key.split('|');
-    all.set(key, { state, lineKey, county: parts[0].county, periodType: parts[0].periodType, countUnit: parts[0].countUnit, rows });
+    all.set(key, { state, lineKey, county: parts[0].county, periodType: parts[0].periodType, countUnit: parts[0].countUnit, basis: parts[0].basis, rows });
   }
 }
 
@@ -214,6 +334,7 @@ function insurerRows(dataset: Dataset): Map<string, InsurerPeriod[]> {
       period,
       reportDate: latest.reportDate,
       dataAsOf: latest.dataAsOf,
+      pubs: [...new Set(figures.map((f) => f.pub.id))].sort(),
       insurers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
     });
   }
@@ -249,6 +370,7 @@ function yearsFromMonths(periods: InsurerPeriod[]): InsurerPeriod[] {
       period: year,
       reportDate: latest.reportDate,
       dataAsOf: latest.dataAsOf,
+      pubs: union(months.map((m) => m.pubs)),
       insurers: months[0].insurers.map((insurer, i) => {
         const sum = sumValues(months.map((m) => ({ ...emptyValues(), premium: m.insurers[i].premium, policy_count: m.insurers[i].policy_count })));
         return { name: insurer.name, premium: sum.premium, policy_count: sum.policy_count };
@@ -260,9 +382,12 @@ function yearsFromMonths(periods: InsurerPeriod[]): InsurerPeriod[] {
 
 export function buildModel(dataset: Dataset): Model {
   const all = baseSeries(dataset, chooseCountUnits(dataset.figures));
-  rollUp(all, 'quarter');
-  rollUp(all, 'year');
-  categorySeries(dataset, all);
+  const pubById = new Map(dataset.publications.map((p) => [p.id, p]));
+  rollUp(all, dataset, pubById, 'quarter', 'month');
+  rollUp(all, dataset, pubById, 'half_year', 'month');
+  rollUp(all, dataset, pubById, 'year', 'month');
+  rollUp(all, dataset, pubById, 'year', 'half_year');
+  categorySeries(dataset, all, pubById);
   const series = [...all.values()].sort((a, b) => (seriesKey(a) < seriesKey(b) ? -1 : 1));
   return { series, insurers: insurerRows(dataset) };
 }

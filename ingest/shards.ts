@@ -3,11 +3,13 @@
 import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
 import type { Dataset } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
-import type { IndexShard, InsurersShard, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
-import type { Model, Series } from './model.ts';
+import { isRankable } from '../domain/insurers.ts';
+import { citedPublications } from '../domain/publications.ts';
+import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
+import { type Model, type Series, snapshotPubs } from './model.ts';
 
 const SAMPLE_MONTHS = 13;
-const SERVED: readonly string[] = ['month', 'quarter', 'year'];
+const SERVED: readonly string[] = ['month', 'quarter', 'half_year', 'year'];
 const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -29,13 +31,17 @@ function coverage(dataset: Dataset, model: Model): CoverageItem[] {
         const counted = series
           .filter((s) => s.rows.some((r) => r.snapshots.some((x) => x.values.policy_count !== null)))
           .sort((a, b) => Number(b.lineKey === 'all') - Number(a.lineKey === 'all'));
+        const basis = (series.find((s) => s.lineKey === 'all') ?? series[0]).basis;
+        if (!basis) throw new Error(`no basis for ${state.code} ${pt}: the ingest checks bases.csv before this`);
         periodTypes[pt] = {
           from: periods[0],
           to: periods.at(-1)!,
           latest_report_date: latestPublication(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
           count_unit: counted[0]?.countUnit ?? null,
+          basis,
         };
       }
+      const insurerPeriods = (model.insurers.get(state.code) ?? []).filter(isRankable).map((p) => p.period);
       return {
         state: state.code,
         name: state.name,
@@ -44,22 +50,32 @@ function coverage(dataset: Dataset, model: Model): CoverageItem[] {
         period_types: periodTypes,
         capabilities: {
           has_county_data: model.series.some((s) => s.state === state.code && s.county !== null),
-          has_insurer_data: model.insurers.has(state.code),
+          has_insurer_data: insurerPeriods.length > 0,
           has_new_renewal_split: statewide.some((s) =>
             s.rows.some((r) => r.snapshots.some((x) => x.values.new_business_policy_pct !== null || x.values.renewal_policy_pct !== null)),
           ),
         },
+        insurer_periods: insurerPeriods,
       };
     });
+}
+
+/** Every publication of the build, in id order: what snapshots and insurer lists point into. */
+function publicationRefs(dataset: Dataset): { refs: PublicationRef[]; position: Map<string, number> } {
+  const pubs = [...dataset.publications].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return {
+    refs: pubs.map((p) => ({ publisher: p.publisher, title: p.title, url: p.url, report_date: p.reportDate, report_date_basis: p.reportDateEstimated ? 'estimated' : 'printed' })),
+    position: new Map(pubs.map((p, i) => [p.id, i])),
+  };
 }
 
 function lines(dataset: Dataset, state: string): LineItem[] {
   return [...(dataset.lines.get(state)?.values() ?? [])]
     .sort((a, b) => byCode.compare(a.sourceCode, b.sourceCode))
-    .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category }));
+    .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category, note: l.note }));
 }
 
-function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types']): SampleResponse {
+function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types'], cite: (ids: string[]) => PublicationRef[]): SampleResponse {
   const state = dataset.states.get(code)!;
   const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
   const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
@@ -72,7 +88,8 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
     line: 'all',
     granularity: 'month',
     sample: true,
-    data: rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values })),
+    data: rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values, printed: Object.keys(snap.printed).length ? snap.printed : null })),
+    publications: cite(rows.flatMap((r) => snapshotPubs(r.snap))),
     report_date: latest?.reportDate ?? null,
     data_as_of: latest?.dataAsOf ?? null,
     source: state.source,
@@ -82,23 +99,32 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   };
 }
 
-function seriesShard(s: Series, lineEcho: string): SeriesShard {
+function seriesShard(s: Series, lineEcho: string, position: Map<string, number>): SeriesShard {
   return {
     state: s.state,
     line: lineEcho,
     county: s.county,
     granularity: s.periodType,
     count_unit: s.countUnit,
-    columns: ['as_of', 'report_date', 'data_as_of', ...SERIES_FIELDS, 'published'],
+    columns: ['as_of', 'report_date', 'data_as_of', ...SERIES_FIELDS, 'published', 'sources', 'printed'],
     rows: s.rows.map((r) => ({
       period: r.period,
-      snapshots: r.snapshots.map((x) => [x.asOf, x.reportDate, x.dataAsOf, ...SERIES_FIELDS.map((f) => x.values[f]), x.published] as SnapshotTuple),
+      snapshots: r.snapshots.map(
+        (x) =>
+          [
+            x.asOf, x.reportDate, x.dataAsOf, ...SERIES_FIELDS.map((f) => x.values[f]), x.published,
+            Object.fromEntries(Object.entries(x.sources).map(([figure, ids]) => [figure, ids.map((id) => position.get(id)!).sort((a, b) => a - b)])),
+            Object.keys(x.printed).length ? x.printed : null,
+          ] as unknown as SnapshotTuple,
+      ),
     })),
   };
 }
 
 export function renderShards(dataset: Dataset, model: Model): Map<string, string> {
   const files = new Map<string, string>();
+  const { refs, position } = publicationRefs(dataset);
+  const cite = (ids: string[]) => citedPublications(refs, ids.map((id) => position.get(id)!));
   const coverageBody = coverageResponse.parse(coverage(dataset, model));
   files.set('free/coverage.json', json(coverageBody));
 
@@ -108,7 +134,7 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
     const state = dataset.states.get(code)!;
     const lineItems = linesResponse.parse(lines(dataset, code));
     files.set(`free/lines/${code}.json`, json(lineItems));
-    files.set(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types))));
+    files.set(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types, cite))));
 
     const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
     const echo = (lineKey: string) =>
@@ -116,14 +142,17 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
     const shardPaths: string[] = [];
     for (const s of series) {
       const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
-      files.set(`private/${path}`, json(seriesShard(s, echo(s.lineKey))));
+      files.set(`private/${path}`, json(seriesShard(s, echo(s.lineKey), position)));
       shardPaths.push(path);
     }
     const insurers = model.insurers.get(code);
-    if (insurers) files.set(`private/insurers/${code}.json`, json({ state: code, periods: insurers } satisfies InsurersShard));
+    if (insurers) {
+      const periods = insurers.map(({ pubs, ...p }) => ({ ...p, publications: pubs.map((id) => position.get(id)!).sort((a, b) => a - b) }));
+      files.set(`private/insurers/${code}.json`, json({ state: code, periods } satisfies InsurersShard));
+    }
     index[code] = {
       source: state.source,
-      lines: lineItems.map((l) => ({ ...l, dir: lineDir(`line:${l.id}`) })),
+      lines: lineItems.map(({ note: _note, ...l }) => ({ ...l, dir: lineDir(`line:${l.id}`) })),
       categories: [...new Set(lineItems.flatMap((l) => (l.category ? [l.category] : [])))]
         .sort()
         .map((name) => ({ name, dir: lineDir(`category:${name}`) })),
@@ -131,6 +160,6 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
       shards: shardPaths.sort(),
     };
   }
-  files.set('private/index.json', json({ states: index } satisfies IndexShard));
+  files.set('private/index.json', json({ publications: refs, states: index } satisfies IndexShard));
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -14,12 +14,19 @@ import { discoveryExtension } from './discovery.ts';
 import { isWellFormedPayment } from './payload.ts';
 import type { PaymentAsset, PaymentSettings } from './settings.ts';
 
+/** A computed answer, and whether it holds any figure: one that holds none is not charged (DECISIONS §7). */
+export interface PricedAnswer {
+  response: Response;
+  hasFigures: boolean;
+}
+
 export interface Gate {
   /**
    * Answers a priced request: `answer` runs only once a payment has been verified, and is settled only
-   * when it returns. `resource` is the URL the challenge names (the canonical query, see api/priced.ts).
+   * when it returns an answer with figures. `resource` is the URL the challenge names (the canonical
+   * query, see api/priced.ts).
    */
-  charge(request: Request, route: RouteContract, answer: () => Response | Promise<Response>, resource: URL): Promise<Response>;
+  charge(request: Request, route: RouteContract, answer: () => PricedAnswer | Promise<PricedAnswer>, resource: URL): Promise<Response>;
 }
 
 /** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
@@ -189,13 +196,20 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         }
         if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
 
-        let response: Response;
+        let computed: PricedAnswer;
         try {
-          response = await answer();
+          computed = await answer();
         } catch (e) {
           // An answer that fails is not settled: the payer keeps the money (the route answers 500).
           await result.cancellationDispatcher.cancel({ reason: 'handler_threw', error: e });
           throw e;
+        }
+        const { response } = computed;
+        if (!computed.hasFigures) {
+          // No charge for nothing: the answer is given and the payment never settled, so the signed
+          // authorization expires unused and the payer keeps the money.
+          await result.cancellationDispatcher.cancel({ reason: 'handler_failed' });
+          return response;
         }
         // Settled before the answer leaves: of two requests carrying one payment, only the one that settles gets data.
         settling = true;

@@ -1,7 +1,7 @@
 // /v1/compare: the /v1/premium answer of each listed state, keyed by state. Every state and the line
 // in every state are resolved (404) before any series is read.
 import type { CompareParams, CompareResponse } from '../../domain/contract.ts';
-import { readSeries, resolveLine, stateIndex } from './series.ts';
+import { cite, readSeries, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
 export function prepareCompare(params: CompareParams): () => CompareResponse {
@@ -13,6 +13,7 @@ export function prepareCompare(params: CompareParams): () => CompareResponse {
     const series: CompareResponse['series'] = {};
     const source: CompareResponse['source'] = {};
     const latest: { reportDate: string; dataAsOf: string }[] = [];
+    const publications: number[] = [];
     for (const { state, entry, line } of resolved) {
       const answer = readSeries({
         state,
@@ -26,6 +27,7 @@ export function prepareCompare(params: CompareParams): () => CompareResponse {
       series[state] = answer.data;
       source[state] = entry.source;
       if (answer.latest) latest.push(answer.latest);
+      publications.push(...answer.publications);
     }
     const lineEchoes = new Set(resolved.map((r) => r.line.echo));
     return {
@@ -36,6 +38,7 @@ export function prepareCompare(params: CompareParams): () => CompareResponse {
       report_date: latest.length ? latest.map((l) => l.reportDate).sort().at(-1)! : null,
       data_as_of: latest.length ? latest.map((l) => l.dataAsOf).sort()[0] : null,
       source,
+      publications: cite(publications),
     };
   };
 }

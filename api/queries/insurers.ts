@@ -1,34 +1,32 @@
 // /v1/insurers: the source's per-insurer list for a month or year, ranked by premium (ties by name).
 import type { InsurersParams, InsurersResponse } from '../../domain/contract.ts';
 import { HttpError } from '../http.ts';
-import { parsePeriod } from '../../domain/periods.ts';
+import { isRankable } from '../../domain/insurers.ts';
 import type { InsurersShard } from '../../domain/shard-types.ts';
 import { privateShard } from '../store.ts';
-import { stateIndex } from './series.ts';
+import { cite, stateIndex } from './series.ts';
 
 type Published = InsurersShard['periods'][number];
 interface Rankings {
   /** Month and year lists whose premiums are all exact, ranked: what the route serves. */
-  ranked: Map<string, Pick<InsurersResponse, 'insurers' | 'report_date' | 'data_as_of'>>;
+  ranked: Map<string, Pick<InsurersResponse, 'insurers' | 'report_date' | 'data_as_of'> & { positions: number[] }>;
   /** Other published lists (half-years, or with a rounded premium): named in the 404. */
   unserved: string[];
 }
 
-/** A list can be ranked when it is for a month or a year and every premium in it is exact. */
-const rankable = (p: Published) => ['month', 'year'].includes(parsePeriod(p.period)?.type ?? '') && p.insurers.every((i) => i.premium !== null);
-
 /** Ranks each servable list once, when the shard loads: by premium, ties by name. */
 function rank(shard: InsurersShard): Rankings {
   const ranked: Rankings['ranked'] = new Map();
-  for (const p of shard.periods.filter(rankable)) {
+  for (const p of shard.periods.filter(isRankable)) {
     const order = [...p.insurers].sort((a, b) => b.premium! - a.premium! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     ranked.set(p.period, {
       insurers: order.map((i, n) => ({ rank: n + 1, name: i.name, premium: i.premium!, policy_count: i.policy_count })),
       report_date: p.reportDate,
       data_as_of: p.dataAsOf,
+      positions: p.publications,
     });
   }
-  return { ranked, unserved: shard.periods.filter((p) => !rankable(p)).map((p) => p.period) };
+  return { ranked, unserved: shard.periods.filter((p) => !isRankable(p)).map((p) => p.period) };
 }
 
 /** Finds the ranking now (404 when there is none), and returns the answer to give once paid. */
@@ -41,5 +39,6 @@ export function prepareInsurers({ state, period }: InsurersParams): () => Insure
     const aside = unserved.length ? ` (also published, but not as a month or year with exact premiums: ${unserved.join(', ')})` : '';
     throw new HttpError(404, `no insurer ranking for ${state} ${period}: ${has}${aside}`);
   }
-  return () => ({ state, period, ...found, source: entry.source });
+  const { positions, ...answer } = found;
+  return () => ({ state, period, ...answer, source: entry.source, publications: cite(positions) });
 }

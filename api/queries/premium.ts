@@ -1,6 +1,6 @@
 // /v1/premium: one state's series for a line (or category) and optional county, as of a date.
 import type { PremiumParams, PremiumResponse } from '../../domain/contract.ts';
-import { readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
+import { cite, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
 export function preparePremium(params: PremiumParams): () => PremiumResponse {
@@ -10,7 +10,7 @@ export function preparePremium(params: PremiumParams): () => PremiumResponse {
   const county = params.county ? resolveCounty(state, entry, params.county) : null;
   const granularity = params.granularity ?? (county ? 'year' : 'month');
   return () => {
-    const { data, latest } = readSeries({
+    const { data, latest, publications } = readSeries({
       state,
       lineDir: line.dir,
       countyDir: county?.dir ?? null,
@@ -28,6 +28,7 @@ export function preparePremium(params: PremiumParams): () => PremiumResponse {
       report_date: latest?.reportDate ?? null,
       data_as_of: latest?.dataAsOf ?? null,
       source: entry.source,
+      publications: cite(publications),
     };
   };
 }

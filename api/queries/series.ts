@@ -5,14 +5,24 @@ import { echo } from '../../domain/echo.ts';
 import { HttpError, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../../domain/periods.ts';
 import { precomputed } from '../json.ts';
-import type { IndexShard, SeriesShard, StateIndex } from '../../domain/shard-types.ts';
+import { citedPublications } from '../../domain/publications.ts';
+import type { IndexShard, PublicationRef, SeriesShard, StateIndex } from '../../domain/shard-types.ts';
 import { ShardError, privateShard } from '../store.ts';
 import { inForceOn, latestPublication } from '../../domain/vintages.ts';
 
+function index(): IndexShard {
+  const shard = privateShard<IndexShard>('index.json');
+  if (!shard) throw new ShardError('private/index.json is not in the build: run the ingest');
+  return shard;
+}
+
+/** The publications at these positions of the build's list, as an answer cites them. */
+export function cite(positions: Iterable<number>): PublicationRef[] {
+  return citedPublications(index().publications, positions);
+}
+
 export function stateIndex(state: string): StateIndex {
-  const index = privateShard<IndexShard>('index.json');
-  if (!index) throw new ShardError('private/index.json is not in the build: run the ingest');
-  const entry = index.states[state];
+  const entry = index().states[state];
   if (!entry) throw unknownState(state);
   return entry;
 }
@@ -73,6 +83,8 @@ export interface SeriesAnswer {
   data: SeriesRow[];
   /** The latest publication among the figures returned; null when there are none. */
   latest: { reportDate: string; dataAsOf: string } | null;
+  /** Positions (in the index's publications) of every publication the rows show. */
+  publications: number[];
 }
 
 /** A snapshot ready to answer with: its row is built (and serialised) once, when the shard loads. */
@@ -82,7 +94,11 @@ export interface PreparedSnapshot {
   dataAsOf: string;
   published: boolean;
   values: SeriesValues;
-  /** `values` with the period: what a series answer lists. */
+  /** Positions (in the index's publications) of the publications the snapshot shows. */
+  publications: number[];
+  /** The same by figure: a series field or `printed.<key>` → the positions of the publications that printed it. */
+  sources: Record<string, number[]>;
+  /** `values` with the period and printed figures: what a series answer lists. */
   row: SeriesRow;
 }
 export interface PreparedRow {
@@ -97,9 +113,10 @@ function prepare(shard: SeriesShard): PreparedRow[] {
     period,
     firstMonth: firstMonthKey(parsePeriod(period)!),
     snapshots: snapshots.map(
-      ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published]) => {
+      ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published, sources, printed]) => {
         const values = { premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct };
-        return { asOf, reportDate, dataAsOf, published, values, row: precomputed({ period, ...values }) };
+        const publications = [...new Set(Object.values(sources).flat())];
+        return { asOf, reportDate, dataAsOf, published, values, publications, sources, row: precomputed({ period, ...values, printed }) };
       },
     ),
   }));
@@ -123,5 +140,5 @@ export function readSeries(q: SeriesQuery): SeriesAnswer {
     used.push(snap);
   }
   const latest = used.length ? latestPublication(used) : null;
-  return { data, latest: latest && { reportDate: latest.reportDate, dataAsOf: latest.dataAsOf } };
+  return { data, latest: latest && { reportDate: latest.reportDate, dataAsOf: latest.dataAsOf }, publications: used.flatMap((s) => s.publications) };
 }

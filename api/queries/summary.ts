@@ -3,7 +3,7 @@
 import type { SeriesValues, SummaryParams, SummaryResponse } from '../../domain/contract.ts';
 import { monthsOf, parsePeriod } from '../../domain/periods.ts';
 import { emptyValues, latestPublication, sumValues } from '../../domain/vintages.ts';
-import { type PreparedRow, type PreparedSnapshot, seriesRows, stateIndex } from './series.ts';
+import { type PreparedRow, type PreparedSnapshot, cite, seriesRows, stateIndex } from './series.ts';
 
 type Basis = SummaryResponse['basis'];
 interface YearTotal {
@@ -26,11 +26,14 @@ function latestRows(state: string, granularity: 'month' | 'year'): Map<string, P
 
 const CALENDAR_MONTHS = monthsOf(parsePeriod('2000')!).map((m) => m.slice(5));
 
+const hasFigure = (s: PreparedSnapshot) => Object.values(s.values).some((v) => v !== null);
+
+/** The months of `year` (of `only`) with a published exact figure: a month with printed figures only has nothing to sum. */
 function monthsOfYear(months: Map<string, PreparedSnapshot>, year: number, only: readonly string[] = CALENDAR_MONTHS): Map<string, PreparedSnapshot> {
   const out = new Map<string, PreparedSnapshot>();
   for (const m of only) {
     const figures = months.get(`${year}-${m}`);
-    if (figures) out.set(m, figures);
+    if (figures && hasFigure(figures)) out.set(m, figures);
   }
   return out;
 }
@@ -46,7 +49,7 @@ function ownBasis(monthRows: Map<string, PreparedSnapshot>, yearRows: Map<string
   const summed = (basis: Basis): YearTotal => ({ basis, values: sumValues(list.map((f) => f.values)), months: [...months.keys()], used: list });
   if (list.length === 12 && list.every((f) => f.values.premium !== null)) return summed('monthly_sum');
   const yearRow = yearRows.get(String(year));
-  if (yearRow?.published) return { basis: 'annual_report', values: yearRow.values, months: [...months.keys()], used: [yearRow] };
+  if (yearRow?.published && hasFigure(yearRow)) return { basis: 'annual_report', values: yearRow.values, months: [...months.keys()], used: [yearRow] };
   if (list.length === 12) return summed('monthly_sum');
   if (list.length) return summed('partial_monthly_sum');
   return { basis: null, values: emptyValues(), months: [], used: [] };
@@ -56,6 +59,21 @@ function ownBasis(monthRows: Map<string, PreparedSnapshot>, yearRows: Map<string
 function yoy(current: number | null, prior: number | null): number | null {
   if (current === null || prior === null || prior === 0) return null;
   return Math.round((current / prior - 1) * 10000) / 100;
+}
+
+/** The publications of the figures of `total` the answer shows: only its non-null `fields`, each from the rows it was summed from. */
+function figuresFrom(total: YearTotal, fields: readonly (keyof SeriesValues)[]): number[] {
+  return fields.filter((f) => total.values[f] !== null).flatMap((f) => total.used.flatMap((s) => s.sources[f] ?? []));
+}
+
+const isFullYear = (t: YearTotal) => t.basis === 'annual_report' || t.basis === 'monthly_sum';
+
+/** DECISIONS §5: growth only across equal spans, the same calendar months or a full year on each side. */
+function yoyBasis(current: YearTotal, prior: YearTotal): SummaryResponse['yoy_basis'] {
+  if (!current.basis || !prior.used.length) return null;
+  if (isFullYear(current) && isFullYear(prior)) return 'full_years';
+  if (current.basis === 'partial_monthly_sum' && prior.months.join() === current.months.join()) return 'same_months';
+  return 'unequal_spans';
 }
 
 /** Resolves the state now (404), and returns the answer to compute once paid. */
@@ -78,6 +96,8 @@ export function prepareSummary({ state, year }: SummaryParams): () => SummaryRes
 
     const used = [...current.used, ...prior.used];
     const latest = used.length ? latestPublication(used) : null;
+    const span = yoyBasis(current, prior);
+    const growth = (c: number | null, p: number | null) => (span === 'full_years' || span === 'same_months' ? yoy(c, p) : null);
     return {
       state,
       year,
@@ -90,11 +110,13 @@ export function prepareSummary({ state, year }: SummaryParams): () => SummaryRes
         policy_count: prior.values.policy_count,
         months_available: prior.months.length,
       },
-      yoy_premium_pct: yoy(current.values.premium, prior.values.premium),
-      yoy_policy_count_pct: yoy(current.values.policy_count, prior.values.policy_count),
+      yoy_premium_pct: growth(current.values.premium, prior.values.premium),
+      yoy_policy_count_pct: growth(current.values.policy_count, prior.values.policy_count),
+      yoy_basis: span,
       report_date: latest?.reportDate ?? null,
       data_as_of: latest?.dataAsOf ?? null,
       source: entry.source,
+      publications: cite([...figuresFrom(current, Object.keys(current.values) as (keyof SeriesValues)[]), ...figuresFrom(prior, ['premium', 'policy_count'])]),
     };
   };
 }

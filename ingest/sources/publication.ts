@@ -4,10 +4,10 @@ import { isIsoDate, lastDay, parsePeriod } from '../../domain/periods.ts';
 import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
-import { METRICS, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
+import { METRICS, isPrintedMetric, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
 import { valueProblem } from './values.ts';
 
-export const PUBLICATION_COLUMNS = ['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'note'] as const;
+export const PUBLICATION_COLUMNS = ['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'printed', 'note'] as const;
 const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of', 'rows'] as const;
 const QUALIFIER = /^[a-z]+( [a-z]+)*$/;
 
@@ -59,6 +59,7 @@ export function parsePublication(csv: CsvFile, id: string, context: PublicationC
     url: url.value,
     reportDate: reportDate.value,
     reportDateEstimated: basis.value !== 'printed',
+    secondary: id.startsWith('press/'),
     dataAsOf: dataAsOf.value,
   };
 
@@ -104,9 +105,12 @@ export function parsePublication(csv: CsvFile, id: string, context: PublicationC
 
     const raw = c.value.value;
     const qualifier = c.qualifier.value.trim();
-    const valueError = valueProblem(raw, metric, !!qualifier);
+    const printed = c.printed.value.trim();
+    const valueError = valueProblem(raw, metric, !!qualifier, printed || null);
     if (valueError) fail('value', valueError);
     else if (qualifier && !QUALIFIER.test(qualifier)) fail('qualifier', `expected empty, 'rounded' or the qualifier word printed (e.g. 'about'), got '${qualifier}'`);
+    if (!printed && (qualifier || (METRICS.includes(metric) && isPrintedMetric(metric))))
+      fail('printed', `the words as printed are needed for ${qualifier ? 'a qualified figure' : `a published ${metric}`}: e.g. '$1.24B', 'nearly $830M', '+12.6%', as the publication prints them`);
 
     if (!ok || !state || !period) continue;
     const key = [state.code, period.key, lineCode, county?.toUpperCase() ?? '', insurer ?? '', metric].join('|');
@@ -120,7 +124,7 @@ export function parsePublication(csv: CsvFile, id: string, context: PublicationC
     seen.set(key, { value: raw, line });
     figures.push({
       pub, state: state.code, period, line: lineCode, county: county?.toUpperCase() ?? null, insurer, metric,
-      value: Number(raw), exact: !qualifier, fileLine: line, valueColumn: c.value.column,
+      value: Number(raw), exact: !qualifier, qualifier: qualifier || null, printed: printed || null, fileLine: line, valueColumn: c.value.column,
     });
   }
   return { pub, figures };

@@ -8,6 +8,8 @@ export const STATES_COLUMNS = ['code', 'name', 'stamping_office', 'acronym', 'na
 export const CATEGORIES_COLUMNS = ['category', 'description'] as const;
 export const LINES_COLUMNS = ['source_code', 'name', 'category', 'source_url', 'note'] as const;
 export const LINE_IDS_COLUMNS = ['id', 'state', 'source_code'] as const;
+export const BASES_COLUMNS = ['state', 'period_type', 'basis', 'note'] as const;
+const PERIOD_TYPES = ['month', 'quarter', 'half_year', 'year', 'year_to_date'];
 
 export function parseStates(csv: CsvFile, problems: Problems): Map<string, State> {
   const states = new Map<string, State>();
@@ -47,7 +49,7 @@ export function parseCategories(csv: CsvFile, problems: Problems): string[] {
 export function parseLines(csv: CsvFile, state: string, categories: string[], problems: Problems): Map<string, Omit<Line, 'id'>> {
   const lines = new Map<string, Omit<Line, 'id'>>();
   for (const { cells } of csv.rows) {
-    const { source_code: code, name, category } = cells;
+    const { source_code: code, name, category, note } = cells;
     if (!code.value) problems.add(csv.file, code.line, code.column, 'expected a source_code');
     else if (code.value.toLowerCase() === 'all') problems.add(csv.file, code.line, code.column, "'all' is reserved for all-lines figures");
     else if ([...lines.keys()].some((k) => k.toLowerCase() === code.value.toLowerCase()))
@@ -55,7 +57,7 @@ export function parseLines(csv: CsvFile, state: string, categories: string[], pr
     if (!name.value) problems.add(csv.file, name.line, name.column, 'expected the line name');
     if (category.value && !categories.includes(category.value))
       problems.add(csv.file, category.line, category.column, `unknown category '${category.value}': expected one of categories.csv (${categories.join(', ')}) or empty`);
-    lines.set(code.value, { state, sourceCode: code.value, name: name.value, category: category.value || null });
+    lines.set(code.value, { state, sourceCode: code.value, name: name.value, category: category.value || null, note: note.value.trim() || null });
   }
   return lines;
 }
@@ -75,4 +77,23 @@ export function parseLineIds(csv: CsvFile, problems: Problems): Map<string, numb
     ids.set(key, n);
   }
   return ids;
+}
+
+/**
+ * Parses bases.csv into `STATE|period_type` → basis: what the premium of that state and period type is
+ * (e.g. submitted premium as WSIA compiles it, or registered premium with fees as SLA California reports
+ * it). One basis per state and period type, so no series mixes two.
+ */
+export function parseBases(csv: CsvFile, states: Map<string, State>, problems: Problems): Map<string, string> {
+  const bases = new Map<string, string>();
+  for (const { cells } of csv.rows) {
+    const { state, period_type: type, basis } = cells;
+    if (!states.has(state.value)) problems.add(csv.file, state.line, state.column, `unknown state '${state.value}': expected a code from states.csv`);
+    if (!PERIOD_TYPES.includes(type.value)) problems.add(csv.file, type.line, type.column, `expected one of ${PERIOD_TYPES.join(', ')}, got '${type.value}'`);
+    if (!basis.value.trim()) problems.add(csv.file, basis.line, basis.column, 'expected the basis: what the premium of this state and period type is, and whose compilation it is');
+    const key = `${state.value}|${type.value}`;
+    if (bases.has(key)) problems.add(csv.file, state.line, state.column, `${state.value} ${type.value} is listed twice: one basis per state and period type`);
+    bases.set(key, basis.value.trim());
+  }
+  return bases;
 }

@@ -55,7 +55,9 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
     expect(schemaOf('/v1/compare', 'to').pattern).toBe('^\\d{4}-(0[1-9]|1[0-2])$');
     expect(schemaOf('/v1/premium', 'report_date').pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
     expect(schemaOf('/v1/premium/summary', 'year').pattern).toBe('^\\d{4}$');
-    expect(schemaOf('/v1/premium', 'granularity').enum).toEqual(['month', 'quarter', 'year']);
+    // SPEC's three, and half_year (DECISIONS §3)
+    expect(schemaOf('/v1/premium', 'granularity').enum).toEqual(['month', 'quarter', 'half_year', 'year']);
+    expect(schemaOf('/v1/compare', 'granularity').enum).toEqual(['month', 'quarter', 'half_year', 'year']);
     expect(schemaOf('/v1/premium', 'line').default).toBe('all');
     expect(schemaOf('/v1/premium/sample', 'state').default).toBe('FL');
   });

@@ -1,7 +1,7 @@
 // Answers on the real dataset (data/), spot-checked against the publications they come from: the
 // expected figures below were read off the cited pages, not off our files or our code.
 import { describe, expect, it } from 'vitest';
-import { premiumResponse, summaryResponse } from '../../domain/contract.ts';
+import { type SeriesRow, premiumResponse, summaryResponse } from '../../domain/contract.ts';
 import { getPremium } from '../../api/routes/get-premium.ts';
 import { getSummary } from '../../api/routes/get-summary.ts';
 import { loadDataset } from '../../ingest/load.ts';
@@ -16,25 +16,39 @@ async function premium(query: string) {
   return premiumResponse.parse(await res.json());
 }
 
+/** A row's seven SPEC fields, without what it printed beside them. */
+const fields = ({ printed: _, ...row }: SeriesRow) => row;
+
 describe('the real dataset through /v1/premium', () => {
   it('Texas, February 2024: $946,170,000 and 56,764 policies (SLTX eNews, published 2024-03-01)', async () => {
     // https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m
     const body = await premium('state=TX&from=2024-02&to=2024-02');
-    expect(body.data).toEqual([
+    expect(body.data.map(fields)).toEqual([
       { period: '2024-02', premium: 946170000, policy_count: 56764, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
     ]);
+    // printed exactly, so in the series fields and not among the printed figures
+    expect(body.data[0].printed?.premium).toBeUndefined();
+    expect(body.data[0].printed?.policies).toBeUndefined();
     expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29', source: 'Surplus Lines Stamping Office of Texas (SLTX)' });
+    expect(body.publications).toEqual([
+      expect.objectContaining({ publisher: 'SLTX', url: 'https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m', report_date: '2024-03-01' }),
+    ]);
   });
 
   it('Texas, January 2024: premium null where the eNews printed only "$1.1B", the 56,728 policies exact', async () => {
     // https://staging.sltx.org/?p=10515 (January 2024 eNews, 2024-02-01): "$1.1B", 56,728 policies filed.
     const body = await premium('state=TX&from=2024-01&to=2024-01');
     expect(body.data.map((r) => [r.period, r.premium, r.policy_count])).toEqual([['2024-01', null, 56728]]);
+    // the "$1.1B" is served as printed, beside the null premium
+    expect(body.data[0].printed?.premium).toEqual({ value: 1100000000, unit: 'USD', measures: 'premium', as_printed: '$1.1B', qualifier: 'rounded', period: '2024-01' });
   });
 
-  it('Texas, August 2024: no row, since both figures were printed rounded ($1.51B, 71,500)', async () => {
-    // https://staging.sltx.org/news/enews/august-2024-filings-reach-1-5b
-    expect((await premium('state=TX&from=2024-08&to=2024-08')).data).toEqual([]);
+  it('Texas, August 2024: the premium printed rounded ($1.51B) is printed, not served as premium; 71,500 policies, printed in full, are exact', async () => {
+    // https://staging.sltx.org/news/enews/august-2024-filings-reach-1-5b. "71,500" shows the units digit, so
+    // it is exact though it ends in zeros (data/README.md, exact figures): it was kept out before that rule.
+    const [row] = (await premium('state=TX&from=2024-08&to=2024-08')).data;
+    expect([row.period, row.premium, row.policy_count]).toEqual(['2024-08', null, 71500]);
+    expect(row.printed?.premium).toEqual({ value: 1510000000, unit: 'USD', measures: 'premium', as_printed: '$1.51B', qualifier: 'rounded', period: '2024-08' });
   });
 
   it("Florida, July 2025, line 1000 Commercial Property: $564,900,000 and 34,847 policies (FSLSO newsletter)", async () => {
@@ -57,14 +71,18 @@ describe('the real dataset through /v1/premium', () => {
 });
 
 describe('the real dataset through /v1/premium/summary', () => {
-  it('Texas 2024 is a partial monthly sum, saying how many months it has', async () => {
+  it('Texas 2024 is a sum of its twelve monthly eNews, saying so; its premium is null', async () => {
+    // SLTX's eNews for each month of 2024 (January "$1.1B" and 56,728 policies, ..., August "$1.51B" and
+    // 71,500) print the policies filed to the unit: twelve months with a figure, a monthly_sum.
     const res = await getSummary(new Request('http://service.test/v1/premium/summary?state=TX&year=2024'));
     const body = summaryResponse.parse(await res.json());
-    expect(body.basis).toBe('partial_monthly_sum');
-    expect(body.months_available).toBeGreaterThan(0);
-    expect(body.months_available).toBeLessThan(12);
-    // Several 2024 months were printed only rounded ($1.1B, ...): the premium sum cannot be exact.
+    expect(body.basis).toBe('monthly_sum');
+    expect(body.months_available).toBe(12);
+    // Several 2024 months were printed only rounded ($1.1B, ...): the premium sum cannot be exact, nor its change.
     expect(body.premium).toBeNull();
+    expect(body.yoy_premium_pct).toBeNull();
+    // every month's eNews is cited
+    expect(body.publications.filter((p) => p.publisher === 'SLTX' && p.report_date >= '2024-02-01' && p.report_date <= '2025-01-31').length).toBeGreaterThanOrEqual(12);
   });
 });
 

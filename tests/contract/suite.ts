@@ -13,6 +13,7 @@ import {
   premiumResponse,
   sampleResponse,
   summaryResponse,
+  type PrintedFigures,
   type SeriesRow,
   type SeriesValues,
 } from '../../domain/contract.ts';
@@ -60,17 +61,37 @@ const NO_VALUES: SeriesValues = {
   new_business_policy_pct: null,
   renewal_policy_pct: null,
 };
-/** A series row: the fields given, every other of the seven fields null. */
-const row = (period: string, values: Partial<SeriesValues> = {}): SeriesRow => ({ period, ...NO_VALUES, ...values });
+/** A series row: the fields given, every other of the seven fields null, and what was printed (or null). */
+const row = (period: string, values: Partial<SeriesValues> = {}, printed: PrintedFigures | null = null): SeriesRow => ({ period, ...NO_VALUES, ...values, printed });
 const periods = (rows: readonly SeriesRow[]) => rows.map((r) => r.period);
+
+/** Each publication as an answer cites it, from its file's header (report_date_basis 'estimated: ...' → estimated). */
+const PUB = {
+  FL_2023_Q4: { publisher: 'FSLSO', title: 'Fourth quarter 2023', url: 'https://example.org/fl/2023-q4', report_date: '2024-01-15', report_date_basis: 'printed' },
+  FL_2024_01: { publisher: 'FSLSO', title: 'January 2024', url: 'https://example.org/fl/2024-01', report_date: '2024-02-01', report_date_basis: 'estimated' },
+  FL_2024_02: { publisher: 'FSLSO', title: 'February 2024', url: 'https://example.org/fl/2024-02', report_date: '2024-03-01', report_date_basis: 'printed' },
+  FL_2024_03: { publisher: 'FSLSO', title: 'March 2024', url: 'https://example.org/fl/2024-03', report_date: '2024-04-01', report_date_basis: 'printed' },
+  IL_2022: { publisher: 'SLAI', title: 'Annual 2022', url: 'https://example.org/il/2022', report_date: '2023-02-15', report_date_basis: 'printed' },
+  IL_2023_12: { publisher: 'SLAI', title: 'December 2023', url: 'https://example.org/il/2023-12', report_date: '2024-01-20', report_date_basis: 'printed' },
+  IL_2024_02: { publisher: 'SLAI', title: 'February 2024', url: 'https://example.org/il/2024-02', report_date: '2024-03-20', report_date_basis: 'printed' },
+  TX_2023: { publisher: 'SLTX', title: 'Annual 2023', url: 'https://example.org/tx/2023', report_date: '2024-02-10', report_date_basis: 'printed' },
+} as const;
+/** FL's monthly figures cite January's, February's and March's newsletters (in report_date order). */
+const FL_MONTHS_PUBS = [PUB.FL_2024_01, PUB.FL_2024_02, PUB.FL_2024_03];
+
+// What the fixture prints that fills no series field (DECISIONS §9):
+// 2024-01.csv `FL,2024-01,all,,,items,1501,,,...`: exact, in another unit than FL's policies.
+const JAN_ITEMS = { items: { value: 1501, unit: 'count', measures: expect.stringContaining('items'), as_printed: null, qualifier: null, period: '2024-01' } } as PrintedFigures;
+// 2024-02.csv `FL,2024-02,all,,,premium,1200000,rounded,$1.2M,`: rounded.
+const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, unit: 'USD', measures: 'premium', as_printed: '$1.2M', qualifier: 'rounded', period: '2024-02' } };
 
 // FL statewide all-lines months, latest vintage of each field:
 // 2024-01.csv (report 2024-02-01): premium 1111111.11, policies 1001, shares 40/60; 2024-02.csv
 // (report 2024-03-01) restates the policies to 1011.
-const FL_JAN = row('2024-01', { premium: 1111111.11, policy_count: 1011, new_business_policy_pct: 40, renewal_policy_pct: 60 });
-// 2024-02.csv: policies 1101, shares 50/50, premium printed only rounded ("$1.2M": not served);
-// 2024-03.csv (report 2024-04-01) back-fills the premium 1222222.22.
-const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 });
+const FL_JAN = row('2024-01', { premium: 1111111.11, policy_count: 1011, new_business_policy_pct: 40, renewal_policy_pct: 60 }, JAN_ITEMS);
+// 2024-02.csv: policies 1101, shares 50/50, premium printed only rounded ("$1.2M": printed, not the
+// premium field); 2024-03.csv (report 2024-04-01) back-fills the premium 1222222.22.
+const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 }, FEB_ROUNDED);
 // 2024-03.csv: premium 1333333.33, policies 1203, no shares printed.
 const FL_MAR = row('2024-03', { premium: 1333333.33, policy_count: 1203 });
 
@@ -152,33 +173,46 @@ export function contractSuite(call: Call) {
       expect(body.map((s) => s.state)).toEqual(['FL', 'IL', 'NY', 'TX']);
       const [fl, il, ny, tx] = body;
       expect(fl).toMatchObject({ name: 'Florida', stamping_office: 'Florida Surplus Lines Service Office', stamping_office_name_basis: 'confirmed' });
+      // bases.csv: every FL and IL period type is 'premium reported to the fixture office'; TX's half year
+      // is WSIA's compilation, its year the office's.
+      const office = 'premium reported to the fixture office';
       // Months Jan-Mar 2024; the March newsletter (2024-04-01) is the latest publication.
-      expect(fl.period_types.month).toEqual({ from: '2024-01', to: '2024-03', latest_report_date: '2024-04-01', count_unit: 'policies' });
+      expect(fl.period_types.month).toEqual({ from: '2024-01', to: '2024-03', latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
       // 2023-Q4 printed by the source; 2024-Q1 summed once March exists.
-      expect(fl.period_types.quarter).toEqual({ from: '2023-Q4', to: '2024-Q1', latest_report_date: '2024-04-01', count_unit: 'policies' });
+      expect(fl.period_types.quarter).toEqual({ from: '2023-Q4', to: '2024-Q1', latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
       expect(fl.period_types.year).toBeUndefined(); // 2024 is incomplete; 2023 exists only per county
+      expect(fl.period_types.half_year).toBeUndefined(); // 2024-H1 lacks April-June
       expect(fl.capabilities).toEqual({ has_county_data: true, has_insurer_data: true, has_new_renewal_split: true });
+      // 2024-01.csv lists insurers for January 2024 only, every premium exact.
+      expect(fl.insurer_periods).toEqual(['2024-01']);
       expect(ny.period_types).toEqual({});
       expect(ny.capabilities).toEqual({ has_county_data: false, has_insurer_data: false, has_new_renewal_split: false });
+      expect(ny.insurer_periods).toEqual([]);
       expect(tx.stamping_office_name_basis).toBe('unconfirmed');
-      expect(tx.period_types.year).toEqual({ from: '2023', to: '2023', latest_report_date: '2024-02-10', count_unit: 'items' });
-      expect(tx.period_types.half_year).toEqual({ from: '2023-H1', to: '2023-H1', latest_report_date: '2024-02-10', count_unit: null });
+      expect(tx.period_types.year).toEqual({ from: '2023', to: '2023', latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' });
+      expect(tx.period_types.half_year).toEqual({
+        from: '2023-H1', to: '2023-H1', latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)',
+      });
+      expect(tx.insurer_periods).toEqual([]);
       // IL (states.csv: SLAI, confirmed): months 2022-12 (il-2022-annual.csv, 2023-02-15) to 2024-02
       // (il-2024-02.csv, 2024-03-20); quarters summed only where all three months exist: 2023-Q1..Q4
-      // (2022-Q4 lacks Oct-Nov, 2024-Q1 lacks March), all from il-2023-12.csv (2024-01-20); years
-      // 2022 printed and 2023 summed from 12 months (2024-01-20); 2024 has two months only. Insurer
-      // rows exist; no county rows, no new/renewal shares.
+      // (2022-Q4 lacks Oct-Nov, 2024-Q1 lacks March), all from il-2023-12.csv (2024-01-20); half-years
+      // 2023-H1..H2 likewise; years 2022 printed and 2023 summed from 12 months (2024-01-20); 2024 has two
+      // months only. Insurer lists: every month of 2023, the year summed from them, and 2024-01; no
+      // county rows, no new/renewal shares.
       expect(il).toEqual({
         state: 'IL',
         name: 'Illinois',
         stamping_office: 'Surplus Line Association of Illinois',
         stamping_office_name_basis: 'confirmed',
         period_types: {
-          month: { from: '2022-12', to: '2024-02', latest_report_date: '2024-03-20', count_unit: 'policies' },
-          quarter: { from: '2023-Q1', to: '2023-Q4', latest_report_date: '2024-01-20', count_unit: 'policies' },
-          year: { from: '2022', to: '2023', latest_report_date: '2024-01-20', count_unit: 'policies' },
+          month: { from: '2022-12', to: '2024-02', latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
+          quarter: { from: '2023-Q1', to: '2023-Q4', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          half_year: { from: '2023-H1', to: '2023-H2', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          year: { from: '2022', to: '2023', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
         },
         capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
+        insurer_periods: ['2023', '2023-01', '2023-02', '2023-03', '2023-04', '2023-05', '2023-06', '2023-07', '2023-08', '2023-09', '2023-10', '2023-11', '2023-12', '2024-01'],
       });
     });
 
@@ -207,10 +241,10 @@ export function contractSuite(call: Call) {
       const body = linesResponse.parse(await res.json());
       // lines/FL.csv lists 10, 2, 5000, Contingency; line-ids.csv gives 2→1, 10→2, 5000→3, Contingency→4.
       expect(body).toEqual([
-        { id: 1, source_code: '2', name: 'Commercial Property', category: 'Commercial Property' },
-        { id: 2, source_code: '10', name: 'Builders Risk', category: 'Commercial Property' },
-        { id: 3, source_code: '5000', name: 'Commercial General Liability', category: 'General Liability' },
-        { id: 4, source_code: 'Contingency', name: 'Contingency', category: null },
+        { id: 1, source_code: '2', name: 'Commercial Property', category: 'Commercial Property', note: null },
+        { id: 2, source_code: '10', name: 'Builders Risk', category: 'Commercial Property', note: null },
+        { id: 3, source_code: '5000', name: 'Commercial General Liability', category: 'General Liability', note: null },
+        { id: 4, source_code: 'Contingency', name: 'Contingency', category: null, note: 'printed without a code' },
       ]);
     });
 
@@ -254,18 +288,20 @@ export function contractSuite(call: Call) {
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
+        // January shows 2024-01.csv and the restated count of 2024-02.csv; February 2024-02.csv and 2024-03.csv
+        publications: FL_MONTHS_PUBS,
       });
     });
 
-    it('always gives all seven row fields, nulls included', async () => {
+    it('always gives all eight row fields (the seven of SPEC and printed), nulls included', async () => {
       const res = await call('/v1/premium?state=FL');
       const raw = (await res.clone().json()) as { data: Record<string, unknown>[] };
       await okBody(res, premiumResponse, PRICED_CACHE);
-      const seven = ['new_business_policy_pct', 'new_business_premium', 'period', 'policy_count', 'premium', 'renewal_policy_pct', 'renewal_premium'];
+      const eight = ['new_business_policy_pct', 'new_business_premium', 'period', 'policy_count', 'premium', 'printed', 'renewal_policy_pct', 'renewal_premium'];
       expect(raw.data).toHaveLength(3);
-      for (const r of raw.data) expect(Object.keys(r).sort()).toEqual(seven);
-      // March prints no shares and no new/renewal premium: present, as null.
-      expect(raw.data[2]).toMatchObject({ new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null });
+      for (const r of raw.data) expect(Object.keys(r).sort()).toEqual(eight);
+      // March prints no shares, no new/renewal premium and nothing beside its exact figures: present, as null.
+      expect(raw.data[2]).toMatchObject({ new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null, printed: null });
     });
 
     it('takes the state code case-insensitively and echoes it uppercase', async () => {
@@ -282,10 +318,12 @@ export function contractSuite(call: Call) {
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         source: SOURCE.IL,
+        // 2022-12 from il-2022-annual.csv, 2023 from il-2023-12.csv, 2024 from il-2024-02.csv
+        publications: [PUB.IL_2022, PUB.IL_2023_12, PUB.IL_2024_02],
       });
     });
 
-    it('a known state without figures: 200, data [], null report_date and data_as_of, the source kept', async () => {
+    it('a known state without figures: 200, data [], null report_date and data_as_of, no publication, the source kept', async () => {
       // NY has no publication at all; TX (tx-2023-annual.csv) publishes a year and a half-year, no month.
       for (const state of ['NY', 'TX'] as const) {
         expect(await premium(`state=${state}`)).toEqual({
@@ -297,6 +335,7 @@ export function contractSuite(call: Call) {
           report_date: null,
           data_as_of: null,
           source: SOURCE[state],
+          publications: [],
         });
       }
     });
@@ -337,6 +376,7 @@ export function contractSuite(call: Call) {
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
+        publications: [PUB.FL_2024_03],
       });
     });
 
@@ -369,6 +409,8 @@ export function contractSuite(call: Call) {
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
+        // both lines' figures are in 2024-03.csv
+        publications: [PUB.FL_2024_03],
       });
       expect((await premium('state=FL&line=CATEGORY:commercial%20property')).line).toBe('Commercial Property');
     });
@@ -410,6 +452,7 @@ export function contractSuite(call: Call) {
         report_date: '2024-01-15',
         data_as_of: '2023-12-31',
         source: SOURCE.FL,
+        publications: [PUB.FL_2023_Q4],
       });
     });
 
@@ -446,6 +489,8 @@ export function contractSuite(call: Call) {
       const body = await premium('state=FL&from=2024-01&to=2024-01');
       expect(body.data).toEqual([FL_JAN]);
       expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29' });
+      // January's premium, shares and items are 2024-01.csv's, its count 2024-02.csv's
+      expect(body.publications).toEqual([PUB.FL_2024_01, PUB.FL_2024_02]);
     });
 
     it('an empty range is 200 with data [] and null report_date and data_as_of, the source kept', async () => {
@@ -459,6 +504,7 @@ export function contractSuite(call: Call) {
           report_date: null,
           data_as_of: null,
           source: SOURCE.FL,
+          publications: [],
         });
       }
     });
@@ -474,8 +520,9 @@ export function contractSuite(call: Call) {
       await invalid('/v1/premium?state=FL&from=2024-03&to=2024-01', ["'from'", "'to'", '2024-03', '2024-01']);
     });
 
-    it('400s a granularity other than month, quarter or year', async () => {
-      for (const bad of ['week', 'half_year', 'Month', '']) await invalid(`/v1/premium?state=FL&granularity=${bad}`, ["'granularity'", 'month, quarter, year']);
+    it('400s a granularity other than month, quarter, half_year or year', async () => {
+      for (const bad of ['week', 'half', 'halfyear', 'Month', ''])
+        await invalid(`/v1/premium?state=FL&granularity=${bad}`, ["'granularity'", 'month, quarter, half_year, year']);
     });
   });
 
@@ -492,6 +539,8 @@ export function contractSuite(call: Call) {
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
+        // the printed quarter's report, and every publication of the summed months
+        publications: [PUB.FL_2023_Q4, ...FL_MONTHS_PUBS],
       });
     });
 
@@ -499,7 +548,7 @@ export function contractSuite(call: Call) {
       const body = await premium('state=FL&granularity=quarter&report_date=2024-03-01');
       expect(body.data).toEqual([row('2023-Q4', { premium: 3456789, policy_count: 3001 })]);
       // Only the 2023-q4.csv figures remain: report 2024-01-15, data as of 2023-12-31.
-      expect(body).toMatchObject({ report_date: '2024-01-15', data_as_of: '2023-12-31' });
+      expect(body).toMatchObject({ report_date: '2024-01-15', data_as_of: '2023-12-31', publications: [PUB.FL_2023_Q4] });
     });
 
     it('IL quarters: 2023-Q1..Q4 summed from months; 2022-Q4 and 2024-Q1 are incomplete', async () => {
@@ -523,7 +572,34 @@ export function contractSuite(call: Call) {
         report_date: '2024-01-20',
         data_as_of: '2023-12-31',
         source: SOURCE.IL,
+        publications: [PUB.IL_2022, PUB.IL_2023_12],
       });
+    });
+
+    it('half_year: TX 2023-H1 as printed, IL 2023-H1 and H2 summed from six months each, none for FL', async () => {
+      // tx-2023-annual.csv: 2023-H1 premium 4567890123, no count. Its year (another basis in bases.csv)
+      // is not a sum of half-years, nor they a split of it.
+      expect(await premium('state=TX&granularity=half_year')).toEqual({
+        state: 'TX',
+        line: 'all',
+        county: null,
+        granularity: 'half_year',
+        data: [row('2023-H1', { premium: 4567890123 })],
+        report_date: '2024-02-10',
+        data_as_of: '2023-12-31',
+        source: SOURCE.TX,
+        publications: [PUB.TX_2023],
+      });
+      // il-2023-12.csv: H1 = Q1 + Q2 = 3006000.75 + 3015000.75 = 6021001.50, 3075 + 3183 = 6258;
+      // H2 = 3024000.75 + 3033000.75 = 6057001.50, 3291 + 3399 = 6690. 2022-H2 and 2024-H1 are incomplete.
+      const il = await premium('state=IL&granularity=half_year');
+      expect(il.data).toEqual([row('2023-H1', { premium: 6021001.5, policy_count: 6258 }), row('2023-H2', { premium: 6057001.5, policy_count: 6690 })]);
+      expect(il).toMatchObject({ granularity: 'half_year', report_date: '2024-01-20', data_as_of: '2023-12-31', publications: [PUB.IL_2023_12] });
+      // FL: January-March 2024 only
+      expect((await premium('state=FL&granularity=half_year')).data).toEqual([]);
+      // from/to select a half-year by its first month
+      expect(periods((await premium('state=IL&granularity=half_year&from=2023-02')).data)).toEqual(['2023-H2']);
+      expect(periods((await premium('state=IL&granularity=half_year&to=2023-07')).data)).toEqual(['2023-H1', '2023-H2']);
     });
 
     it('TX: the year 2023 as printed (its count in items); no month or quarter', async () => {
@@ -548,7 +624,7 @@ export function contractSuite(call: Call) {
     it('before every publication: 200 with data [], null report_date and data_as_of, the source kept', async () => {
       // The first FL monthly figures are in 2024-01.csv (report 2024-02-01); the first FL figure at
       // all is 2023-q4.csv (report 2024-01-15).
-      const empty = { state: 'FL', line: 'all', county: null, data: [], report_date: null, data_as_of: null, source: SOURCE.FL };
+      const empty = { state: 'FL', line: 'all', county: null, data: [], report_date: null, data_as_of: null, source: SOURCE.FL, publications: [] };
       expect(await premium('state=FL&report_date=2024-01-31')).toEqual({ ...empty, granularity: 'month' });
       expect(await premium('state=FL&granularity=quarter&report_date=2024-01-14')).toEqual({ ...empty, granularity: 'quarter' });
     });
@@ -560,10 +636,11 @@ export function contractSuite(call: Call) {
         line: 'all',
         county: null,
         granularity: 'month',
-        data: [row('2024-01', { premium: 1111111.11, policy_count: 1001, new_business_policy_pct: 40, renewal_policy_pct: 60 })],
+        data: [row('2024-01', { premium: 1111111.11, policy_count: 1001, new_business_policy_pct: 40, renewal_policy_pct: 60 }, JAN_ITEMS)],
         report_date: '2024-02-01',
         data_as_of: '2024-01-31',
         source: SOURCE.FL,
+        publications: [PUB.FL_2024_01],
       });
     });
 
@@ -582,8 +659,9 @@ export function contractSuite(call: Call) {
     it('the FL February premium is null until the 2024-04-01 report back-fills it', async () => {
       // 2024-02.csv (2024-03-01) printed only a rounded "$1.2M"; 2024-03.csv (2024-04-01) prints 1222222.22.
       const asOfMarch = await premium('state=FL&report_date=2024-03-01');
-      expect(asOfMarch).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29' });
-      expect(asOfMarch.data).toEqual([FL_JAN, row('2024-02', { premium: null, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 })]);
+      expect(asOfMarch).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29', publications: [PUB.FL_2024_01, PUB.FL_2024_02] });
+      // what it printed is served as printed, beside the null premium
+      expect(asOfMarch.data).toEqual([FL_JAN, row('2024-02', { premium: null, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 }, FEB_ROUNDED)]);
       expect((await premium('state=FL&from=2024-02&to=2024-02&report_date=2024-03-31')).data[0].premium).toBeNull();
       expect((await premium('state=FL&from=2024-02&to=2024-02&report_date=2024-04-01')).data).toEqual([FL_FEB]);
       expect(await premium('state=FL&report_date=2024-04-01')).toEqual(await premium('state=FL'));
@@ -624,12 +702,15 @@ export function contractSuite(call: Call) {
         basis: 'monthly_sum',
         // 2022 has one published month (2022-12), so its printed year row is used.
         prior_year: { year: 2022, ...IL_2022, months_available: 1 },
+        // a full year on each side: the change is published
         yoy_premium_pct: yoyPct(IL_2023.premium, IL_2022.premium),
         yoy_policy_count_pct: yoyPct(IL_2023.policy_count, IL_2022.policy_count),
+        yoy_basis: 'full_years',
         // Latest among the figures used: il-2023-12.csv.
         report_date: '2024-01-20',
         data_as_of: '2023-12-31',
         source: SOURCE.IL,
+        publications: [PUB.IL_2022, PUB.IL_2023_12],
       });
     });
 
@@ -649,9 +730,11 @@ export function contractSuite(call: Call) {
         prior_year: { year: 2022, premium: null, policy_count: null, months_available: 0 },
         yoy_premium_pct: null,
         yoy_policy_count_pct: null,
+        yoy_basis: null, // no prior year to compare with
         report_date: '2024-02-10',
         data_as_of: '2023-12-31',
         source: SOURCE.TX,
+        publications: [PUB.TX_2023],
       });
     });
 
@@ -669,10 +752,12 @@ export function contractSuite(call: Call) {
         prior_year: { year: 2021, premium: null, policy_count: null, months_available: 0 },
         yoy_premium_pct: null,
         yoy_policy_count_pct: null,
+        yoy_basis: null,
         // il-2022-annual.csv.
         report_date: '2023-02-15',
         data_as_of: '2022-12-31',
         source: SOURCE.IL,
+        publications: [PUB.IL_2022],
       });
     });
 
@@ -691,11 +776,14 @@ export function contractSuite(call: Call) {
         months_available: 2,
         basis: 'partial_monthly_sum',
         prior_year: { year: 2023, premium: 2003000.5, policy_count: 2038, months_available: 2 },
+        // the same two calendar months on each side: the change is published
         yoy_premium_pct: yoyPct(2300000.33, 2003000.5),
         yoy_policy_count_pct: yoyPct(2303, 2038),
+        yoy_basis: 'same_months',
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         source: SOURCE.IL,
+        publications: [PUB.IL_2023_12, PUB.IL_2024_02],
       });
     });
 
@@ -716,9 +804,11 @@ export function contractSuite(call: Call) {
         prior_year: { year: 2023, premium: null, policy_count: null, months_available: 0 },
         yoy_premium_pct: null,
         yoy_policy_count_pct: null,
+        yoy_basis: null,
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
+        publications: FL_MONTHS_PUBS,
       });
     });
 
@@ -734,8 +824,10 @@ export function contractSuite(call: Call) {
         basis: null,
         yoy_premium_pct: null,
         yoy_policy_count_pct: null,
+        yoy_basis: null,
         report_date: null,
         data_as_of: null,
+        publications: [],
       };
       expect(await summary('state=NY&year=2024')).toEqual({
         state: 'NY',
@@ -780,6 +872,7 @@ export function contractSuite(call: Call) {
       for (const query of [
         'states=FL,IL',
         'states=FL,IL&granularity=quarter',
+        'states=TX,IL,FL&granularity=half_year',
         'states=FL,IL,TX&granularity=year&from=2022-06',
         'states=FL,IL&report_date=2024-03-01',
         'states=IL,FL&from=2024-02&to=2024-03',
@@ -804,6 +897,8 @@ export function contractSuite(call: Call) {
         report_date: '2024-04-01',
         data_as_of: '2024-02-29',
         source: { FL: SOURCE.FL, IL: SOURCE.IL },
+        // both states' publications in one list, by report_date
+        publications: [PUB.IL_2022, PUB.IL_2023_12, PUB.FL_2024_01, PUB.FL_2024_02, PUB.IL_2024_02, PUB.FL_2024_03],
       });
     });
 
@@ -830,10 +925,11 @@ export function contractSuite(call: Call) {
         report_date: null,
         data_as_of: null,
         source: { TX: SOURCE.TX, NY: SOURCE.NY },
+        publications: [],
       });
       const body = await compare('states=FL,NY');
       expect(body.series.NY).toEqual([]);
-      expect(body).toMatchObject({ report_date: '2024-04-01', data_as_of: '2024-03-31' });
+      expect(body).toMatchObject({ report_date: '2024-04-01', data_as_of: '2024-03-31', publications: FL_MONTHS_PUBS });
     });
 
     it('echoes the line as /v1/premium does', async () => {
@@ -870,7 +966,7 @@ export function contractSuite(call: Call) {
     it('validates the other parameters as /v1/premium does; unknown and repeated parameters → 400', async () => {
       await invalid('/v1/compare?states=FL&from=2024-13', ["'from'", 'YYYY-MM']);
       await invalid('/v1/compare?states=FL&from=2024-03&to=2024-01', ["'from'", "'to'"]);
-      await invalid('/v1/compare?states=FL&granularity=week', ["'granularity'", 'month, quarter, year']);
+      await invalid('/v1/compare?states=FL&granularity=week', ["'granularity'", 'month, quarter, half_year, year']);
       await invalid('/v1/compare?states=FL&report_date=2024-3-1', ["'report_date'", 'YYYY-MM-DD']);
       await invalid('/v1/compare?states=FL&line=', ["'line'"]);
       await invalid('/v1/compare?states=FL&county=Broward', ["'county'"]);
@@ -893,6 +989,7 @@ export function contractSuite(call: Call) {
         report_date: '2024-02-01',
         data_as_of: '2024-01-31',
         source: SOURCE.FL,
+        publications: [PUB.FL_2024_01],
       });
     });
 
@@ -908,6 +1005,7 @@ export function contractSuite(call: Call) {
         report_date: '2024-01-20',
         data_as_of: '2023-12-31',
         source: SOURCE.IL,
+        publications: [PUB.IL_2023_12],
       });
     });
 
@@ -921,6 +1019,7 @@ export function contractSuite(call: Call) {
         insurers: [{ rank: 1, name: 'Delta Specialty Insurance Co', premium: 70000.07, policy_count: 77 }],
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
+        publications: [PUB.IL_2024_02],
       });
     });
 
@@ -963,6 +1062,7 @@ export function contractSuite(call: Call) {
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
+        publications: FL_MONTHS_PUBS,
         note: expect.any(String),
       });
       // The note names what the paid routes add.
@@ -980,6 +1080,8 @@ export function contractSuite(call: Call) {
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         source: SOURCE.IL,
+        // 2022-12 (il-2022-annual.csv) is not among the 13
+        publications: [PUB.IL_2023_12, PUB.IL_2024_02],
         note: expect.any(String),
       });
     });
@@ -994,6 +1096,7 @@ export function contractSuite(call: Call) {
         report_date: null,
         data_as_of: null,
         source: SOURCE[state],
+        publications: [],
         note: expect.any(String),
       });
       const ny = await sample('state=NY');

@@ -2,7 +2,7 @@
 // a local chain (anvil, chain id 8453) with an EIP-3009 token at the Base USDC address, a loopback
 // facilitator built from @x402/core + @x402/evm, and the official @x402/fetch client paying. Every
 // refusal leaves the payee's and the payer's on-chain balances as they were.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
@@ -97,6 +97,67 @@ describe('a paid request, settled on the local chain', () => {
 
   it('keeps free routes free with the gate on', async () => {
     for (const path of ['/v1/coverage', '/v1/lines?state=TX', '/v1/premium/sample?state=TX']) expect((await fetch(`${server.base}${path}`)).status).toBe(200);
+  });
+});
+
+describe('no charge for nothing (DECISIONS §7): an answer with no figure is given, not settled', () => {
+  // Read off the data files: the earliest publication date, and every period any publication covers.
+  const files = readdirSync(join(ROOT, 'data', 'publications'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.csv'))
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
+  const reportDates = files.map((t) => /^# report_date: (\d{4}-\d{2}-\d{2})$/m.exec(t)![1]).sort();
+  const periods = files.flatMap((t) => t.split('\n').filter((l) => /^[A-Z]{2},/.test(l)).map((l) => l.split(',')[1]));
+  const BEFORE_ALL = '2000-01-01';
+  const EMPTY = [
+    '/v1/premium?state=TX&from=1990-01&to=1990-12',
+    `/v1/premium?state=TX&granularity=year&report_date=${BEFORE_ALL}`,
+    `/v1/compare?states=FL,TX&report_date=${BEFORE_ALL}`,
+    '/v1/premium/summary?state=TX&year=1990',
+  ];
+
+  it('the empty queries ask for what no publication has: 1990 and 1989 periods, a date before every report', () => {
+    expect(files.length).toBeGreaterThan(10);
+    expect(reportDates[0] > BEFORE_ALL).toBe(true);
+    expect(periods.length).toBeGreaterThan(100);
+    expect(periods.filter((p) => p.startsWith('1990') || p.startsWith('1989'))).toEqual([]);
+  });
+
+  for (const path of EMPTY)
+    it(`${path}: 200 with the answer, data and publications empty, no PAYMENT-RESPONSE, balances unchanged`, async () => {
+      const expected = await unpaidAnswer(path);
+      const body = JSON.parse(expected);
+      expect(body.publications).toEqual([]);
+      if ('data' in body) expect(body.data).toEqual([]);
+      if ('series' in body) expect(Object.values(body.series).flat()).toEqual([]);
+      if ('basis' in body) expect([body.basis, body.premium, body.policy_count, body.prior_year.premium]).toEqual([null, null, null, null]);
+
+      const before = await balances();
+      const res = await payingFetch(chain)(`${server.base}${path}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(expected);
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      expect(await balances()).toEqual(before);
+    });
+
+  it('the authorization an empty answer left unspent pays for an answer with figures: settled, the balances move by the price', async () => {
+    const empty = EMPTY[0];
+    // One /v1/premium signature ($0.10) is good for either query: x402 does not bind the resource.
+    const signature = await signPayment(chain, await challenge(PREMIUM));
+    const before = await balances();
+    const first = await withPayment(empty, signature);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(await unpaidAnswer(empty));
+    expect(first.headers.get('PAYMENT-RESPONSE')).toBeNull();
+    expect(await balances()).toEqual(before);
+
+    const second = await withPayment(PREMIUM, signature);
+    expect(second.status).toBe(200);
+    const text = await second.text();
+    expect(text).toBe(await unpaidAnswer(PREMIUM));
+    expect(JSON.parse(text).publications.length).toBeGreaterThan(0);
+    expect(decodePaymentResponseHeader(second.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: chain.payer.address });
+    const price = atomic('/v1/premium');
+    expect(await balances()).toEqual({ payee: before.payee + price, payer: before.payer - price });
   });
 });
 

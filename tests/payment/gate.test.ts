@@ -3,7 +3,7 @@
 // authorizations; the facilitator is the mock of tests/support/verify-only-facilitator.ts, which
 // checks those signatures with viem and keeps an in-memory ledger. Every paid answer is compared to
 // the gate-off answer of the same request, computed in the same test.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
@@ -14,7 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RouteContract, ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
-import { type Gate, createGate } from '../../api/payment/gate.ts';
+import { type Gate, type PricedAnswer, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { callHandler } from '../support/handlers.ts';
 import { type VerifyOnlyFacilitator, verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
@@ -579,6 +579,128 @@ describe('an answer that fails to compute once paid', () => {
     } finally {
       quiet.mockRestore();
     }
+  });
+});
+
+describe('no charge for nothing (DECISIONS §7)', () => {
+  // Fixture periods, read off the fixture files: 1990 is none of them, so a 1990 range holds no figure.
+  const fixturePeriods = readdirSync(join(FIXTURE_DATA, 'publications'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.csv'))
+    .flatMap((e) => readFileSync(join(e.parentPath, e.name), 'utf8').split('\n'))
+    .filter((l) => /^[A-Z]{2},/.test(l))
+    .map((l) => l.split(',')[1]);
+  const EMPTY = [
+    { path: '/v1/premium', query: 'state=FL&from=1990-01&to=1990-12' },
+    { path: '/v1/premium', query: 'state=FL&report_date=1990-01-01' },
+    { path: '/v1/compare', query: 'states=FL,IL&from=1990-01&to=1990-12' },
+    { path: '/v1/premium/summary', query: 'state=FL&year=1990' },
+  ] as const;
+
+  /** A fresh gate over a mock facilitator whose settle is watched. */
+  function watchedGate() {
+    const fac = verifyOnlyFacilitator(BASE);
+    const settle = vi.spyOn(fac, 'settle');
+    return { fac, settle, gate: createGate(settingsOf(), fac, ROUTE_CONTRACTS) };
+  }
+
+  it('the empty queries are about periods the fixture has no figure for', () => {
+    expect(fixturePeriods.length).toBeGreaterThan(10);
+    expect(fixturePeriods.filter((p) => p.startsWith('1990') || p.startsWith('1989'))).toEqual([]);
+  });
+
+  it.each(EMPTY)('paid $path?$query: 200 with the gate-off answer (no figure, no publication), never settled', async (p) => {
+    const { fac, settle, gate: watched } = watchedGate();
+    installGate(watched);
+    try {
+      const url = urlOf(p);
+      const expected = await gateOff(url);
+      expect(expected.status).toBe(200);
+      const body = JSON.parse(expected.text);
+      expect(body.publications).toEqual([]);
+      if ('data' in body) expect(body.data).toEqual([]);
+      if ('series' in body) for (const rows of Object.values(body.series)) expect(rows).toEqual([]);
+      if ('basis' in body) expect(body.basis).toBeNull();
+
+      expect((await local(url)).status).toBe(402); // still asked to pay: the answer is not known before payment
+      const res = await pay(url);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(expected.text);
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      expect(settle).not.toHaveBeenCalled();
+      expect(fac.settled).toBe(0);
+      expect(ledger(fac)).toBe(0n);
+    } finally {
+      installGate(gate);
+    }
+  });
+
+  it('the authorization an empty answer left unspent still pays for an answer with figures, settled once', async () => {
+    const { fac, settle, gate: watched } = watchedGate();
+    installGate(watched);
+    try {
+      const empty = urlOf(EMPTY[0]);
+      const full = urlOf(PRICED[0]);
+      // Both are /v1/premium at the same price: one signature is good for either (x402 does not bind the resource).
+      const header = await signed(await challengeOf(full));
+      const first = await withPayment(empty, header);
+      expect(first.status).toBe(200);
+      expect(JSON.parse(await first.text()).data).toEqual([]);
+      expect(settle).not.toHaveBeenCalled();
+
+      const second = await withPayment(full, header);
+      expect(second.status).toBe(200);
+      expect(await second.text()).toBe((await gateOff(full)).text);
+      expect(decodePaymentResponseHeader(second.headers.get('PAYMENT-RESPONSE')!).success).toBe(true);
+      expect(settle).toHaveBeenCalledTimes(1);
+      expect(ledger(fac)).toBe(expectedAmount('/v1/premium'));
+    } finally {
+      installGate(gate);
+    }
+  });
+
+  describe('gate.charge, called directly', () => {
+    const route = contractOf('/v1/premium');
+    const url = urlOf(PRICED[0]);
+    const answerOf = (hasFigures: boolean, text: string) => {
+      const answer = vi.fn((): PricedAnswer => ({ response: new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } }), hasFigures }));
+      return answer;
+    };
+    async function paidRequest(): Promise<Request> {
+      return new Request(url, { headers: { 'PAYMENT-SIGNATURE': await signed(await challengeOf(url)) } });
+    }
+
+    it('an answer without figures: returned as computed, settle never called, nothing received', async () => {
+      const { fac, settle, gate: watched } = watchedGate();
+      const answer = answerOf(false, '{"data":[],"publications":[]}');
+      const res = await watched.charge(await paidRequest(), route, answer, new URL(url));
+      expect(answer).toHaveBeenCalledTimes(1);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('{"data":[],"publications":[]}');
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      expect(settle).not.toHaveBeenCalled();
+      expect(ledger(fac)).toBe(0n);
+    });
+
+    it('an answer with figures: settle called once, the price received, the receipt on the answer', async () => {
+      const { fac, settle, gate: watched } = watchedGate();
+      const answer = answerOf(true, '{"data":[{"premium":1234567}]}');
+      const res = await watched.charge(await paidRequest(), route, answer, new URL(url));
+      expect(answer).toHaveBeenCalledTimes(1);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('{"data":[{"premium":1234567}]}');
+      expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).success).toBe(true);
+      expect(settle).toHaveBeenCalledTimes(1);
+      expect(ledger(fac)).toBe(expectedAmount('/v1/premium'));
+    });
+
+    it('without a payment: 402 and the answer is never computed', async () => {
+      const { settle, gate: watched } = watchedGate();
+      const answer = answerOf(false, '{}');
+      const res = await watched.charge(new Request(url), route, answer, new URL(url));
+      expect(res.status).toBe(402);
+      expect(answer).not.toHaveBeenCalled();
+      expect(settle).not.toHaveBeenCalled();
+    });
   });
 });
 

@@ -33,7 +33,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a malformed period (2024-13)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-02.csv', 'FL,2024-02,all,,,policies,1101,,', 'FL,2024-13,all,,,policies,1101,,');
+    replaceOnce(data, 'publications/office/2024-02.csv', 'FL,2024-02,all,,,policies,1101,,,', 'FL,2024-13,all,,,policies,1101,,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
       line: 11, // 2nd figure row
@@ -45,7 +45,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a non-numeric premium (12a)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,', 'FL,2024-01,all,,,premium,12a,,');
+    replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,,', 'FL,2024-01,all,,,premium,12a,,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
       line: 10,
@@ -82,7 +82,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
   it('a duplicate figure with a different value in the same publication', () => {
     const data = tmp.fixtureCopy();
     // 2024-01.csv has 9 figure rows (lines 10-18); the duplicate goes on line 19. Policies 1001 are on line 11.
-    appendLines(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,policies,1002,,');
+    appendLines(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,policies,1002,,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
       line: 19,
@@ -94,12 +94,24 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a missing column in the CSV header', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-02.csv', 'metric,value,qualifier,note\n', 'metric,value,qualifier\n');
+    replaceOnce(data, 'publications/office/2024-02.csv', 'metric,value,qualifier,printed,note\n', 'metric,value,qualifier,printed\n');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
       line: 9,
       column: 1,
-      says: ["missing column 'note'", 'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,note'],
+      says: ["missing column 'note'", 'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,printed,note'],
+    });
+    expectUntouched();
+  });
+
+  it('a publication in the format before the printed column (state,...,qualifier,note)', () => {
+    const data = tmp.fixtureCopy();
+    replaceOnce(data, 'publications/office/2024-02.csv', 'metric,value,qualifier,printed,note\n', 'metric,value,qualifier,note\n');
+    expectOneProblem(failingBuild(data), {
+      file: 'publications/office/2024-02.csv',
+      line: 9,
+      column: 1,
+      says: ["missing column 'printed'", 'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,printed,note'],
     });
     expectUntouched();
   });
@@ -111,14 +123,14 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
       file: 'publications/office/2024-02.csv',
       line: 1,
       column: 1,
-      says: ['empty', 'expected', 'state,period,line,county,insurer,metric,value,qualifier,note'],
+      says: ['empty', 'expected', 'state,period,line,county,insurer,metric,value,qualifier,printed,note'],
     });
     expectUntouched();
   });
 
   it('an unqualified rounded value (1600000000)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-03.csv', 'FL,2024-03,all,,,premium,1333333.33,,', 'FL,2024-03,all,,,premium,1600000000,,');
+    replaceOnce(data, 'publications/office/2024-03.csv', 'FL,2024-03,all,,,premium,1333333.33,,,', 'FL,2024-03,all,,,premium,1600000000,,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-03.csv',
       line: 10,
@@ -144,7 +156,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
   it('a figure for a period that ends after the publication’s data_as_of', () => {
     const data = tmp.fixtureCopy();
     // 2024-01.csv covers data to 2024-01-31; February ends 2024-02-29
-    appendLines(data, 'publications/office/2024-01.csv', 'FL,2024-02,all,,,policies,1111,,');
+    appendLines(data, 'publications/office/2024-01.csv', 'FL,2024-02,all,,,policies,1111,,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
       line: 19,
@@ -156,7 +168,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('reports the problems of every file in one run', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,', 'FL,2024-01,all,,,premium,12a,,');
+    replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,,', 'FL,2024-01,all,,,premium,12a,,,');
     replaceOnce(data, 'publications/office/tx-2023-annual.csv', 'TX,2023,all,,,items,', 'ZZ,2023,all,,,items,');
     const problems = failingBuild(data);
     expect(problems.map((p) => [p.file.split('/').at(-1), p.line, p.column])).toEqual([
@@ -170,7 +182,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     // County names match case-insensitively and are stored uppercased (DECISIONS §4, the shard has
     // BROWARD for "Broward"): "Broward" and "BROWARD" are the same figure, printed twice with two values.
     const data = tmp.fixtureCopy();
-    appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,BROWARD,,premium,999999.99,,');
+    appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,BROWARD,,premium,999999.99,,,');
     // 2023-q4.csv has 5 figure rows (lines 10-14); the duplicate is line 15. "FL,2023,all,BROWARD,,premium,"
     // is 29 characters: the value starts at column 30. Broward's premium is on line 13.
     expectOneProblem(failingBuild(data), {
@@ -187,7 +199,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
     // on lines 10-14, MIAMI-DADE on line 12; the new row is line 15, its county at column 13 after
     // "FL,2023,all,".
     const data = tmp.fixtureCopy();
-    appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,Miami Dade,,policies,4321,,');
+    appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,Miami Dade,,policies,4321,,,');
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2023-q4.csv',
       line: 15,

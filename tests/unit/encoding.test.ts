@@ -3,8 +3,8 @@
 // named as what it is, where it is: UTF-16, bytes that are not UTF-8, NUL bytes, a BOM inside the file,
 // a CR that ends no line, other control characters.
 //
-// office/2024-03.csv's last row, line 18, is `FL,2024-03,Contingency,,,premium,9999.99,,no category`:
-// its note starts at column 43 ("no category").
+// office/2024-03.csv's last row, line 18, is `FL,2024-03,Contingency,,,premium,9999.99,,,no category`:
+// its note starts at column 44 ("no category").
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ function rewrite(data: string, rel: string, edit: (text: string) => Buffer | str
   writeFileSync(path, edit(readFileSync(path, 'utf8')));
 }
 
-/** Puts `insert` into the note of March's last row, after "no " (column 46). */
+/** Puts `insert` into the note of March's last row, after "no " (column 47). */
 const inNote = (insert: string | Buffer) => (text: string) => {
   const [before, after] = text.split('no category');
   return Buffer.concat([Buffer.from(`${before}no `), Buffer.from(insert), Buffer.from(`category${after}`)]);
@@ -66,14 +66,14 @@ describe('refused, and named for what it is', () => {
   it('a Latin-1 byte: not valid UTF-8, at the line and column of the byte', () => {
     const data = tmp.fixtureCopy();
     rewrite(data, MARCH, inNote(Buffer.from([0xe9]))); // "é" as Latin-1 saves it
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 46, says: ['not valid UTF-8', '0xE9', 'save the file as UTF-8'] });
+    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 47, says: ['not valid UTF-8', '0xE9', 'save the file as UTF-8'] });
     expectUntouched();
   });
 
   it('a NUL byte', () => {
     const data = tmp.fixtureCopy();
     rewrite(data, MARCH, inNote('\0'));
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 46, says: ['NUL byte'] });
+    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 47, says: ['NUL byte'] });
     expectUntouched();
   });
 
@@ -91,7 +91,7 @@ describe('refused, and named for what it is', () => {
   ] as const)('%s', (_, insert, says) => {
     const data = tmp.fixtureCopy();
     rewrite(data, MARCH, inNote(insert));
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 46, says: [...says] });
+    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 47, says: [...says] });
     expectUntouched();
   });
 });

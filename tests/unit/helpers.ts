@@ -12,7 +12,7 @@ import { FIXTURE_DATA } from '../support/shards.ts';
 
 export { FIXTURE_DATA, REAL_DATA } from '../support/shards.ts';
 
-/** The private series shard and its ten-column snapshot tuple, as the ingest writes and the API reads them. */
+/** The private series shard and its twelve-column snapshot tuple, as the ingest writes and the API reads them. */
 export type { SeriesShard, SnapshotTuple };
 export type ShardRow = SeriesShard['rows'][number];
 
@@ -130,7 +130,7 @@ export function publication(h: { publisher?: string; title: string; report_date:
     '# report_date_basis: printed',
     `# data_as_of: ${h.data_as_of}`,
     `# rows: ${rows.length}`,
-    'state,period,line,county,insurer,metric,value,qualifier,note',
+    'state,period,line,county,insurer,metric,value,qualifier,printed,note',
     ...rows,
     '',
   ].join('\n');
@@ -150,6 +150,43 @@ export function readTree(dir: string): Map<string, Buffer> {
   return out;
 }
 
+/** A snapshot's sources column (index 10): each figure named (a series field, or `printed.<key>`) → `positions`. */
+export const cited = (positions: number[], ...figures: string[]): Record<string, number[]> => Object.fromEntries(figures.map((f) => [f, positions]));
+
+/**
+ * Where the number `value` occurs in the JSON files below `shards`: one `file path.to.it` per occurrence
+ * (array indexes and object keys joined by dots), in file order.
+ */
+export function numberPaths(shards: string, value: number): string[] {
+  const found: string[] = [];
+  const walk = (file: string, node: unknown, path: string[]) => {
+    if (node === value) found.push(`${file} ${path.join('.')}`);
+    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(file, v, [...path, k]);
+  };
+  for (const [file, bytes] of readTree(shards)) if (file.endsWith('.json')) walk(file, JSON.parse(bytes.toString('utf8')), []);
+  return found;
+}
+
+/**
+ * A build's files with what cites publications taken out: index.json's list of publications, the
+ * sources column of every snapshot (positions in that list), the insurer lists' and the samples'
+ * publications, and the manifest's hashes (its file names stay). Two builds whose figures are the same
+ * but whose sources differ are equal here.
+ */
+export function uncited(tree: Map<string, Buffer>): Map<string, any> {
+  const out = new Map<string, any>();
+  for (const [path, bytes] of tree) {
+    const body = JSON.parse(bytes.toString('utf8'));
+    if (path === 'manifest.json') out.set(path, Object.keys(body.files));
+    else if (path === 'private/index.json' || path.startsWith('free/sample/')) out.set(path, { ...body, publications: undefined });
+    else if (path.startsWith('private/insurers/')) out.set(path, { ...body, periods: body.periods.map((p: object) => ({ ...p, publications: undefined })) });
+    else if (path.startsWith('private/series/'))
+      out.set(path, { ...body, rows: body.rows.map((r: ShardRow) => ({ ...r, snapshots: r.snapshots.map((t) => t.filter((_, i) => i !== 10)) })) });
+    else out.set(path, body);
+  }
+  return out;
+}
+
 export function readJson<T = any>(shards: string, rel: string): T {
   return JSON.parse(readFileSync(join(shards, rel), 'utf8')) as T;
 }
@@ -164,3 +201,6 @@ export function asOf(row: ShardRow | undefined, date: string): SnapshotTuple | u
 export function rowOf(shard: SeriesShard, period: string): ShardRow | undefined {
   return shard.rows.find((r) => r.period === period);
 }
+
+/** The publications a snapshot cites (its sources column, by figure), as positions in index.json, ascending. */
+export const citedPositions = (sources: Record<string, number[]>): number[] => [...new Set(Object.values(sources).flat())].sort((a, b) => a - b);

@@ -11,7 +11,7 @@ const { tmp, failingBuild, expectUntouched } = refusals('limits');
 const CLI = join(import.meta.dirname, '..', '..', 'ingest', 'cli.ts');
 /** A publication of `n` rows that each give one problem (an unknown state). */
 const junk = (n: number) =>
-  publication({ title: 'junk', report_date: '2024-02-01', data_as_of: '2024-01-31' }, Array.from({ length: n }, (_, i) => `ZZ,2024-01,all,,,policies,${1001 + 2 * i},,`));
+  publication({ title: 'junk', report_date: '2024-02-01', data_as_of: '2024-01-31' }, Array.from({ length: n }, (_, i) => `ZZ,2024-01,all,,,policies,${1001 + 2 * i},,,`));
 
 describe('limits on what bad input costs', () => {
   it('a data file over 5 MB is refused at once, at 1:1', () => {

@@ -3,7 +3,7 @@
 // the cut were lost silently); inside a row the last line end is missing.
 //
 // office/2024-03.csv: `# rows: 9` on line 8 (the count starts at column 9, after "# rows: "), the CSV
-// header on line 9, figure rows on lines 10-18; the last is `FL,2024-03,Contingency,,,premium,9999.99,,no category`.
+// header on line 9, figure rows on lines 10-18; the last is `FL,2024-03,Contingency,,,premium,9999.99,,,no category`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
@@ -11,7 +11,7 @@ import { appendLines, expectOneProblem, refusals, replaceOnce, writeData } from 
 
 const { tmp, failingBuild, expectUntouched } = refusals('row-count');
 const MARCH = 'publications/office/2024-03.csv';
-const LAST_ROW = 'FL,2024-03,Contingency,,,premium,9999.99,,no category\n';
+const LAST_ROW = 'FL,2024-03,Contingency,,,premium,9999.99,,,no category\n';
 
 describe('a publication file that is cut short or miscounted is refused', () => {
   it('cut at a row boundary: the declared count names the file and the header line', () => {
@@ -33,7 +33,7 @@ describe('a publication file that is cut short or miscounted is refused', () => 
   it('a row more than declared', () => {
     const data = tmp.fixtureCopy();
     const text = readFileSync(join(data, MARCH), 'utf8');
-    writeData(data, MARCH, text + 'FL,2024-03,Contingency,,,policies,12,,added without counting it\n');
+    writeData(data, MARCH, text + 'FL,2024-03,Contingency,,,policies,12,,,added without counting it\n');
     expectOneProblem(failingBuild(data), { file: MARCH, line: 8, column: 9, says: ['declares rows: 9 but has 10 figure rows', 'update the count'] });
     expectUntouched();
   });
@@ -55,7 +55,7 @@ describe('a publication file that is cut short or miscounted is refused', () => 
   it('blank lines are not rows, and a row added with its count is fine', () => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, MARCH, LAST_ROW, `\n${LAST_ROW}\n\n`);
-    appendLines(data, MARCH, 'FL,2024-03,Contingency,,,policies,12,,');
+    appendLines(data, MARCH, 'FL,2024-03,Contingency,,,policies,12,,,');
     tmp.build(data);
   });
 });
