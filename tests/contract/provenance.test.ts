@@ -2,7 +2,7 @@
 // publication the answer lists, and every listed publication gives the answer a figure. The
 // expectations are read off data/ with this file's own CSV reader and its own vintage and sum rules
 // (DECISIONS §1-3, §5, data/README.md), never off the shards or the code's output. Answers are
-// computed in process from the repo's shards/ (`npm run ingest`), with the payment gate off.
+// computed in process from shards built from data/ into a temporary folder, with the payment gate off.
 //
 // For each answer, the publications it lists are matched to data files by their url and report_date
 // headers. Then:
@@ -19,11 +19,10 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGate } from '../../api/payment/configured.ts';
 import { callHandler } from '../support/handlers.ts';
-import { serveShards } from '../support/shards.ts';
+import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DATA = join(ROOT, 'data');
-const SHARDS = join(ROOT, 'shards');
 
 // ---- the data files, read here --------------------------------------------------------------------
 
@@ -442,7 +441,7 @@ function expectNoProblems(problems: string[]) {
 
 let restore = () => {};
 beforeAll(async () => {
-  restore = serveShards(SHARDS);
+  restore = serveShards(buildInto(REAL_DATA));
   installGate(null);
   coverage = await get<CoverageItem[]>('/v1/coverage');
   for (const c of coverage) for (const [type, t] of Object.entries(c.period_types)) COUNT_UNIT.set(`${c.state}|${type}`, t!.count_unit);
