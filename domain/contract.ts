@@ -24,15 +24,15 @@ export const errorBody = z
 export type ErrorBody = z.infer<typeof errorBody>;
 
 const nullableNumber = z.number().nullable();
-const nullableString = () => z.string().nullable();
+const nullableString = z.string().nullable();
 
 export const printedFigure = z
   .object({
     value: z.number().meta({ description: 'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never summed or used to derive another figure.' }),
     unit: z.enum(['USD', 'count', 'percent']),
     measures: z.string().meta({ description: 'What the figure measures, e.g. "premium", "change in premium from the same period a year earlier".' }),
-    as_printed: nullableString().meta({ description: 'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples).' }),
-    qualifier: nullableString().meta({
+    as_printed: nullableString.meta({ description: 'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples).' }),
+    qualifier: nullableString.meta({
       description: 'Why it is not in a series field: rounded (fewer than 4 significant digits), the word printed (about, nearly, more than, ...), ambiguous, other basis; null for an exact figure that has no series field (a growth rate, a share, an average, a count in another unit).',
     }),
     period: z.string().meta({ description: "The period it covers: the row's, or a year to date (`YYYY-01..MM`) ending in the row's month." }),
@@ -163,11 +163,11 @@ const publications = z.array(publicationRef).meta({
 
 const provenance = {
   publications,
-  report_date: nullableString().meta({ description: 'The latest publication date among the figures returned (null when there are none).' }),
-  data_as_of: nullableString().meta({
+  report_date: nullableString.meta({ description: 'The latest publication date among the figures returned (null when there are none).' }),
+  data_as_of: nullableString.meta({
     description: 'The date the data of that latest publication is current to (null when no figures are returned).',
   }),
-  source: nullableString().meta({ description: "The state's source: the stamping office publishing its figures." }),
+  source: nullableString.meta({ description: "The state's source: the stamping office publishing its figures." }),
 };
 
 // ---- shared query parameters ------------------------------------------------------------------
@@ -252,7 +252,7 @@ export const premiumResponse = z
   .object({
     state: z.string(),
     line: z.string().meta({ description: '`all`, the matched line\'s source_code, or the category name.' }),
-    county: nullableString().meta({ description: 'The county parameter uppercased; null means statewide.' }),
+    county: nullableString.meta({ description: 'The county parameter uppercased; null means statewide.' }),
     granularity: z.enum(GRANULARITIES),
     data: z.array(seriesRow).meta({ description: 'Ordered by period, ascending. Empty when nothing matches.' }),
     ...provenance,
@@ -367,11 +367,11 @@ export const compareResponse = z
     series: z.record(z.string(), z.array(seriesRow)).meta({
       description: 'Keyed by state code, in the order given. Each series equals the /v1/premium answer for that state.',
     }),
-    report_date: nullableString().meta({ description: 'The latest publication date across states (null when no state has figures).' }),
-    data_as_of: nullableString().meta({
+    report_date: nullableString.meta({ description: 'The latest publication date across states (null when no state has figures).' }),
+    data_as_of: nullableString.meta({
       description: "The earliest of the states' data_as_of: every series is current at least to it (null when no state has figures).",
     }),
-    source: z.record(z.string(), nullableString()).meta({ description: "Each state's source, keyed by state code." }),
+    source: z.record(z.string(), nullableString).meta({ description: "Each state's source, keyed by state code." }),
     publications,
   })
   .strict()

@@ -1,8 +1,13 @@
 // Accounts for every row of research/figures.csv: served (a publication in data/ prints the same state,
 // period and value), or left out for a stated reason (data/README.md, "What is not here, and why").
 // `npm run audit:research` prints the counts; tests/unit/research-audit.test.ts fails on a row with neither.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { monthKey } from '../domain/periods.ts';
+import { readCsv } from '../ingest/csv.ts';
+import { Problems } from '../ingest/errors.ts';
+import { loadDataset } from '../ingest/load.ts';
+import type { Dataset } from '../ingest/model-types.ts';
 
 /** The reasons a research row is not served, first match wins; each is a row of data/README.md's table. */
 export const LEFT_OUT: readonly { reason: string; matches: (r: ResearchRow, stampingStates: Set<string>) => boolean }[] = [
@@ -46,45 +51,24 @@ export interface ResearchRow {
   notes: string;
 }
 
-/** One CSV line: fields may be quoted, with "" for a quote. */
-function fields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') out.push(field), (field = '');
-    else field += c;
-  }
-  out.push(field);
-  return out;
+const RESEARCH_COLUMNS = ['state', 'period', 'granularity', 'metric', 'value', 'unit', 'report_date_or_publication', 'source_url', 'notes'] as const;
+
+/** The research table, read with the ingest's CSV reader (a malformed table is an IngestError naming the line). */
+function researchRows(file: string): ResearchRow[] {
+  const problems = new Problems();
+  const csv = readCsv(file, readFileSync(file, 'utf8'), RESEARCH_COLUMNS, problems);
+  // Rows are read as they are iterated: problems are known only after the last one.
+  const rows = [...(csv?.rows ?? [])].map(({ cells }) => Object.fromEntries(RESEARCH_COLUMNS.map((c) => [c, cells[c].value])) as unknown as ResearchRow);
+  problems.throwIfAny();
+  return rows;
 }
 
-function records(text: string): Record<string, string>[] {
-  const lines = text.split(/\r?\n/).filter((l) => l && !l.startsWith('#'));
-  const header = fields(lines[0]);
-  return lines.slice(1).map((l) => Object.fromEntries(fields(l).map((v, i) => [header[i], v])));
-}
-
-function csvFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? csvFiles(join(dir, e.name)) : e.name.endsWith('.csv') ? [join(dir, e.name)] : []));
-}
-
-/** `state|period|value` of every figure in data/, a year-to-date figure also under its last month (as the research writes it). */
-function servedKeys(dataDir: string): Set<string> {
+/** `state|period|value` of every figure in data/ (read and validated by the ingest), a year-to-date figure also under its last month, as the research writes it. */
+function servedKeys(dataset: Dataset): Set<string> {
   const keys = new Set<string>();
-  for (const file of csvFiles(join(dataDir, 'publications'))) {
-    for (const r of records(readFileSync(file, 'utf8'))) {
-      const value = Number(r.value);
-      keys.add(`${r.state}|${r.period}|${value}`);
-      const ytd = r.period.match(/^(\d{4})-01\.\.(\d{2})$/);
-      if (ytd) keys.add(`${r.state}|${ytd[1]}-${ytd[2]}|${value}`);
-    }
+  for (const f of dataset.figures) {
+    keys.add(`${f.state}|${f.period.key}|${f.value}`);
+    if (f.period.type === 'year_to_date') keys.add(`${f.state}|${monthKey(f.period.year, f.period.lastMonth)}|${f.value}`);
   }
   return keys;
 }
@@ -97,9 +81,10 @@ export interface Audit {
 }
 
 export function auditResearch(root = '.'): Audit {
-  const served = servedKeys(join(root, 'data'));
-  const states = new Set(records(readFileSync(join(root, 'data/states.csv'), 'utf8')).map((s) => s.code));
-  const rows = records(readFileSync(join(root, 'research/figures.csv'), 'utf8')) as unknown as ResearchRow[];
+  const dataset = loadDataset(join(root, 'data'));
+  const served = servedKeys(dataset);
+  const states = new Set(dataset.states.keys());
+  const rows = researchRows(join(root, 'research/figures.csv'));
   const audit: Audit = { rows: rows.length, served: 0, byReason: new Map(), unaccounted: [] };
   for (const r of rows) {
     if (served.has(`${r.state}|${r.period}|${Number(r.value)}`)) {
