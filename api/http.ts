@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ErrorBody } from '../domain/contract.ts';
 import { echo } from '../domain/echo.ts';
 import { toJson } from './json.ts';
+import type { FreeOperation } from './operations.ts';
 import { ShardError, freeBody } from './store.ts';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
@@ -129,6 +130,10 @@ export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBu
   throw unknownState(state);
 }
 
+/** A free route over HTTP: its parameters from the query string (a route without any ignores it), its precomputed bytes. */
+export const freeRoute = (operation: FreeOperation): Handler =>
+  route((_request, url) => freeJson(operation.body(operation.params ? parseQuery(url, operation.params) : {})));
+
 /**
  * Parses the query string with a route's parameter schema. Unknown and repeated parameters are
  * refused by name; schema failures name the parameter and what was expected.
@@ -137,11 +142,18 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
   const allowed = Object.keys(schema.shape);
   const values: Record<string, string> = {};
   for (const [key, value] of url.searchParams) {
-    if (!allowed.includes(key))
-      throw new HttpError(400, `unknown parameter ${echo(key)}: ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
+    if (!allowed.includes(key)) throw unknownParameter(key, allowed);
     if (key in values) throw new HttpError(400, `parameter '${key}' is given more than once: give it once`);
     values[key] = value;
   }
+  return parseValues(values, schema);
+}
+
+export const unknownParameter = (name: string, allowed: readonly string[]) =>
+  new HttpError(400, `unknown parameter ${echo(name)}: ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
+
+/** Checks parameter values (as a query string gives them: text) with a route's schema; errors name the parameter and what was expected. */
+export function parseValues<S extends z.ZodObject>(values: Record<string, string>, schema: S): z.infer<S> {
   const parsed = schema.safeParse(values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -1,8 +1,7 @@
 // A priced route: parameters checked and the request resolved (400/404) before any payment is asked
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
-import type { z } from 'zod';
-import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { type Handler, parseQuery, pricedJson, route } from './http.ts';
+import type { PricedOperation } from './operations.ts';
 import { configuredGate } from './payment/configured.ts';
 
 /**
@@ -25,11 +24,10 @@ export function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
  * publication gave one of them: an answer that lists none holds no figure (empty data, or every figure
  * null), and is not charged (§7).
  */
-const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
+export const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
 
-export function pricedRoute<S extends z.ZodObject>(path: string, params: S, prepare: (params: z.infer<S>) => () => unknown): Handler {
-  const contract = ROUTE_CONTRACTS.find((r) => r.path === path && r.priceUsd);
-  if (!contract) throw new Error(`${path} is not a priced route of the contract`);
+export function pricedRoute(operation: PricedOperation): Handler {
+  const { contract, params, prepare } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     const compute = prepare(parsed);

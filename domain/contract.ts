@@ -195,6 +195,7 @@ const granularityParam = z
   .meta({
     description:
       'Quarter and year rows are the source\'s own where it publishes them, else summed from months, only for periods whose every month is present. A summed field is null when any month has it null. Default month (year with county).',
+    example: 'year',
   });
 const reportDateParam = z
   .string()
@@ -228,7 +229,8 @@ export const premiumParams = z
       .optional()
       .meta({
         description:
-          'County name, case-insensitive, echoed uppercased. Annual county-level data only: granularity defaults to year, and month or quarter → 400. A state without county data, or an unknown county → 404. Omit for statewide.',
+          'County name, case-insensitive, echoed uppercased. Annual county-level data only: granularity defaults to year, and month or quarter → 400. A state without county data, or an unknown county → 404 (see has_county_data in /v1/coverage). Omit for statewide.',
+        example: 'Miami-Dade',
       }),
     from: monthParam('Inclusive lower bound').optional(),
     to: monthParam('Inclusive upper bound').optional(),
@@ -440,6 +442,39 @@ export const sampleResponse = z
   .meta({ id: 'SamplePremiumResponse' });
 export type SampleResponse = z.infer<typeof sampleResponse>;
 
+// ---- /v1/publications -------------------------------------------------------------------------
+
+export const publicationsParams = z.object({ state: stateParam }).strict();
+
+export const publicationListing = publicationRef
+  .extend({
+    data_as_of: z.string().meta({ description: 'The date the data of the publication is current to, YYYY-MM-DD.' }),
+    secondary: z.boolean().meta({
+      description: "True for a press copy of an office's figures: office publications outrank it figure by figure, whatever the dates.",
+    }),
+    periods: z.partialRecord(z.enum(PERIOD_TYPE_NAMES), z.object({ from: z.string(), to: z.string() }).strict()).meta({
+      description: 'The first and last period of each period type it gives figures for, in this state.',
+    }),
+    figure_count: z.number().int().meta({
+      description: 'How many figures of this state were transcribed from it (levels, printed-only figures, lines and insurers alike).',
+    }),
+  })
+  .strict()
+  .meta({ id: 'PublicationListing' });
+
+export const publicationsResponse = z
+  .object({
+    state: z.string(),
+    source: z.string().meta({ description: "The state's source: the stamping office publishing its figures." }),
+    report_dates: z.array(z.string()).meta({
+      description: 'Every distinct report_date, ascending: the vintages a report_date parameter can pin (each date shows what was published on or before it).',
+    }),
+    publications: z.array(publicationListing).meta({ description: 'Every publication with figures for the state, ordered by report_date, then url.' }),
+  })
+  .strict()
+  .meta({ id: 'PublicationsResponse' });
+export type PublicationsResponse = z.infer<typeof publicationsResponse>;
+
 // ---- the routes -------------------------------------------------------------------------------
 
 export interface RouteContract {
@@ -540,6 +575,17 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     priceUsd: null,
     params: linesParams,
     response: linesResponse,
+    errors: [400, 404, 500],
+  },
+  {
+    path: '/v1/publications',
+    operationId: 'list_publications',
+    summary: "The publications behind a state's figures",
+    description:
+      "Every publication this service transcribed for the state, with its report date, what it covers and how many figures came from it: the vintage dates to pin with report_date, and the documents to cite.",
+    priceUsd: null,
+    params: publicationsParams,
+    response: publicationsResponse,
     errors: [400, 404, 500],
   },
   {

@@ -2,7 +2,8 @@
 // in every priced answer, both from positions in the index shard's list.
 import type { PublicationRef } from './shard-types.ts';
 
-const byDateThenUrl = (a: PublicationRef, b: PublicationRef) =>
+/** The order answers list publications in: by report_date, then url. */
+export const byDateThenUrl = (a: PublicationRef, b: PublicationRef) =>
   a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : a.url < b.url ? -1 : a.url > b.url ? 1 : 0;
 
 /** The publications at `positions` of `refs`, each once, by report_date then url. */

@@ -1,10 +1,10 @@
 // Renders the model into shard files: the free routes' exact response bodies, and one private shard
 // per state × line/category × granularity with every vintage. Pure: returns path → text, in order.
-import { coverageResponse, linesResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
+import { coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type PublicationsResponse, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
 import type { Dataset } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { isRankable } from '../domain/insurers.ts';
-import { citedPublications } from '../domain/publications.ts';
+import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import { type Model, type Series, snapshotPubs } from './model.ts';
 
@@ -24,7 +24,7 @@ function coverage(dataset: Dataset, model: Model): CoverageItem[] {
     .map((state) => {
       const statewide = model.series.filter((s) => s.state === state.code && !s.county);
       const periodTypes: CoverageItem['period_types'] = {};
-      for (const pt of ['month', 'quarter', 'half_year', 'year', 'year_to_date'] as const) {
+      for (const pt of PERIOD_TYPE_NAMES) {
         const series = statewide.filter((s) => s.periodType === pt && s.rows.length);
         if (!series.length) continue;
         const periods = series.flatMap((s) => s.rows.map((r) => r.period)).sort();
@@ -99,6 +99,29 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   };
 }
 
+/** The publications with figures for a state, with what each covers: /v1/publications. */
+function publications(dataset: Dataset, code: string, refs: PublicationRef[], position: Map<string, number>): PublicationsResponse {
+  const byPub = new Map<string, Dataset['figures']>();
+  for (const f of dataset.figures) if (f.state === code) byPub.set(f.pub.id, [...(byPub.get(f.pub.id) ?? []), f]);
+  const listed = [...byPub.values()]
+    .map((figures) => ({ figures, ref: refs[position.get(figures[0].pub.id)!] }))
+    .sort((a, b) => byDateThenUrl(a.ref, b.ref))
+    .map(({ figures, ref }) => {
+      const periods: PublicationsResponse['publications'][number]['periods'] = {};
+      for (const type of PERIOD_TYPE_NAMES) {
+        const keys = figures.filter((f) => f.period.type === type).map((f) => f.period.key).sort();
+        if (keys.length) periods[type] = { from: keys[0], to: keys.at(-1)! };
+      }
+      return { ...ref, data_as_of: figures[0].pub.dataAsOf, secondary: figures[0].pub.secondary, periods, figure_count: figures.length };
+    });
+  return {
+    state: code,
+    source: dataset.states.get(code)!.source,
+    report_dates: [...new Set(listed.map((p) => p.report_date))].sort(),
+    publications: listed,
+  };
+}
+
 function seriesShard(s: Series, lineEcho: string, position: Map<string, number>): SeriesShard {
   return {
     state: s.state,
@@ -134,6 +157,7 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
     const state = dataset.states.get(code)!;
     const lineItems = linesResponse.parse(lines(dataset, code));
     files.set(`free/lines/${code}.json`, json(lineItems));
+    files.set(`free/publications/${code}.json`, json(publicationsResponse.parse(publications(dataset, code, refs, position))));
     files.set(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types, cite))));
 
     const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);

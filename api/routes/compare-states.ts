@@ -1,6 +1,8 @@
 // GET /v1/compare (0.50 USD): the same series for 1 to 15 states, keyed by state.
 import { compareParams } from '../../domain/contract.ts';
+import { pricedOperation } from '../operations.ts';
 import { pricedRoute } from '../priced.ts';
 import { prepareCompare } from '../queries/compare.ts';
 
-export const compareStates = pricedRoute('/v1/compare', compareParams, prepareCompare);
+export const compare = pricedOperation('/v1/compare', compareParams, prepareCompare);
+export const compareStates = pricedRoute(compare);

@@ -1,5 +1,7 @@
 // GET /v1/coverage (free): which states, period types and date ranges exist. Takes no parameters
 // and ignores any query string (DECISIONS.md §4).
-import { freeJson, requiredFreeBody, route } from '../http.ts';
+import { freeRoute, requiredFreeBody } from '../http.ts';
+import { freeOperation } from '../operations.ts';
 
-export const getCoverage = route(() => freeJson(requiredFreeBody('coverage.json')));
+export const coverage = freeOperation('/v1/coverage', null, () => requiredFreeBody('coverage.json'));
+export const getCoverage = freeRoute(coverage);

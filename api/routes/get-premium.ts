@@ -1,7 +1,9 @@
 // GET /v1/premium (0.10 USD): a state's premium and policy-count series, by line, county, range,
 // granularity and as-of date.
 import { premiumParams } from '../../domain/contract.ts';
+import { pricedOperation } from '../operations.ts';
 import { pricedRoute } from '../priced.ts';
 import { preparePremium } from '../queries/premium.ts';
 
-export const getPremium = pricedRoute('/v1/premium', premiumParams, preparePremium);
+export const premium = pricedOperation('/v1/premium', premiumParams, preparePremium);
+export const getPremium = pricedRoute(premium);

@@ -1,5 +1,7 @@
 // GET /v1/premium/sample (free): the latest 13 monthly statewide all-lines rows, precomputed by the ingest.
 import { sampleParams } from '../../domain/contract.ts';
-import { freeJson, freeStateBody, parseQuery, route } from '../http.ts';
+import { freeRoute, freeStateBody } from '../http.ts';
+import { freeOperation } from '../operations.ts';
 
-export const getSample = route((_request, url) => freeJson(freeStateBody('sample', parseQuery(url, sampleParams).state)));
+export const sample = freeOperation('/v1/premium/sample', sampleParams, ({ state }) => freeStateBody('sample', state));
+export const getSample = freeRoute(sample);

@@ -9,6 +9,7 @@ import { getPremium } from './get-premium.ts';
 import { getSample } from './get-sample.ts';
 import { getSummary } from './get-summary.ts';
 import { getUnknown } from './get-unknown.ts';
+import { listPublications } from './list-publications.ts';
 
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/coverage': getCoverage,
@@ -18,6 +19,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/premium/summary': getSummary,
   '/v1/compare': compareStates,
   '/v1/insurers': getInsurers,
+  '/v1/publications': listPublications,
 };
 
 /** Every other path under /v1. */

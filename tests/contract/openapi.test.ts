@@ -7,7 +7,8 @@ import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { HANDLERS } from '../../api/routes/index.ts';
 
-// SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently.
+// SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently; and
+// /v1/publications, the free REST twin of the MCP tool list_publications (issue 11).
 const SPEC = {
   '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date'], required: ['state'] },
   '/v1/premium/summary': { price: '0.10', params: ['state', 'year'], required: ['state', 'year'] },
@@ -16,6 +17,7 @@ const SPEC = {
   '/v1/premium/sample': { price: null, params: ['state'], required: [] },
   '/v1/lines': { price: null, params: ['state'], required: ['state'] },
   '/v1/coverage': { price: null, params: [], required: [] },
+  '/v1/publications': { price: null, params: ['state'], required: ['state'] },
 } as const;
 
 type Doc = {

@@ -179,6 +179,8 @@ export function uncited(tree: Map<string, Buffer>): Map<string, any> {
     const body = JSON.parse(bytes.toString('utf8'));
     if (path === 'manifest.json') out.set(path, Object.keys(body.files));
     else if (path === 'private/index.json' || path.startsWith('free/sample/')) out.set(path, { ...body, publications: undefined });
+    // Which publications exist and what each gave: the same tree, but for the publications themselves.
+    else if (path.startsWith('free/publications/')) out.set(path, { ...body, report_dates: undefined, publications: undefined });
     else if (path.startsWith('private/insurers/')) out.set(path, { ...body, periods: body.periods.map((p: object) => ({ ...p, publications: undefined })) });
     else if (path.startsWith('private/series/'))
       out.set(path, { ...body, rows: body.rows.map((r: ShardRow) => ({ ...r, snapshots: r.snapshots.map((t) => t.filter((_, i) => i !== 10)) })) });

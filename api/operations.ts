@@ -1,0 +1,40 @@
+// A route's parameters bound to what answers them, whoever asks: an HTTP request (api/routes/) or an
+// MCP tool call (api/mcp/tools/). Both parse with the contract's schema and resolve the request (400,
+// 404) before anything is paid for, then answer the same JSON.
+import type { z } from 'zod';
+import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
+
+/** A free route: its answer is bytes the ingest precomputed. */
+export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
+  kind: 'free';
+  contract: RouteContract;
+  /** Null: the route takes no parameters and ignores any given. */
+  params: S | null;
+  /** The precomputed answer (an HttpError 404 when there is none, e.g. an unknown state). */
+  body(params: z.infer<S>): Uint8Array<ArrayBuffer>;
+}
+
+/** A priced route: parse and resolve now, compute once paid. */
+export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
+  kind: 'priced';
+  contract: RouteContract;
+  params: S;
+  /** Resolves the parsed parameters (an HttpError 404 for an unknown state, line, ...) and returns the computation. */
+  prepare(params: z.infer<S>): () => unknown;
+}
+
+export type Operation = FreeOperation | PricedOperation;
+
+/** The route's contract, which must declare these very parameters and be priced or free as said. */
+function contractOf(path: string, params: z.ZodObject | null, priced: boolean): RouteContract {
+  const contract = ROUTE_CONTRACTS.find((r) => r.path === path);
+  if (!contract || contract.params !== params || Boolean(contract.priceUsd) !== priced)
+    throw new Error(`${path} is not a ${priced ? 'priced' : 'free'} route of the contract with these parameters`);
+  return contract;
+}
+
+export const freeOperation = <S extends z.ZodObject>(path: string, params: S | null, body: (params: z.infer<S>) => Uint8Array<ArrayBuffer>): FreeOperation =>
+  ({ kind: 'free', contract: contractOf(path, params, false), params, body }) as FreeOperation;
+
+export const pricedOperation = <S extends z.ZodObject>(path: string, params: S, prepare: (params: z.infer<S>) => () => unknown): PricedOperation =>
+  ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare }) as unknown as PricedOperation;
