@@ -1,15 +1,16 @@
 // The local server (`npm run serve`, `npm start`): the built Astro app (pages, prerendered files,
-// static assets) with every /v1 request answered by the API's own dispatcher. Astro's per-request
+// static assets) with every /v1 request answered by the API's own dispatcher, and /mcp by the MCP server. Astro's per-request
 // pipeline cost the API 60-80% of its throughput (npm run bench:api), and its answers to odd paths are
 // not the API's error body; on Vercel the same dispatcher runs behind src/fetch.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dispatch } from './api/dispatch.ts';
 import { bodyOf, errorResponse, internalError, methodNotAllowed } from './api/http.ts';
 import { isApiPath } from './api/paths.ts';
+import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/handle-mcp.ts';
 import { paymentSettings } from './api/payment/settings.ts';
 import { checkShards, shardsDir } from './api/store.ts';
 
@@ -39,6 +40,8 @@ const entry = resolve(process.env.ASTRO_ENTRY ?? 'dist/server/entry.mjs');
 const { handler: astro } = (await import(pathToFileURL(entry).href)) as { handler: NodeHandler };
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 4321);
+/** Listening on a loopback address: MCP requests must name it so (DNS rebinding protection, see api/mcp/handle-mcp.ts). */
+const mcpOptions = { loopbackOnly: isLoopbackName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host) };
 /** Longest Host accepted: a DNS name is at most 253 characters, plus a port. */
 const MAX_HOST = 262;
 /** How long a shutdown waits for requests in flight (a paid one may wait on the facilitator). */
@@ -94,13 +97,15 @@ function plain(res: ServerResponse, status: number, text: string, headers: Recor
   res.end(`${text}\n`);
 }
 
-function toRequest(req: IncomingMessage, url: URL): Request {
+/** A Web Request of the Node request: with its body (read as the handler reads it) when `withBody`, else none. */
+function toRequest(req: IncomingMessage, url: URL, withBody = false): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(url, { method: req.method, headers });
+  const body = withBody && req.method !== 'GET' && req.method !== 'HEAD' ? (Readable.toWeb(req) as ReadableStream) : undefined;
+  return new Request(url, { method: req.method, headers, ...(body ? { body, duplex: 'half' } : {}) });
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -109,6 +114,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (typeof url === 'string') return api ? send(res, errorResponse(400, url)) : plain(res, 400, `Bad request: ${url}`);
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+  if (url.pathname === MCP_PATH) return send(res, await handleMcp(toRequest(req, url, true), mcpOptions));
   if (!api) return astro(req, res);
   await send(res, await dispatch(toRequest(req, url)));
 }

@@ -2,19 +2,18 @@
 // prices and rules are never written twice. Served prerendered at /openapi.json.
 import { z } from 'zod';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
+import { OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
 import { FREE_CACHE, PRICED_CACHE } from './http.ts';
+import { parametersSchema } from './json-schemas.ts';
+import { type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, paymentTerms } from './payment/terms.ts';
+import { type PaymentSettings, paymentSettings } from './payment/settings.ts';
 
 type Json = Record<string, unknown>;
 
-const RULES = `Figures come from state surplus-lines stamping-office publications; every figure is one a publication printed, at the precision it printed.
+const RULES = `${PROVENANCE}
 
-- **Vintages.** Publications restate figures; every version is kept. By default each period shows the latest report that has it. \`report_date=YYYY-MM-DD\` (on /v1/premium and /v1/compare) shows each period as published on or before that date, field by field: a field a later report back-fills stays null as of an earlier date. Periods first published later are absent.
-- **Response dates.** \`report_date\` is the latest publication date among the figures returned, \`data_as_of\` the date that publication's data is current to, \`source\` the state's stamping office. With no figures, both dates are null.
-- **Nulls.** \`premium\` is null where the publication printed only counts, or only a rounded or qualified figure; it is back-filled when a later report prints it. \`policy_count\` counts the unit the source counts (policies, transactions or items: see \`count_unit\` in /v1/coverage). The two new/renewal shares are null unless the source prints shares of the policy count.
-- **Roll-ups.** Quarter and year rows are the source's own where it publishes them; otherwise they are summed from months, only for periods whose every month is present, money to the cent. A summed field is null when any month has it null.
-- **Categories.** Every line belongs to one cross-state category; \`line=<category>\` sums the state's lines in that category that have a row for the period, vintage by vintage. \`category:<name>\` selects the category where a line has the same name.
-- **Partial years.** /v1/premium/summary says its \`basis\`: all 12 months summed, the source's annual row, or a partial sum of the months available (which may understate the year); year-over-year is like-for-like.
-- **Prices.** Priced routes cost the USD amount in \`x-price-usd\` per query, paid with x402 version 2 (USDC on Base by default). When the payment gate is on, a request without a valid payment gets 402 with a \`PAYMENT-REQUIRED\` header and body \`{}\`; validation (400) and existence (404) come first, so a bad request is never charged. The challenge's \`resource.url\` names the route with its query as parsed (defaults applied, duplicates folded, codes uppercased), never the request's own text, so its size does not grow with the request. The client retries with the signed payment in \`PAYMENT-SIGNATURE\`; a header that is not base64 JSON gets 402 with the reason \`invalid_payment_header\`; the payment is verified, the answer computed, the payment settled, and the 200 carries \`PAYMENT-RESPONSE\`. No charge for nothing: an answer that holds no figure (its \`publications\` list is empty: empty \`data\`, or nothing at all) is answered 200 and never settled, with no \`PAYMENT-RESPONSE\`, and the payer keeps the money (the signed authorization expires unused). An answer that fails (500) is not settled; a payment that fails verification or settlement gets 402 and no data; a payment is good for one answer. If the payment facilitator is unreachable the answer is 503 with \`Retry-After\` and nothing served; nothing is charged unless the facilitator was lost while settling, which the message then says. HEAD never pays: it answers the challenge. Free routes never need payment.
+${OPENAPI_CAVEATS.map(caveatBullet).join('\n')}
+- **Prices.** Priced routes cost the USD amount in \`x-price-usd\` per query, paid with x402 version 2 (USDC on Base by default). Each priced operation's \`x-payment-info\` states the price and the x402 terms (version, scheme, network, asset, and \`amount\` in the asset's atomic units); its \`payTo\` is there only when the deployment was built with the payment gate on. The authoritative terms are always the 402 challenge's. When the payment gate is on, a request without a valid payment gets 402 with a \`PAYMENT-REQUIRED\` header and body \`{}\`; validation (400) and existence (404) come first, so a bad request is never charged. The challenge's \`resource.url\` names the route with its query as parsed (defaults applied, duplicates folded, codes uppercased), never the request's own text, so its size does not grow with the request. The client retries with the signed payment in \`PAYMENT-SIGNATURE\`; a header that is not base64 JSON gets 402 with the reason \`invalid_payment_header\`; the payment is verified, the answer computed, the payment settled, and the 200 carries \`PAYMENT-RESPONSE\`. No charge for nothing: an answer that holds no figure (its \`publications\` list is empty: empty \`data\`, or nothing at all) is answered 200 and never settled, with no \`PAYMENT-RESPONSE\`, and the payer keeps the money (the signed authorization expires unused). An answer that fails (500) is not settled; a payment that fails verification or settlement gets 402 and no data; a payment is good for one answer. If the payment facilitator is unreachable the answer is 503 with \`Retry-After\` and nothing served; nothing is charged unless the facilitator was lost while settling, which the message then says. HEAD never pays: it answers the challenge. Free routes never need payment.
 - **Paths and methods.** Each route answers at its exact path (lower case, no trailing slash); any other path under /v1, however spelled, is a 404 in the error body whose message names the route it was near (\`/v1/premium/\` → did you mean \`/v1/premium\`). GET and HEAD; OPTIONS answers CORS preflight; any other method is 405.
 - **Errors.** \`{"error":{"code","message"}}\`: 400 invalid_request (the message names the parameter and what was expected; unknown and repeated parameters are refused; a malformed Host header or HTTP request is refused too), 404 not_found (unknown state, line, county or route), 500 internal, 503 internal (payment facilitator unavailable). Messages quote what was sent cut to 80 characters. A 500 on any route, free ones included, means a data file of the deployment is missing or damaged: it says nothing of which, is never cached (\`no-store\`), and the next request tries again.`;
 
@@ -22,20 +21,27 @@ const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${(schema.meta
 const json = (schema: Json) => ({ 'application/json': { schema } });
 const cacheHeader = (value: string) => ({ 'Cache-Control': { description: value, schema: { type: 'string', const: value } } });
 
-function parameters(params: z.ZodObject): Json[] {
-  const schema = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Json>; required?: string[] };
-  return Object.entries(schema.properties).map(([name, { description, example, ...rest }]) => {
-    // zod leaves out the default of a transformed value (a state code is uppercased): take it from the metadata.
-    const declared = (params.shape[name] as z.ZodType).meta()?.default;
-    return {
-      name,
-      in: 'query',
-      required: schema.required?.includes(name) ?? false,
-      ...(description ? { description } : {}),
-      ...(example !== undefined ? { example } : {}),
-      schema: rest.default === undefined && declared !== undefined ? { ...rest, default: declared } : rest,
-    };
-  });
+/** A query parameter as the OpenAPI document (and /llms.txt) describe it. */
+export interface QueryParameter {
+  name: string;
+  in: 'query';
+  required: boolean;
+  description?: string;
+  example?: unknown;
+  schema: Json;
+}
+
+/** A route's query parameters, from its zod schema: name, required, description, example and JSON schema. */
+export function queryParameters(params: z.ZodObject): QueryParameter[] {
+  const schema = parametersSchema(params);
+  return Object.entries(schema.properties).map(([name, { description, example, ...rest }]) => ({
+    name,
+    in: 'query' as const,
+    required: schema.required?.includes(name) ?? false,
+    ...(description ? { description: String(description) } : {}),
+    ...(example !== undefined ? { example } : {}),
+    schema: rest,
+  }));
 }
 
 const PAYMENT_SIGNATURE = {
@@ -90,7 +96,34 @@ function responses(route: RouteContract): Json {
   return out;
 }
 
-export function openApiDocument(): Json {
+/**
+ * x402 discovery for crawlers: the price, and the x402 terms a 402 challenge will state (version,
+ * scheme, network, asset, amount in atomic units), with the payee when the gate's settings are known.
+ */
+export function paymentInfo(priceUsd: string, terms: PaymentTerms): Json {
+  return {
+    price: { mode: 'fixed', currency: 'USD', amount: priceUsd },
+    protocols: [
+      {
+        x402: {
+          version: X402_VERSION,
+          scheme: X402_SCHEME,
+          network: terms.network,
+          asset: terms.asset.address,
+          amount: atomicAmount(priceUsd, terms),
+          ...(terms.payTo ? { payTo: terms.payTo } : {}),
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The document. `settings`: the payment gate's, as at build time (default: the environment's; null when
+ * X402_PAY_TO is unset, and then the x402 terms are the gate's defaults, without a payee).
+ */
+export function openApiDocument(settings: PaymentSettings | null = paymentSettings()): Json {
+  const terms = paymentTerms(settings);
   const { schemas } = z.toJSONSchema(z.globalRegistry, { io: 'output', uri: (id) => `#/components/schemas/${id}` });
   const components = Object.fromEntries(Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [id, schema]));
   const paths: Json = {};
@@ -101,8 +134,8 @@ export function openApiDocument(): Json {
         summary: route.summary,
         description: `${route.description}\n\n${route.priceUsd ? `Price: ${route.priceUsd} USD per query (x402).` : 'Free.'}`,
         tags: [route.priceUsd ? 'priced' : 'free'],
-        ...(route.priceUsd ? { 'x-price-usd': route.priceUsd } : {}),
-        parameters: [...(route.params ? parameters(route.params) : []), ...(route.priceUsd ? [PAYMENT_SIGNATURE] : [])],
+        ...(route.priceUsd ? { 'x-price-usd': route.priceUsd, 'x-payment-info': paymentInfo(route.priceUsd, terms) } : { security: [] }),
+        parameters: [...(route.params ? queryParameters(route.params) : []), ...(route.priceUsd ? [PAYMENT_SIGNATURE] : [])],
         responses: responses(route),
       },
     };

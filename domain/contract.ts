@@ -325,6 +325,9 @@ export type SummaryResponse = z.infer<typeof summaryResponse>;
 
 export const MAX_COMPARE_STATES = 15;
 
+/** Parameters that take a comma-separated list in a query string; an MCP tool takes them as a list too (or as one string). */
+export const LIST_PARAMETERS: readonly string[] = ['states'];
+
 export const compareParams = z
   .object({
     states: z

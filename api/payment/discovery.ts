@@ -1,30 +1,28 @@
-// Bazaar discovery (x402 extension) for a priced route: its query parameters and its answer, as JSON
+// Bazaar discovery (x402 extension) for a priced route or MCP tool: its query parameters and its answer, as JSON
 // Schemas generated from the contract, so agents can find and call it from the 402 challenge alone.
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
 import type { RouteContract } from '../../domain/contract.ts';
-
-type Json = Record<string, unknown>;
-
-/** Descriptions stay in /openapi.json: the challenge travels in a header, and its size matters. */
-function withoutDescriptions(schema: unknown, isPropertyMap = false): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => withoutDescriptions(item));
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema)
-      .filter(([key]) => isPropertyMap || !['description', '$schema', 'example'].includes(key))
-      .map(([key, value]) => [key, withoutDescriptions(value, !isPropertyMap && ['properties', '$defs'].includes(key))]),
-  );
-}
+import { type Json, exampleInput, withoutDescriptions } from '../json-schemas.ts';
 
 export function discoveryExtension(route: RouteContract): Json {
   if (!route.params || !route.example) throw new Error(`${route.path}: a priced route needs params and an example answer`);
-  const inputSchema = withoutDescriptions(z.toJSONSchema(route.params, { io: 'input', unrepresentable: 'any' })) as Json & { required?: string[] };
-  // An example query: each required parameter's declared example.
-  const input = Object.fromEntries((inputSchema.required ?? []).map((name) => [name, (route.params!.shape[name] as z.ZodType).meta()?.example]));
   return declareDiscoveryExtension({
-    input,
-    inputSchema,
+    input: exampleInput(route.params),
+    inputSchema: withoutDescriptions(z.toJSONSchema(route.params, { io: 'input', unrepresentable: 'any' })) as Json,
     output: { example: route.example, schema: withoutDescriptions(z.toJSONSchema(route.response, { io: 'output' })) as Json },
+  });
+}
+
+/** The same for a priced MCP tool (x402's MCP transport): its name, input schema and an example call. */
+export function toolDiscoveryExtension(route: RouteContract, inputSchema: Json): Json {
+  if (!route.params || !route.example) throw new Error(`${route.operationId}: a priced tool needs params and an example answer`);
+  return declareDiscoveryExtension({
+    toolName: route.operationId,
+    description: route.summary,
+    transport: 'streamable-http',
+    inputSchema: withoutDescriptions(inputSchema) as Json,
+    example: exampleInput(route.params),
+    output: { example: route.example },
   });
 }

@@ -4,14 +4,14 @@
 // API's responses: 402 with body {} and no internals, 503 when the facilitator cannot be reached.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import { type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
+import { type PaymentPayload, type PaymentRequired, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { isAddress, parseUnits } from 'viem';
 import type { RouteContract } from '../../domain/contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
-import { isWellFormedPayment } from './payload.ts';
+import { isWellFormedPayload, isWellFormedPayment } from './payload.ts';
 import type { PaymentAsset, PaymentSettings } from './settings.ts';
 
 /** A computed answer, and whether it holds any figure: one that holds none is not charged (DECISIONS §7). */
@@ -27,7 +27,35 @@ export interface Gate {
    * query, see api/priced.ts).
    */
   charge(request: Request, route: RouteContract, answer: () => PricedAnswer | Promise<PricedAnswer>, resource: URL): Promise<Response>;
+  /**
+   * Answers a priced call made otherwise than by HTTP (an MCP tool call, x402's MCP transport): the
+   * same requirements, verification, settlement and refusals as `charge`, with the payment given as a
+   * PaymentPayload object (`undefined`: none) and the outcome returned as data for the caller to shape.
+   */
+  chargeCall(route: RouteContract, resource: CallResource, payment: unknown, answer: () => CallAnswer | Promise<CallAnswer>): Promise<CallOutcome>;
 }
+
+/** What a paid call is sold as: the challenge's `resource`, and its declared extensions (Bazaar discovery). */
+export interface CallResource {
+  url: string;
+  description: string;
+  mimeType: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** A call's computed answer, and whether it holds any figure (DECISIONS §7). */
+export interface CallAnswer {
+  body: unknown;
+  hasFigures: boolean;
+}
+
+export type CallOutcome =
+  /** The answer; `receipt` when it was paid for (absent: gate-free, or not charged because it holds no figure). */
+  | { kind: 'answered'; body: unknown; receipt?: SettleResponse }
+  /** No data: pay (again). `receipt` when a payment was refused at settlement. */
+  | { kind: 'payment_required'; paymentRequired: PaymentRequired; receipt?: SettleResponse }
+  /** The facilitator could not be reached: the 503's message. */
+  | { kind: 'unavailable'; message: string };
 
 /** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
 export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
@@ -107,17 +135,21 @@ function challengeHeader(challenge: string, reason?: string): { header: string; 
   return { header: encodePaymentRequiredHeader({ ...decoded, error: code }), reason: code };
 }
 
-/** A payment refused at settlement: the challenge again, and the payer's receipt (reason code, network, payer) with no facilitator text. */
-function settlementRefused(challenge: string, failed: Partial<SettleResponse>, network: SettleResponse['network']): Response {
-  const errorReason = reasonCode(failed.errorReason, 'settlement_failed');
-  const receipt: SettleResponse = {
+/** The payer's receipt of a payment refused at settlement: reason code, transaction, network, payer; no facilitator text. */
+function failedReceipt(failed: Partial<SettleResponse>, network: SettleResponse['network']): SettleResponse {
+  return {
     success: false,
-    errorReason,
+    errorReason: reasonCode(failed.errorReason, 'settlement_failed'),
     transaction: /^0x[0-9a-fA-F]{64}$/.test(failed.transaction ?? '') ? failed.transaction! : '',
     network,
     ...(failed.payer && isAddress(failed.payer) ? { payer: failed.payer } : {}),
   };
-  return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challenge, errorReason).header, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
+}
+
+/** A payment refused at settlement: the challenge again, and the payer's receipt. */
+function settlementRefused(challenge: string, failed: Partial<SettleResponse>, network: SettleResponse['network']): Response {
+  const receipt = failedReceipt(failed, network);
+  return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challenge, receipt.errorReason).header, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
 }
 
 /** A 402 with body {} (route() leaves the body out for HEAD). */
@@ -128,23 +160,32 @@ function payment402(headers: Record<string, string>): Response {
   });
 }
 
-/** The facilitator could not be reached: 503, nothing served. Said plainly when a settlement may still complete. */
-function facilitatorDown(whileSettling: boolean): Response {
+/** Why nothing was served when the facilitator could not be reached; said plainly when a settlement may still complete. */
+function facilitatorDownMessage(whileSettling: boolean): string {
   const outcome = whileSettling
     ? 'no data was served, but the facilitator stopped answering while settling your payment, which may still complete: check the payer balance before paying again'
     : 'you were not charged and no data was served';
-  const response = errorResponse(503, `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`);
+  return `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`;
+}
+
+/** The facilitator could not be reached: 503, nothing served. */
+function facilitatorDown(whileSettling: boolean): Response {
+  const response = errorResponse(503, facilitatorDownMessage(whileSettling));
   response.headers.set('Retry-After', '30');
   return response;
 }
+
+/** A payment payload given as an object that is not well formed (x402's MCP transport carries it as JSON, not a header). */
+const MALFORMED_PAYLOAD = 'invalid_payment_payload';
 
 export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[]): Gate {
   const resourceServer = new x402ResourceServer(failClosed(facilitator)).register(settings.network, new ExactEvmScheme());
   resourceServer.registerExtension(bazaarResourceServerExtension);
   const config: Record<string, RouteConfig> = {};
+  const acceptsOf = (route: RouteContract) => ({ scheme: 'exact', network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) });
   for (const route of routes.filter((r) => r.priceUsd)) {
     config[route.path] = {
-      accepts: { scheme: 'exact', network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) },
+      accepts: acceptsOf(route),
       description: `${route.summary}. ${route.description}`,
       mimeType: 'application/json',
       extensions: discoveryExtension(route),
@@ -223,6 +264,72 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         return response;
       } catch (e) {
         if (e instanceof FacilitatorResponseError) return facilitatorDown(settling);
+        throw e;
+      }
+    },
+
+    // x402's MCP transport (specs/transports-v2/mcp.md), on the same resource server as `charge`; the
+    // steps mirror the SDK's own HTTP flow (x402HTTPResourceServer.processHTTPRequest and processSettlement).
+    async chargeCall(route, resource, payment, answer) {
+      if (!route.priceUsd || !config[route.path]) throw new Error(`${route.path} is not a priced route of this gate`);
+      let settling = false;
+      try {
+        await initialized();
+        const context = { resource: resource.url };
+        const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
+        const extensions = resource.extensions && resourceServer.enrichExtensions(resource.extensions, context);
+        const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
+        const required = async (reason: string, payload?: PaymentPayload): Promise<CallOutcome> => {
+          const error = reasonCode(reason, 'invalid_payment');
+          if (payload !== undefined || reason === MALFORMED_PAYLOAD) logRefusal(route, error);
+          return { kind: 'payment_required', paymentRequired: await resourceServer.createPaymentRequiredResponse(requirements, info, error, extensions, context, payload) };
+        };
+        if (payment === undefined) return await required('Payment required');
+        if (!isWellFormedPayload(payment)) return await required(MALFORMED_PAYLOAD);
+        const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
+        const matching = resourceServer.findMatchingRequirements(offered.accepts, payment);
+        if (!matching) return await required('No matching payment requirements', payment);
+        const extensionCheck = resourceServer.validateExtensions(offered, payment);
+        if (!extensionCheck.valid) return await required(extensionCheck.invalidReason ?? 'invalid_payment', payment);
+        let verified;
+        try {
+          verified = await resourceServer.verifyPayment(payment, matching, extensions, context);
+        } catch (e) {
+          if (e instanceof FacilitatorResponseError) throw e;
+          return await required(e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment', payment);
+        }
+        if (!verified.isValid) return await required(verified.invalidReason ?? 'invalid_payment', payment);
+
+        const cancellation = resourceServer.createPaymentCancellationDispatcher(payment, matching, extensions, context);
+        let computed: CallAnswer;
+        try {
+          computed = await answer();
+        } catch (e) {
+          await cancellation.cancel({ reason: 'handler_threw', error: e });
+          throw e;
+        }
+        if (!computed.hasFigures) {
+          // No charge for nothing, as on HTTP: answered, never settled.
+          await cancellation.cancel({ reason: 'handler_failed' });
+          return { kind: 'answered', body: computed.body };
+        }
+        settling = true;
+        let settled: SettleResponse;
+        try {
+          settled = await resourceServer.settlePayment(payment, matching, extensions, context);
+        } catch (e) {
+          if (!(e instanceof SettleError)) throw e;
+          settled = { success: false, errorReason: e.errorReason, transaction: e.transaction ?? '', network: settings.network, payer: e.payer };
+        }
+        settling = false;
+        if (!settled.success) {
+          const receipt = failedReceipt(settled, settings.network);
+          const refused = (await required(receipt.errorReason!, payment)) as Extract<CallOutcome, { kind: 'payment_required' }>;
+          return { ...refused, receipt };
+        }
+        return { kind: 'answered', body: computed.body, receipt: settled };
+      } catch (e) {
+        if (e instanceof FacilitatorResponseError) return { kind: 'unavailable', message: facilitatorDownMessage(settling) };
         throw e;
       }
     },

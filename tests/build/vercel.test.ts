@@ -29,6 +29,7 @@ const PATHS = [
   '/v1/compare?states=TX,FL',
   '/v1/premium/summary?state=TX&year=2024',
   '/v1/insurers?state=FL&period=2024',
+  '/v1/publications?state=TX',
 ];
 
 // Spellings Astro's router answered itself (a plain-text 400, a redirect, its HTML 404) or routed by a near match.
@@ -41,14 +42,14 @@ const METHODS = ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'];
  */
 async function callFunction(
   env: Record<string, string>,
-  requests: readonly { method: string; path: string }[] = PATHS.map((path) => ({ method: 'GET', path })),
+  requests: readonly { method: string; path: string; body?: string; headers?: Record<string, string>; key?: string }[] = PATHS.map((path) => ({ method: 'GET', path })),
 ): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
   const script = `
     const { default: fn } = await import(${JSON.stringify(join(FUNC, '.vercel', 'output', 'server', 'entry.mjs'))});
     const out = {};
-    for (const { method, path } of ${JSON.stringify(requests)}) {
-      const res = await fn.fetch(new Request('https://sl.example' + path, { method }));
-      out[method === 'GET' ? path : method + ' ' + path] = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+    for (const { method, path, body, headers, key } of ${JSON.stringify(requests)}) {
+      const res = await fn.fetch(new Request('https://sl.example' + path, { method, body, headers }));
+      out[key ?? (method === 'GET' ? path : method + ' ' + path)] = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
     }
     console.log(JSON.stringify(out));`;
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
@@ -124,6 +125,44 @@ describe('DEPLOY_TARGET=vercel build', () => {
     // FL's only published ranking is for 2024-H1, neither a month nor a year: the endpoint answers 404.
     expect(out['/v1/insurers?state=FL&period=2024'].status).toBe(404);
     expect(JSON.parse(out['/v1/insurers?state=FL&period=2024'].body).error.message).toContain('2024-H1');
+  });
+
+  it('routes /mcp to the function, and the function answers MCP: tools/list, a free tool, a priced tool (terms when the gate is on), GET 405', async () => {
+    const routes = (JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as { routes: { src?: string; dest?: string; status?: number }[] }).routes;
+    const first = routes.find((r) => r.src && new RegExp(r.src).test('/mcp'));
+    expect(first).toMatchObject({ dest: '_render' });
+    expect(first!.status).toBeUndefined();
+
+    const rpc = (key: string, method: string, params?: unknown) => ({
+      key,
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
+    });
+    const requests = [
+      rpc('list', 'tools/list'),
+      rpc('sample', 'tools/call', { name: 'get_premium_sample', arguments: { state: 'TX' } }),
+      rpc('premium', 'tools/call', { name: 'get_premium', arguments: { state: 'TX' } }),
+      { method: 'GET', path: '/mcp' },
+    ];
+    const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the terms are needed here
+    try {
+      for (const gateOn of [false, true]) {
+        const out = await callFunction(gateOn ? { X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', X402_FACILITATOR_URL: facilitator.url } : {}, requests);
+        expect(JSON.parse(out.list.body).result.tools.map((t: { name: string }) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+        const sample = JSON.parse(out.sample.body).result;
+        expect(sample.structuredContent).toEqual(JSON.parse(readFileSync(join(SHARDS, 'free', 'sample', 'TX.json'), 'utf8')));
+        const premium = JSON.parse(out.premium.body).result;
+        if (gateOn) {
+          expect(premium).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ payTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }] } });
+          expect(pricedFiguresIn(out.premium.body, priced)).toEqual([]);
+        } else expect(premium.structuredContent.data.length).toBeGreaterThan(0);
+        expect(out['/mcp'].status).toBe(405);
+      }
+    } finally {
+      await facilitator.stop();
+    }
   });
 
   it('with the payment gate on, answers every priced route 402 with {} and no figure, and free routes 200', async () => {

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
+import { llmsText } from '../../api/llms.ts';
+import { paymentTerms } from '../../api/payment/terms.ts';
+import { buildCoverage } from '../../src/llms-coverage.ts';
 import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
 import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
@@ -30,6 +33,17 @@ describe('GET /openapi.json over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual(openApiDocument());
+  });
+});
+
+describe('GET /llms.txt over HTTP', () => {
+  it('serves text/plain equal to what the contract and the build\'s coverage generate for the site (a stale build fails here)', async () => {
+    const res = await fetch(`${server.base}/llms.txt`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    // The build read the coverage where this process finds it (the same SHARDS_DIR, or shards/), on astro.config.mjs's site.
+    const site = process.env.SITE_URL ?? 'http://127.0.0.1:4321';
+    expect(await res.text()).toBe(llmsText({ site, coverage: await buildCoverage(), terms: paymentTerms() }));
   });
 });
 

@@ -2,10 +2,12 @@
 // describes (every route, its parameters as the handler accepts them, its price and errors). That
 // the served copy is not stale is checked over HTTP (http.test.ts).
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { HANDLERS } from '../../api/routes/index.ts';
+import { paymentSettings } from '../../api/payment/settings.ts';
 
 // SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently; and
 // /v1/publications, the free REST twin of the MCP tool list_publications (issue 11).
@@ -22,7 +24,20 @@ const SPEC = {
 
 type Doc = {
   openapi: string;
-  paths: Record<string, { get: { operationId: string; parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]; responses: Record<string, unknown>; 'x-price-usd'?: string } }>;
+  info: { description: string };
+  paths: Record<
+    string,
+    {
+      get: {
+        operationId: string;
+        parameters: { name: string; in: string; required: boolean; example?: unknown; schema: Record<string, unknown> }[];
+        responses: Record<string, unknown>;
+        'x-price-usd'?: string;
+        'x-payment-info'?: { price: unknown; protocols: { x402: Record<string, unknown> }[] };
+        security?: unknown[];
+      };
+    }
+  >;
   components: { schemas: Record<string, unknown> };
 };
 const doc = openApiDocument() as Doc;
@@ -85,5 +100,52 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
   it('names every response schema it references', () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([A-Za-z]+)"/g)].map((m) => m[1]);
     for (const name of new Set(refs)) expect(doc.components.schemas, name).toHaveProperty(name);
+  });
+
+  it('gives every query parameter an example, compare\'s granularity (a default around the shared parameter) included', () => {
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const p of item.get.parameters.filter((p) => p.in === 'query')) expect(p.example, `${path} ${p.name}`).toBeDefined();
+    const granularity = doc.paths['/v1/compare'].get.parameters.find((p) => p.name === 'granularity')!;
+    expect(granularity.example).toBe('year');
+    expect(granularity.schema.default).toBe('month');
+  });
+});
+
+describe('x402 discovery in the document', () => {
+  const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+  /** The price in USDC atomic units (6 decimals), worked out here. */
+  const atomic = (usd: string) => String(Math.round(Number(usd) * 1_000_000));
+
+  it('built with the gate off: x-payment-info on every priced operation, Base mainnet USDC by default, no payee', () => {
+    const off = openApiDocument(null) as Doc;
+    for (const [path, spec] of Object.entries(SPEC)) {
+      const op = off.paths[path].get;
+      if (!spec.price) {
+        expect(op['x-payment-info'], path).toBeUndefined();
+        expect(op.security, path).toEqual([]);
+        continue;
+      }
+      expect(op['x-price-usd'], path).toBe(spec.price);
+      expect(op['x-payment-info'], path).toEqual({
+        price: { mode: 'fixed', currency: 'USD', amount: spec.price },
+        protocols: [{ x402: { version: 2, scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: atomic(spec.price) } }],
+      });
+      expect('402' in op.responses, path).toBe(true);
+    }
+  });
+
+  it('built with the gate on: the configured network, asset and payee', async () => {
+    const sepolia = openApiDocument(paymentSettings({ X402_PAY_TO: PAYEE, X402_NETWORK: 'eip155:84532' })) as Doc;
+    expect(sepolia.paths['/v1/compare'].get['x-payment-info']!.protocols).toEqual([
+      { x402: { version: 2, scheme: 'exact', network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', amount: '500000', payTo: PAYEE } },
+    ]);
+    const result = await new Validator().validate(structuredClone(sepolia));
+    expect(result.errors ?? []).toEqual([]);
+  });
+
+  it('says where the authoritative terms are, and when payTo is there', () => {
+    expect(doc.info.description).toContain('`x-payment-info`');
+    expect(doc.info.description).toContain('`payTo` is there only when the deployment was built with the payment gate on');
+    expect(doc.info.description).toContain('The authoritative terms are always the 402 challenge\'s');
   });
 });

@@ -2,6 +2,8 @@
 // (tests/fixtures/data). Run twice: in-process through the handlers, and over HTTP against the built
 // server. Expected values are read off the fixture files by hand; each says where it comes from.
 // Every 200 body is parsed with its strict response schema from api/contract.ts.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -11,12 +13,15 @@ import {
   insurersResponse,
   linesResponse,
   premiumResponse,
+  publicationsResponse,
   sampleResponse,
   summaryResponse,
   type PrintedFigures,
+  type PublicationsResponse,
   type SeriesRow,
   type SeriesValues,
 } from '../../domain/contract.ts';
+import { csvFields } from '../support/csv.ts';
 
 export type Call = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -122,6 +127,71 @@ const IL_MONTHS: SeriesRow[] = (
 const IL_2023 = { premium: 12078003, policy_count: 12948 };
 // il-2022-annual.csv: the year 2022 as printed by the source.
 const IL_2022 = { premium: 11234567.89, policy_count: 12345 };
+
+// ---- /v1/publications, worked out here from the fixture's publication files --------------------
+
+const FIXTURE_DIR = join(import.meta.dirname, '..', 'fixtures', 'data');
+
+
+/** A data CSV: its `# key: value` header lines, then records keyed by the column header. */
+function readDataCsv(path: string): { header: Record<string, string>; records: Record<string, string>[] } {
+  const header: Record<string, string> = {};
+  const records: Record<string, string>[] = [];
+  let columns: string[] | null = null;
+  for (const line of readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    const meta = /^#\s*([a-z_]+):\s*(.*)$/.exec(line);
+    if (meta) header[meta[1]] = meta[2].trim();
+    else if (!line.trim() || line.startsWith('#')) continue;
+    else if (!columns) columns = csvFields(line);
+    else records.push(Object.fromEntries(columns.map((c, i) => [c, csvFields(line)[i] ?? ''])));
+  }
+  return { header, records };
+}
+
+/** The period type of a period as data files print it (data/README.md's five forms). */
+function periodType(period: string): string {
+  const forms: [RegExp, string][] = [[/^\d{4}-\d{2}$/, 'month'], [/^\d{4}-Q[1-4]$/, 'quarter'], [/^\d{4}-H[12]$/, 'half_year'], [/^\d{4}$/, 'year'], [/^\d{4}-01\.\.\d{2}$/, 'year_to_date']];
+  const found = forms.find(([re]) => re.test(period));
+  if (!found) throw new Error(`unknown period form '${period}'`);
+  return found[1];
+}
+
+const FIXTURE_PUBLICATION_FILES = readdirSync(join(FIXTURE_DIR, 'publications'), { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile() && e.name.endsWith('.csv'))
+  .map((e) => {
+    const path = join(e.parentPath, e.name);
+    return { file: relative(join(FIXTURE_DIR, 'publications'), path), ...readDataCsv(path) };
+  });
+const FIXTURE_STATES = readDataCsv(join(FIXTURE_DIR, 'states.csv')).records.map((r) => r.code);
+
+/**
+ * /v1/publications?state=S as this file reads the fixture: every publication file with a row for S (one row,
+ * one figure), its header as cited, whether it is a press copy (publications/press/), the first and last
+ * period of each type among its rows for S, and how many rows for S it has; ordered by report_date, then url.
+ */
+function expectedPublications(state: string): PublicationsResponse['publications'] {
+  return FIXTURE_PUBLICATION_FILES.flatMap(({ file, header, records }) => {
+    const rows = records.filter((r) => r.state === state);
+    if (!rows.length) return [];
+    const periods: Record<string, { from: string; to: string }> = {};
+    for (const { period } of rows) {
+      const t = periodType(period);
+      const seen = periods[t];
+      periods[t] = { from: !seen || period < seen.from ? period : seen.from, to: !seen || period > seen.to ? period : seen.to };
+    }
+    return [{
+      publisher: header.publisher,
+      title: header.title,
+      url: header.url,
+      report_date: header.report_date,
+      report_date_basis: header.report_date_basis === 'printed' ? ('printed' as const) : ('estimated' as const),
+      data_as_of: header.data_as_of,
+      secondary: file.startsWith('press/'),
+      periods,
+      figure_count: rows.length,
+    }];
+  }).sort((a, b) => (a.report_date !== b.report_date ? (a.report_date < b.report_date ? -1 : 1) : a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}
 
 /** DECISIONS.md §5: (current / prior - 1) × 100, rounded to 2 decimals. */
 const yoyPct = (current: number, prior: number) => Math.round((current / prior - 1) * 100 * 100) / 100;
@@ -273,6 +343,109 @@ export function contractSuite(call: Call) {
 
     it('refuses a path trick in the state code as a malformed code', async () => {
       await expectError(await call('/v1/lines?state=..%2Fcoverage'), 400, 'invalid_request', ["'state'"]);
+    });
+  });
+
+  describe('GET /v1/publications', () => {
+    const listing = async (query: string) => okBody(await call(`/v1/publications?${query}`), publicationsResponse, FREE_CACHE);
+
+    it('FL: its four newsletters and reports, by report_date, each with what it covers and its figure count', async () => {
+      // Read off the files by hand: every row of the four FL files is an FL figure, so each count is the
+      // file's `# rows:`. 2023-q4.csv prints 2023-Q4 and the 2023 county rows; 2024-02.csv restates January;
+      // 2024-03.csv back-fills February. No file is under publications/press/.
+      expect(await listing('state=FL')).toEqual({
+        state: 'FL',
+        source: SOURCE.FL,
+        report_dates: ['2024-01-15', '2024-02-01', '2024-03-01', '2024-04-01'],
+        publications: [
+          { ...PUB.FL_2023_Q4, data_as_of: '2023-12-31', secondary: false, periods: { quarter: { from: '2023-Q4', to: '2023-Q4' }, year: { from: '2023', to: '2023' } }, figure_count: 5 },
+          { ...PUB.FL_2024_01, data_as_of: '2024-01-31', secondary: false, periods: { month: { from: '2024-01', to: '2024-01' } }, figure_count: 9 },
+          { ...PUB.FL_2024_02, data_as_of: '2024-02-29', secondary: false, periods: { month: { from: '2024-01', to: '2024-02' } }, figure_count: 5 },
+          { ...PUB.FL_2024_03, data_as_of: '2024-03-31', secondary: false, periods: { month: { from: '2024-02', to: '2024-03' } }, figure_count: 9 },
+        ],
+      });
+    });
+
+    it("every state of states.csv: the publications counted from the fixture's files, report_dates their distinct dates ascending", async () => {
+      expect(FIXTURE_STATES).toEqual(['FL', 'IL', 'NY', 'TX']);
+      let figures = 0;
+      for (const state of FIXTURE_STATES) {
+        const expected = expectedPublications(state);
+        const body = await listing(`state=${state}`);
+        expect(body, state).toEqual({ state, source: SOURCE[state as keyof typeof SOURCE], report_dates: [...new Set(expected.map((p) => p.report_date))].sort(), publications: expected });
+        // report_dates: distinct and strictly ascending
+        expect(body.report_dates.every((d, i) => i === 0 || body.report_dates[i - 1] < d), state).toBe(true);
+        figures += body.publications.reduce((n, p) => n + p.figure_count, 0);
+      }
+      // Every row of every fixture publication is one figure of exactly one state.
+      expect(figures).toBe(FIXTURE_PUBLICATION_FILES.reduce((n, f) => n + f.records.length, 0));
+    });
+
+    it('IL and TX: one per-state list each; IL 2023-12.csv holds 48 figures (24 levels, 24 insurer rows)', async () => {
+      const il = await listing('state=IL');
+      expect(il.publications.map((p) => [p.title, p.figure_count])).toEqual([['Annual 2022', 4], ['December 2023', 48], ['February 2024', 6]]);
+      expect(il.publications[0].periods).toEqual({ month: { from: '2022-12', to: '2022-12' }, year: { from: '2022', to: '2022' } });
+      expect(il.report_dates).toEqual(['2023-02-15', '2024-01-20', '2024-03-20']);
+      // tx-2023-annual.csv: a year and a half-year, three rows.
+      expect(await listing('state=TX')).toEqual({
+        state: 'TX',
+        source: SOURCE.TX,
+        report_dates: ['2024-02-10'],
+        publications: [{ ...PUB.TX_2023, data_as_of: '2023-12-31', secondary: false, periods: { half_year: { from: '2023-H1', to: '2023-H1' }, year: { from: '2023', to: '2023' } }, figure_count: 3 }],
+      });
+    });
+
+    it('a known state without figures (NY): 200, no publication, no report date, the source kept', async () => {
+      expect(await listing('state=NY')).toEqual({ state: 'NY', source: SOURCE.NY, report_dates: [], publications: [] });
+    });
+
+    it('lists every publication a priced answer or the sample cites, and its first report_date pins an empty series', async () => {
+      const listed = (await listing('state=FL')).publications.map(({ publisher, title, url, report_date, report_date_basis }) => ({ publisher, title, url, report_date, report_date_basis }));
+      for (const query of ['state=FL', 'state=FL&granularity=quarter', 'state=FL&county=Broward', 'state=FL&line=category:Commercial%20Property']) {
+        for (const cited of (await premium(query)).publications) expect(listed, query).toContainEqual(cited);
+      }
+      for (const cited of (await sample('state=FL')).publications) expect(listed).toContainEqual(cited);
+      for (const cited of (await insurers('state=FL&period=2024-01')).publications) expect(listed).toContainEqual(cited);
+      // The day before FL's first report date (2024-01-15) nothing was published; on it, 2023-q4.csv was.
+      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-14')).data).toEqual([]);
+      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).publications).toEqual([PUB.FL_2023_Q4]);
+    });
+
+    it('takes the state code case-insensitively, answering the same bytes', async () => {
+      const upper = await (await call('/v1/publications?state=FL')).text();
+      expect(await (await call('/v1/publications?state=fl')).text()).toBe(upper);
+      expect(await (await call('/v1/publications?state=Fl')).text()).toBe(upper);
+    });
+
+    it('404s an unknown state, naming it', async () => {
+      await notFound('/v1/publications?state=ZZ', ['ZZ']);
+      await notFound('/v1/publications?state=zz', ['ZZ']);
+    });
+
+    it('400s a missing, malformed, empty, unknown or repeated parameter, naming it, before looking the state up', async () => {
+      await invalid('/v1/publications', ["'state'", 'missing']);
+      await invalid('/v1/publications?state=', ["'state'", 'two-letter']);
+      await invalid('/v1/publications?state=F1', ["'state'", 'F1', 'two-letter']);
+      await invalid('/v1/publications?state=FLA', ["'state'", 'FLA']);
+      await invalid('/v1/publications?state=..%2Fcoverage', ["'state'"]);
+      await invalid('/v1/publications?state=FL&line=all', ["'line'", "'state'"]);
+      await invalid('/v1/publications?state=FL&report_date=2024-01-01', ["'report_date'"]);
+      await invalid('/v1/publications?state=FL&state=IL', ["'state'", 'more than once']);
+      await invalid('/v1/publications?state=FL&state=FL', ["'state'", 'more than once']);
+      // Validation comes first: an unknown parameter on an unknown state is 400, not 404.
+      await invalid('/v1/publications?state=ZZ&year=2024', ["'year'"]);
+    });
+
+    it('answers HEAD with the headers and no body, and OPTIONS as a CORS preflight', async () => {
+      const head = await expectHead('/v1/publications?state=FL');
+      expect(head.headers.get('cache-control')).toBe(FREE_CACHE);
+      expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+      await expectPreflight('/v1/publications?state=FL');
+    });
+
+    it('refuses other methods with 405 and Allow', async () => {
+      await expectRefused('/v1/publications?state=FL', 'DELETE');
+      await expectRefused('/v1/publications?state=FL', 'POST');
     });
   });
 

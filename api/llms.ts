@@ -1,0 +1,193 @@
+// /llms.txt (llmstxt.org): what an agent needs to use the service, generated from the contract
+// (domain/contract.ts), the coverage the build serves and the payment terms, so it cannot drift from
+// them. Served prerendered (src/pages/llms.txt.ts). Format: `# title`, a `> ` summary, plain
+// paragraphs, then `## ` sections of `- [name](url): note` links, every URL absolute on the site.
+import { type CoverageItem, PERIOD_TYPE_NAMES, ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
+import { LLMS_CAVEATS } from './caveats.ts';
+import { type QueryParameter, queryParameters } from './openapi.ts';
+import { type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+
+export interface LlmsInput {
+  /** The site's origin (Astro's `site`): every link is absolute on it. */
+  site: URL | string;
+  /** The /v1/coverage body of the build. */
+  coverage: readonly CoverageItem[];
+  terms: PaymentTerms;
+  /** The snapshot pages the site has; none yet (another issue builds /snapshots). */
+  snapshots?: readonly SnapshotPage[];
+}
+
+export interface SnapshotPage {
+  name: string;
+  path: string;
+  note: string;
+}
+
+/** The /snapshots pages, once they exist: listing them here turns the Snapshots section into links. */
+export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [];
+
+/** The x402 MCP convention's `_meta` keys (payment in the request, receipt in the result). */
+const MCP_PAYMENT = 'x402/payment';
+const MCP_RECEIPT = 'x402/payment-response';
+
+/** A query string, commas left readable (`states=FL,TX`). */
+const queryOf = (pairs: readonly [string, unknown][]) =>
+  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v)).replaceAll('%2C', ',')}`).join('&');
+
+/**
+ * A route's example query: its required parameters' examples, or, for a route with none required, every
+ * parameter's example (the sample's state). Empty for a route without parameters.
+ */
+export function exampleQuery(route: RouteContract): string {
+  const params = route.params ? queryParameters(route.params) : [];
+  const required = params.filter((p) => p.required);
+  return queryOf((required.length ? required : params).filter((p) => p.example !== undefined).map((p) => [p.name, p.example]));
+}
+
+export const examplePath = (route: RouteContract) => {
+  const query = exampleQuery(route);
+  return query ? `${route.path}?${query}` : route.path;
+};
+
+/** The first sentence of a description, parentheses left out: a parameter's short note. */
+function firstSentence(text: string): string {
+  const plain = text.replace(/\s*\([^()]*\)/g, '');
+  const end = plain.search(/\.(\s|$)/);
+  return (end === -1 ? plain : plain.slice(0, end)).trim();
+}
+
+/** What a parameter is, in a few words: its values for an enum, else the first sentence of its description. */
+function parameterWhat(p: QueryParameter): string {
+  const values = (p.schema as { enum?: string[] }).enum;
+  return values ? `one of ${values.join(', ')}` : firstSentence(p.description ?? '');
+}
+
+/** A parameter's note; a long one already given in full on an earlier route is referred to as `as for <route>`. */
+function parameterNote(p: QueryParameter, route: RouteContract, seen: Map<string, string>): string {
+  const schema = p.schema as { default?: unknown; enum?: string[] };
+  const values = schema.enum;
+  const facts = [p.required ? 'required' : 'optional', ...(schema.default !== undefined ? [`default ${String(schema.default)}`] : [])];
+  // The example, unless the route's example link shows it, it is the default, or the values are listed.
+  const example = p.example !== undefined && !p.required && !values && p.example !== schema.default ? `, e.g. ${String(p.example)}` : '';
+  const full = `${parameterWhat(p)}${example}`;
+  const first = full.length > 60 ? seen.get(`${p.name} ${full}`) : undefined;
+  if (!first) seen.set(`${p.name} ${full}`, route.path);
+  return `\`${p.name}\` (${facts.join(', ')})${first ? ` as for ${first}` : `: ${full}`}`;
+}
+
+const priceOf = (route: RouteContract) => (route.priceUsd ? `${route.priceUsd} USD` : 'free');
+
+/** Why a route's example cannot answer 200 with this coverage, if it cannot (a ranking the data does not have). */
+function exampleCaveat(route: RouteContract, coverage: readonly CoverageItem[]): string | null {
+  if (route.path !== '/v1/insurers') return null;
+  const ranked = coverage.filter((s) => s.insurer_periods.length);
+  if (!ranked.length) return 'No state has a ranked period yet, so it answers 404 until /v1/coverage lists `insurer_periods`.';
+  const query = new URLSearchParams(exampleQuery(route));
+  const state = coverage.find((s) => s.state === query.get('state'));
+  if (state?.insurer_periods.includes(query.get('period')!)) return null;
+  return 'The example has no ranking (404): States below lists the ranked periods.';
+}
+
+function routeItem(route: RouteContract, coverage: readonly CoverageItem[], link: (path: string) => string, seen: Map<string, string>): string {
+  const params = route.params ? queryParameters(route.params) : [];
+  const parts = [
+    `${priceOf(route)}.`,
+    `${route.summary}.`,
+    params.length ? `Parameters: ${params.map((p) => parameterNote(p, route, seen)).join('; ')}.` : 'No parameters (a query string is ignored).',
+    exampleCaveat(route, coverage),
+  ];
+  return `- [GET ${route.path}](${link(examplePath(route))}): ${parts.filter(Boolean).join(' ')}`;
+}
+
+/** The key an array answer is wrapped in for MCP (structuredContent is an object): the route's last path segment. */
+const mcpWrapKey = (route: RouteContract) => (route.response.def.type === 'array' ? route.path.split('/').at(-1)! : null);
+
+function toolItem(route: RouteContract, link: (path: string) => string): string {
+  const key = mcpWrapKey(route);
+  return `- [${route.operationId}](${link('/mcp')}): GET ${route.path}, ${priceOf(route)}${key ? `; the array wrapped as \`{"${key}": [...]}\`` : ''}.`;
+}
+
+/** `from..to`; ` to ` between year-to-date periods, which hold `..` themselves (`2024-01..06`). */
+const span = (p: { from: string; to: string }) => (p.from === p.to ? p.from : `${p.from}${p.from.includes('..') ? ' to ' : '..'}${p.to}`);
+
+/** The periods /v1/insurers ranks (months and years, ascending): each when a few, else how many and the first and last. */
+const rankedPeriods = (periods: readonly string[]) =>
+  periods.length <= 4 ? periods.join(', ') : `for ${periods.length} periods, ${periods[0]} to ${periods.at(-1)}`;
+
+/** The premium basis most period types of most states are on: the States section names only the others. */
+function commonBasis(coverage: readonly CoverageItem[]): string | null {
+  const counts = new Map<string, number>();
+  for (const state of coverage) for (const p of Object.values(state.period_types)) counts.set(p!.basis, (counts.get(p!.basis) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+}
+
+/** One state: its office, then its period types with range and count unit, grouped by premium basis (the common one first, unnamed). */
+function stateItem(state: CoverageItem, common: string | null, link: (path: string) => string): string {
+  const byBasis = new Map<string, string[]>(common ? [[common, []]] : []);
+  for (const type of PERIOD_TYPE_NAMES) {
+    const p = state.period_types[type];
+    if (!p) continue;
+    if (!byBasis.has(p.basis)) byBasis.set(p.basis, []);
+    byBasis.get(p.basis)!.push(`${type} ${span(p)}${p.count_unit ? ` (${p.count_unit})` : ''}`);
+  }
+  const periods = [...byBasis].filter(([, ranges]) => ranges.length).map(([basis, ranges]) => (basis === common ? ranges.join(', ') : `${basis}: ${ranges.join(', ')}`));
+  const extras = [
+    ...(state.capabilities.has_county_data ? ['county data'] : []),
+    ...(state.insurer_periods.length ? [`insurer rankings ${rankedPeriods(state.insurer_periods)}`] : []),
+    ...(state.capabilities.has_new_renewal_split ? ['new/renewal split'] : []),
+  ];
+  const published = periods.length ? periods.join('; ') : 'no figures yet';
+  return `- [${state.state} ${state.name}](${link(`/v1/publications?state=${state.state}`)}): ${state.stamping_office}. ${published}.${extras.length ? ` Also: ${extras.join(', ')}.` : ''}`;
+}
+
+export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: LlmsInput): string {
+  const link = (path: string) => new URL(path, site).href;
+  const priced = ROUTE_CONTRACTS.filter((r) => r.priceUsd);
+  const seen = new Map<string, string>();
+  const common = commonBasis(coverage);
+  const example = priced[0];
+  const network = `${terms.network} (${networkName(terms.network)})`;
+  const asset = `${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} decimals)`;
+  const amounts = [...new Set(priced.map((r) => r.priceUsd!))].map((usd) => `${usd} USD = ${atomicAmount(usd, terms)}`).join(', ');
+
+  const out = [
+    '# Surplus Lines Market Data API',
+    '',
+    `> U.S. excess and surplus lines insurance statistics (premium, policy counts and growth by state, coverage line and period) from the publications of ${coverage.length} state stamping offices and WSIA, as a JSON API and an MCP server. Every answer dates its figures (\`report_date\`, \`data_as_of\`) and lists the publications to cite. Free routes need nothing; priced routes are paid per query with x402 (${terms.asset.name} on ${networkName(terms.network)}).`,
+    '',
+    `Errors are \`{"error":{"code","message"}}\`: 400 \`invalid_request\` names the parameter and what was expected (unknown and repeated parameters are refused), 404 \`not_found\` an unknown state, line, county or period. GET and HEAD only.`,
+    '',
+    '## API',
+    '',
+    ...ROUTE_CONTRACTS.map((r) => routeItem(r, coverage, link, seen)),
+    `- [OpenAPI 3.1 document](${link('/openapi.json')}): every route, parameter and response schema with the rules in full; priced operations carry \`x-price-usd\` and \`x-payment-info\`.`,
+    '',
+    '## MCP',
+    '',
+    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only (initialize, tools/list, tools/call); GET answers 405. Each tool below takes its route's parameters and returns its JSON as \`structuredContent\`, with a text copy in \`content[0].text\`.`,
+    ...ROUTE_CONTRACTS.map((r) => toolItem(r, link)),
+    `- [Paying a tool call](${link('/mcp')}): when the payment gate is on, a priced tool takes the x402 payment (a PaymentPayload) in the tools/call request's \`params._meta["${MCP_PAYMENT}"]\` and returns the receipt in \`result._meta["${MCP_RECEIPT}"]\`; a call without a valid one gets a tool error result with the x402 PaymentRequired object in \`structuredContent\` and in \`content[0].text\`.`,
+    '',
+    '## Payment (x402)',
+    '',
+    `- [Terms](${link('/openapi.json')}): x402 version ${X402_VERSION}, scheme ${X402_SCHEME}, network ${network}, asset ${asset}; ${amounts} atomic units${terms.payTo ? `; payTo ${terms.payTo}` : ''}. The 402 challenge states the authoritative terms${terms.payTo ? '' : ', payee included'}. Spec: https://x402.org.`,
+    `- [HTTP flow](${link(examplePath(example))}): with the gate on, a priced request without payment answers 402, body \`{}\`, the challenge in the \`PAYMENT-REQUIRED\` header (base64 JSON: \`accepts\` with amount, network, asset, payTo). Retry with the signed payment in \`PAYMENT-SIGNATURE\` (base64 JSON); the 200 carries the receipt in \`PAYMENT-RESPONSE\`. A payment is good for one answer.`,
+    `- [Never charged](${link('/openapi.json')}): 400 and 404 come before payment, so a bad request is never charged; an answer with no figure (empty \`publications\`) is 200 and not settled; a failed answer (500) is not settled. Free routes never need payment.`,
+    '',
+    '## Data caveats',
+    '',
+    ...LLMS_CAVEATS.map((c) => `- [${c.name}](${link(c.example)}): ${c.text}`),
+    '',
+    '## States',
+    '',
+    `- [Coverage](${link('/v1/coverage')}): below, per state, its stamping office and each period type's range and count unit${common ? `; unless another is named, the premium basis is ${common}` : ''}. Each links the state's publications.`,
+    ...coverage.map((s) => stateItem(s, common, link)),
+    '',
+    '## Snapshots',
+    '',
+    ...(snapshots.length
+      ? snapshots.map((s) => `- [${s.name}](${link(s.path)}): ${s.note}`)
+      : ['Snapshot pages (/snapshots) are not published yet; this section will link them once they are.']),
+  ];
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,109 @@
+// POST /mcp: the MCP server (streamable HTTP, stateless, JSON answers), a Web Request in and a Response
+// out, as the Node server (server.ts) and Vercel (src/fetch.ts, src/pages/mcp.ts) hand it. Each request
+// gets its own server and transport, as the SDK requires without sessions; the tools are made once.
+// GET (and any other method) answers 405: a stateless server has no stream to open, and a GET the
+// transport accepted would hold an empty event stream open for every client.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { echo } from '../../domain/echo.ts';
+import { TOOLS } from './tools/index.ts';
+
+export const MCP_PATH = '/mcp';
+
+/** A tools/call request, a payment included, is a few kilobytes: more is refused (413) unread. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const INSTRUCTIONS =
+  'U.S. surplus lines market figures (premium, policy counts, growth) as state stamping offices published them, each answer citing its publications. ' +
+  'Start with get_coverage (which states and periods exist), then list_lines or get_premium_sample. ' +
+  'Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns the x402 PaymentRequired terms as a tool error, and the payment goes in the call\'s _meta["x402/payment"] (x402 MCP transport, version 2).';
+
+const DEFINITIONS = TOOLS.map((t) => t.definition);
+const BY_NAME = new Map(TOOLS.map((t) => [t.definition.name, t]));
+
+function mcpServer(): Server {
+  const server = new Server(
+    { name: 'surplus-lines-market-data', title: 'Surplus Lines Market Data', version: '1.0.0' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: DEFINITIONS }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = BY_NAME.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${echo(request.params.name)}: the tools are ${[...BY_NAME.keys()].join(', ')} (tools/list)`);
+    return tool.call(request.params.arguments, request.params._meta);
+  });
+  return server;
+}
+
+/** CORS on every answer, so browser-based MCP clients can call the server. */
+const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version',
+  'Cache-Control': 'no-store',
+};
+
+function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
+}
+
+function methodNotAllowed(method: string): Response {
+  const body = { jsonrpc: '2.0', error: { code: -32000, message: `method ${echo(method)} is not allowed on ${MCP_PATH}: this MCP server is stateless; send JSON-RPC messages with POST` }, id: null };
+  return new Response(JSON.stringify(body), { status: 405, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json', Allow: 'POST, OPTIONS' } });
+}
+
+/** localhost, 127.x.x.x and [::1]: the names a page rebinding its own domain to this machine cannot claim. */
+export const isLoopbackName = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+function loopbackUrl(text: string): boolean {
+  try {
+    return isLoopbackName(new URL(text).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * DNS rebinding: a server listening on a loopback address answers only requests that name it so, in
+ * Host and (when a browser sends one) Origin; a web page whose domain was rebound to 127.0.0.1 is refused.
+ */
+function rebound(request: Request): Response | null {
+  const host = request.headers.get('host');
+  const origin = request.headers.get('origin');
+  if (host !== null && loopbackUrl(`http://${host}/`) && (origin === null || loopbackUrl(origin))) return null;
+  const body = { jsonrpc: '2.0', error: { code: -32000, message: 'forbidden: this MCP server listens on a loopback address and answers only requests whose Host (and Origin, if any) name localhost, 127.0.0.1 or [::1]' }, id: null };
+  return new Response(JSON.stringify(body), { status: 403, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json' } });
+}
+
+export interface McpOptions {
+  /** The server listens on a loopback address (the Node server's default, 127.0.0.1): refuse other Host and Origin names. */
+  loopbackOnly?: boolean;
+}
+
+export async function handleMcp(request: Request, options: McpOptions = {}): Promise<Response> {
+  const refused = options.loopbackOnly ? rebound(request) : null;
+  if (refused) return refused;
+  if (request.method === 'OPTIONS') return preflight();
+  if (request.method !== 'POST') return methodNotAllowed(request.method);
+  const server = mcpServer();
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  await server.connect(transport);
+  try {
+    const response = await transport.handleRequest(request);
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+    // The body is complete (JSON answers): read it before the server closes.
+    const body = response.body ? await response.arrayBuffer() : null;
+    return new Response(body, { status: response.status, headers });
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,185 @@
+// An MCP tool made from an API operation (api/operations.ts): the route's parameters as its input
+// schema, the route's answer as its structured output, the route's price (DECISIONS §8). A call is
+// answered exactly as the route answers a request: the same validation and messages (400, 404 become
+// tool errors), the same JSON, the same payment gate (x402's MCP transport), the same "no charge for
+// nothing".
+import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { SettleResponse } from '@x402/core/types';
+import type { z } from 'zod';
+import { LIST_PARAMETERS, type ErrorBody, type RouteContract } from '../../domain/contract.ts';
+import { echo } from '../../domain/echo.ts';
+import { HttpError, parseValues, unknownParameter } from '../http.ts';
+import { type Json, parametersSchema, responseSchema } from '../json-schemas.ts';
+import { toJson } from '../json.ts';
+import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
+import { configuredGate } from '../payment/configured.ts';
+import { toolDiscoveryExtension } from '../payment/discovery.ts';
+import { citesPublications } from '../priced.ts';
+import { ShardError } from '../store.ts';
+
+export interface Tool {
+  definition: ToolDefinition;
+  call(args: unknown, meta: Record<string, unknown> | undefined): Promise<CallToolResult>;
+}
+
+/** x402's MCP transport keys (specs/transports-v2/mcp.md). */
+export const PAYMENT_META = 'x402/payment';
+export const PAYMENT_RESPONSE_META = 'x402/payment-response';
+
+/**
+ * The x402 PaymentRequired object, which a priced tool returns (with isError) instead of its answer
+ * when it is called without a valid payment: its output schema admits both, so clients that check
+ * structured output against the schema (the SDK's Client does, even on errors) can read the terms.
+ */
+const PAYMENT_REQUIRED_SCHEMA: Json = {
+  type: 'object',
+  properties: { x402Version: { type: 'integer' }, error: { type: 'string' }, resource: { type: 'object' }, accepts: { type: 'array', items: { type: 'object' } } },
+  required: ['x402Version', 'accepts'],
+};
+
+/** The key an array answer is wrapped in (MCP wants an object): the route's last path segment, `lines`, `coverage`. */
+const wrapKeyOf = (contract: RouteContract) => (contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null);
+
+function inputSchema(params: z.ZodObject | null): ToolDefinition['inputSchema'] {
+  if (!params) return { type: 'object', properties: {} };
+  const schema = parametersSchema(params);
+  for (const [name, property] of Object.entries(schema.properties)) {
+    delete property.example;
+    if (LIST_PARAMETERS.includes(name)) {
+      const { description, ...text } = property;
+      schema.properties[name] = { description, anyOf: [text, { type: 'array', items: { type: 'string' }, minItems: 1 }] };
+    }
+  }
+  return schema as ToolDefinition['inputSchema'];
+}
+
+function outputSchema(contract: RouteContract): ToolDefinition['outputSchema'] {
+  const { root, defs } = responseSchema(contract.response);
+  const key = wrapKeyOf(contract);
+  const answer = key ? { type: 'object', properties: { [key]: root }, required: [key], additionalProperties: false } : root;
+  const schema = contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : answer;
+  return { ...schema, ...(Object.keys(defs).length ? { $defs: defs } : {}) } as ToolDefinition['outputSchema'];
+}
+
+/** One or two lines: what it returns, its price, its REST twin. */
+function description(contract: RouteContract): string {
+  const price = contract.priceUsd ? `${contract.priceUsd} USD per call, paid with x402 (USDC on Base)` : 'Free';
+  return `${contract.summary}. ${contract.description.match(/^.*?\.(?=\s|$)/)?.[0] ?? contract.description} ${price}; same answer as GET ${contract.path}.`;
+}
+
+function definition(contract: RouteContract, params: z.ZodObject | null): ToolDefinition {
+  return {
+    name: contract.operationId,
+    title: contract.summary,
+    description: description(contract),
+    inputSchema: inputSchema(params),
+    outputSchema: outputSchema(contract),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+/**
+ * A call's arguments as the text a query string would carry: a number or boolean as written, a list
+ * joined with commas (one string where a list is expected is a list of one). Unknown names are refused
+ * as unknown parameters; null is an omitted argument.
+ */
+function argumentValues(args: unknown, params: z.ZodObject): Record<string, string> {
+  if (args === undefined || args === null) return {};
+  if (typeof args !== 'object' || Array.isArray(args)) throw new HttpError(400, 'invalid arguments: expected an object of named arguments');
+  const allowed = Object.keys(params.shape);
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (!allowed.includes(name)) throw unknownParameter(name, allowed);
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') values[name] = value;
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') values[name] = String(value);
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) values[name] = value.join(',');
+    else throw new HttpError(400, `invalid '${name}' ${echo(JSON.stringify(value) ?? String(value))}: expected a string${LIST_PARAMETERS.includes(name) ? ' or a list of strings' : ''}`);
+  }
+  return values;
+}
+
+const textOf = (body: unknown) => [{ type: 'text' as const, text: typeof body === 'string' ? body : JSON.stringify(body) }];
+
+/** The error a route would answer, as a tool error: the same code and message, as JSON text. */
+function toolError(status: 400 | 404 | 500 | 503, message: string): CallToolResult {
+  const code = status === 400 ? 'invalid_request' : status === 404 ? 'not_found' : 'internal';
+  const body: ErrorBody = { error: { code, message } };
+  return { isError: true, content: textOf(toJson(body)) };
+}
+
+/** Runs a call: what it throws becomes the route's error, said the same way; anything else a 500 that leaks nothing. */
+async function guarded(call: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof HttpError) return toolError(e.status, e.message);
+    console.error(e instanceof ShardError ? `shards: ${e.message}` : e);
+    return toolError(500, 'internal error: the answer could not be computed; please retry later');
+  }
+}
+
+/** The structured answer and its text for a free route's bytes (parsed once per body: the store keeps the bytes). */
+const freeAnswers = new WeakMap<Uint8Array, CallToolResult>();
+
+function freeTool(operation: FreeOperation): Tool {
+  const { contract, params } = operation;
+  const key = wrapKeyOf(contract);
+  return {
+    definition: definition(contract, params),
+    call: (args) =>
+      guarded(async () => {
+        // A route without parameters ignores any query string; its tool ignores any argument.
+        const bytes = operation.body(params ? parseValues(argumentValues(args, params), params) : {});
+        let result = freeAnswers.get(bytes);
+        if (!result) {
+          const text = Buffer.from(bytes).toString('utf8').trimEnd();
+          const structured = key ? { [key]: JSON.parse(text) } : JSON.parse(text);
+          result = { content: textOf(key ? JSON.stringify(structured) : text), structuredContent: structured };
+          freeAnswers.set(bytes, result);
+        }
+        return result;
+      }),
+  };
+}
+
+function answered(body: unknown, receipt?: SettleResponse): CallToolResult {
+  return { content: textOf(toJson(body)), structuredContent: body as Record<string, unknown>, ...(receipt ? { _meta: { [PAYMENT_RESPONSE_META]: receipt } } : {}) };
+}
+
+function pricedTool(operation: PricedOperation): Tool {
+  const { contract, params, prepare } = operation;
+  const tool = definition(contract, params);
+  // What the tool is sold as in its x402 challenge; Bazaar discovery describes it as an MCP tool.
+  const resource = {
+    url: `mcp://tool/${contract.operationId}`,
+    description: tool.description!,
+    mimeType: 'application/json',
+    extensions: toolDiscoveryExtension(contract, tool.inputSchema),
+  };
+  return {
+    definition: tool,
+    call: (args, meta) =>
+      guarded(async () => {
+        // Validation and existence first, as on HTTP: a bad call is never asked to pay.
+        const compute = prepare(parseValues(argumentValues(args, params), params));
+        const answer = () => {
+          const body = compute();
+          return { body, hasFigures: citesPublications(body) };
+        };
+        const gate = await configuredGate();
+        if (!gate) return answered(answer().body);
+        const outcome = await gate.chargeCall(contract, resource, meta?.[PAYMENT_META], answer);
+        if (outcome.kind === 'answered') return answered(outcome.body, outcome.receipt);
+        if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
+        return {
+          isError: true,
+          structuredContent: outcome.paymentRequired as unknown as Record<string, unknown>,
+          content: textOf(outcome.paymentRequired),
+          ...(outcome.receipt ? { _meta: { [PAYMENT_RESPONSE_META]: outcome.receipt } } : {}),
+        };
+      }),
+  };
+}
+
+export const toolOf = (operation: Operation): Tool => (operation.kind === 'free' ? freeTool(operation) : pricedTool(operation));

@@ -1,0 +1,12 @@
+// Every MCP tool, in the order tools/list gives them: discovery first, then the priced queries.
+import type { Tool } from '../tool.ts';
+import { compareStates } from './compare-states.ts';
+import { getCoverage } from './get-coverage.ts';
+import { getPremiumSample } from './get-premium-sample.ts';
+import { getPremium } from './get-premium.ts';
+import { getSummary } from './get-summary.ts';
+import { getTopInsurers } from './get-top-insurers.ts';
+import { listLines } from './list-lines.ts';
+import { listPublications } from './list-publications.ts';
+
+export const TOOLS: readonly Tool[] = [getCoverage, listLines, listPublications, getPremiumSample, getPremium, getSummary, compareStates, getTopInsurers];

@@ -1,0 +1,39 @@
+// What the service tells crawlers and agents about paying, before they ask (/openapi.json's
+// x-payment-info, /llms.txt): network, asset and the price of each priced route in the asset's atomic
+// units, and the payee when the gate was on at build time. The 402 challenge stays authoritative.
+import { getDefaultAsset } from '@x402/evm';
+import { getAddress } from 'viem';
+import { paymentPrice } from './gate.ts';
+import { BASE_MAINNET, type PaymentAsset, type PaymentSettings, paymentSettings } from './settings.ts';
+
+export interface PaymentTerms {
+  network: PaymentSettings['network'];
+  asset: PaymentAsset;
+  /** The payee: known only when the gate was configured (X402_PAY_TO) where the document was made. */
+  payTo: string | null;
+}
+
+/** The x402 protocol version the gate speaks. */
+export const X402_VERSION = 2;
+/** The x402 payment scheme the gate accepts. */
+export const X402_SCHEME = 'exact';
+
+const NETWORK_NAMES: Record<string, string> = { 'eip155:8453': 'Base', 'eip155:84532': 'Base Sepolia' };
+export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;
+
+/**
+ * The gate's terms (`settings`, default: the environment's), else the gate's defaults: Base mainnet
+ * and its USDC, with no payee.
+ */
+export function paymentTerms(settings: PaymentSettings | null = paymentSettings()): PaymentTerms {
+  if (settings) return { network: settings.network, asset: settings.asset, payTo: settings.payTo };
+  const usdc = getDefaultAsset(BASE_MAINNET);
+  return {
+    network: BASE_MAINNET,
+    asset: { address: getAddress(usdc.asset), name: usdc.name, version: usdc.version, decimals: usdc.decimals },
+    payTo: null,
+  };
+}
+
+/** A USD price in the asset's atomic units, as the gate's challenge states it ("0.10" → "100000" for USDC). */
+export const atomicAmount = (usd: string, terms: PaymentTerms): string => paymentPrice(usd, terms.asset).amount;

@@ -1,0 +1,235 @@
+// /llms.txt (llmstxt.org), generated from the contract, the coverage and the payment terms: read here by
+// a parser of its own (title, summary, `##` sections of `- [name](url): note` links), checked against the
+// contract and the real coverage, and every link of this service followed in process.
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CoverageItem, ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { installGate } from '../../api/payment/configured.ts';
+import { paymentSettings } from '../../api/payment/settings.ts';
+import { paymentTerms } from '../../api/payment/terms.ts';
+import { llmsText } from '../../api/llms.ts';
+import { buildCoverage } from '../../src/llms-coverage.ts';
+import { GET } from '../../src/pages/llms.txt.ts';
+import { callHandler } from '../support/handlers.ts';
+import { FIXTURE_DATA, REAL_DATA, serveShards, useShardsOf } from '../support/shards.ts';
+
+const SITE = 'https://surplus-lines.example';
+const ROOT = join(import.meta.dirname, '..', '..');
+const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+
+// ---- an llms.txt parser, written from llmstxt.org and independent of api/llms.ts ----------------
+
+interface Item {
+  name: string;
+  url: string;
+  note: string | null;
+}
+interface Section {
+  title: string;
+  items: Item[];
+  /** Lines that are neither a list item nor blank. */
+  text: string[];
+}
+interface Parsed {
+  title: string;
+  summary: string;
+  preamble: string[];
+  sections: Section[];
+}
+
+const ITEM = /^- \[([^\]]+)\]\(([^()\s]+)\)(?:: (.+))?$/;
+
+/** The structure of an llms.txt, or the first way it breaks the format. */
+function parse(text: string): Parsed {
+  const lines = text.split('\n');
+  if (!text.endsWith('\n')) throw new Error('no final newline');
+  const h1 = /^# (\S.*)$/.exec(lines[0]);
+  if (!h1) throw new Error('line 1 is not an H1 title');
+  let i = 1;
+  while (lines[i] === '') i++;
+  const quote: string[] = [];
+  while (lines[i]?.startsWith('> ')) quote.push(lines[i++].slice(2));
+  if (!quote.length) throw new Error('no blockquote summary after the title');
+  const preamble: string[] = [];
+  for (; i < lines.length && !lines[i].startsWith('## '); i++) {
+    if (/^#/.test(lines[i])) throw new Error(`heading before the first section: ${lines[i]}`);
+    if (lines[i]) preamble.push(lines[i]);
+  }
+  const sections: Section[] = [];
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('## ')) sections.push({ title: line.slice(3), items: [], text: [] });
+    else if (/^#/.test(line)) throw new Error(`heading other than ## in a section: ${line}`);
+    else if (line.startsWith('- ')) {
+      const m = ITEM.exec(line);
+      if (!m) throw new Error(`list item is not - [name](url) or - [name](url): note: ${line.slice(0, 120)}`);
+      sections.at(-1)!.items.push({ name: m[1], url: m[2], note: m[3] ?? null });
+    } else if (line) sections.at(-1)!.text.push(line);
+  }
+  return { title: h1[1], summary: quote.join(' '), preamble, sections };
+}
+
+/** The path of an absolute URL; null for anything else. */
+const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : null);
+
+const priceText = (usd: string | null) => (usd ? `${usd} USD` : 'free');
+
+/** What the text misses or gets wrong against the contract and the coverage; empty when it is right. */
+function problemsOf(text: string, coverage: readonly CoverageItem[], site = SITE): string[] {
+  let doc: Parsed;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    return [`format: ${(e as Error).message}`];
+  }
+  const problems: string[] = [];
+  const section = (title: string) => doc.sections.find((s) => s.title.startsWith(title));
+  for (const title of ['API', 'MCP', 'Payment', 'Data caveats', 'States', 'Snapshots'])
+    if (!section(title)) problems.push(`section ${title} missing`);
+  for (const s of doc.sections) {
+    if (s.text.length && !s.title.startsWith('Snapshots')) problems.push(`section ${s.title} has text outside its list`);
+    for (const item of s.items) {
+      const url = URL.canParse(item.url) ? new URL(item.url) : null;
+      if (!url || url.origin !== new URL(site).origin) problems.push(`link ${item.url} is not absolute on ${site}`);
+    }
+  }
+  const api = section('API')?.items ?? [];
+  for (const route of ROUTE_CONTRACTS) {
+    const item = api.find((i) => i.name === `GET ${route.path}`);
+    if (!item) problems.push(`route ${route.path} missing`);
+    else {
+      if (pathOf(item.url) !== route.path) problems.push(`route ${route.path} links ${item.url}`);
+      if (!item.note?.startsWith(`${priceText(route.priceUsd)}.`)) problems.push(`route ${route.path} price is not ${priceText(route.priceUsd)}`);
+      for (const name of Object.keys(route.params?.shape ?? {}))
+        if (!item.note?.includes(`\`${name}\` (`)) problems.push(`route ${route.path} parameter ${name} missing`);
+    }
+  }
+  if (!api.some((i) => pathOf(i.url) === '/openapi.json')) problems.push('/openapi.json missing');
+  const mcp = section('MCP')?.items ?? [];
+  if (!mcp.some((i) => pathOf(i.url) === '/mcp' && /\b405\b/.test(i.note ?? '') && /POST/.test(i.note ?? ''))) problems.push('MCP endpoint missing');
+  for (const route of ROUTE_CONTRACTS) {
+    const tool = mcp.find((i) => i.name === route.operationId);
+    if (!tool) problems.push(`tool ${route.operationId} missing`);
+    else if (pathOf(tool.url) !== '/mcp' || !tool.note?.includes(route.path) || !tool.note.includes(priceText(route.priceUsd)))
+      problems.push(`tool ${route.operationId} does not give its route and price`);
+  }
+  const states = section('States')?.items ?? [];
+  for (const c of coverage) {
+    const item = states.find((i) => i.name === `${c.state} ${c.name}`);
+    if (!item) problems.push(`state ${c.state} missing`);
+    else {
+      if (!item.note?.startsWith(c.stamping_office)) problems.push(`state ${c.state} does not name its office`);
+      for (const [type, p] of Object.entries(c.period_types))
+        if (!item.note?.includes(`${type} ${p!.from}`) || !item.note.includes(p!.to)) problems.push(`state ${c.state} ${type} range missing`);
+    }
+  }
+  const snapshots = section('Snapshots');
+  if (snapshots && (snapshots.items.length || !snapshots.text.join(' ').includes('/snapshots'))) problems.push('Snapshots must say, without a link, that /snapshots is not published yet');
+  return problems;
+}
+
+// ---- the tests ------------------------------------------------------------------------------------
+
+useShardsOf(REAL_DATA);
+
+let coverage: CoverageItem[];
+let text: string;
+
+beforeAll(async () => {
+  installGate(null); // in process the gate is off: priced links answer 200
+  coverage = (await (await callHandler(`${SITE}/v1/coverage`)).json()) as CoverageItem[];
+  text = llmsText({ site: SITE, coverage: await buildCoverage(), terms: paymentTerms(null) });
+});
+afterAll(() => installGate(undefined));
+
+describe('GET /llms.txt (generated from the contract and the coverage)', () => {
+  it('is an llms.txt: H1 title, blockquote summary, ## sections of - [name](url): note links', () => {
+    const doc = parse(text);
+    expect(doc.title).toBe('Surplus Lines Market Data API');
+    expect(doc.summary.length).toBeGreaterThan(100);
+    expect(doc.sections.map((s) => s.title)).toEqual(['API', 'MCP', 'Payment (x402)', 'Data caveats', 'States', 'Snapshots']);
+    for (const s of doc.sections.filter((s) => s.title !== 'Snapshots')) expect(s.items.length, s.title).toBeGreaterThan(0);
+  });
+
+  it('has every route with its price and parameters, every MCP tool, every state of the coverage, and absolute links on the site', () => {
+    expect(coverage.length).toBe(15);
+    expect(problemsOf(text, coverage)).toEqual([]);
+  });
+
+  it('the check fails when a route, a tool, a state or a price is missing or wrong', () => {
+    const without = (pattern: RegExp) => text.split('\n').filter((l) => !pattern.test(l)).join('\n');
+    expect(problemsOf(without(/^- \[GET \/v1\/premium\]/), coverage)).toEqual(['route /v1/premium missing']);
+    expect(problemsOf(without(/^- \[get_coverage\]/), coverage)).toEqual(['tool get_coverage missing']);
+    expect(problemsOf(without(/^- \[TX Texas\]/), coverage)).toEqual(['state TX missing']);
+    expect(problemsOf(text.replace(/(\[GET \/v1\/compare\]\([^)]+\)): 0\.50 USD/, '$1: 0.10 USD'), coverage)).toEqual(['route /v1/compare price is not 0.50 USD']);
+    expect(problemsOf(text.replace(`${SITE}/openapi.json`, '/openapi.json'), coverage)).toContain('link /openapi.json is not absolute on https://surplus-lines.example');
+    expect(problemsOf(text.replace('# Surplus', 'Surplus'), coverage)).toEqual(['format: line 1 is not an H1 title']);
+  });
+
+  it('every link of this service resolves: /v1 links answer 200 in process (an example the coverage cannot answer, 404), /openapi.json and /mcp are pages', async () => {
+    const urls = new Set(parse(text).sections.flatMap((s) => s.items.map((i) => i.url)));
+    const checked: string[] = [];
+    for (const url of urls) {
+      const { pathname, searchParams } = new URL(url);
+      if (pathname.startsWith('/v1/')) {
+        // /v1/insurers ranks only the periods the coverage lists (none in the real data yet).
+        const ranked = pathname !== '/v1/insurers' || coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
+        expect((await callHandler(url)).status, url).toBe(ranked ? 200 : 404);
+      } else expect(existsSync(join(ROOT, 'src', 'pages', `${pathname.slice(1)}.ts`)), url).toBe(true);
+      checked.push(pathname);
+    }
+    expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp']));
+  });
+
+  it('says when an example cannot answer with this data: /v1/insurers while no state has a ranked period', () => {
+    const insurers = parse(text).sections[0].items.find((i) => i.name === 'GET /v1/insurers')!;
+    expect(coverage.every((c) => c.insurer_periods.length === 0)).toBe(true); // the real data today: revisit when rankings land
+    expect(insurers.note).toContain('answers 404 until /v1/coverage lists `insurer_periods`');
+  });
+
+  it('states the x402 terms: version 2, Base and its USDC, each price in atomic units; the payee when the gate is on', () => {
+    const payment = parse(text).sections.find((s) => s.title.startsWith('Payment'))!;
+    const notes = payment.items.map((i) => i.note).join(' ');
+    for (const fact of ['x402 version 2', 'eip155:8453', BASE_USDC, '0.10 USD = 100000', '0.50 USD = 500000', 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'PAYMENT-RESPONSE'])
+      expect(notes, fact).toContain(fact);
+    expect(notes).not.toContain('payTo 0x');
+    const gated = llmsText({ site: SITE, coverage, terms: paymentTerms(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })) });
+    expect(problemsOf(gated, coverage)).toEqual([]);
+    expect(gated).toContain(`payTo ${PAYEE}`);
+  });
+
+  it('gives the MCP conventions: POST only, wrapped arrays, payment in _meta', () => {
+    const mcp = parse(text).sections.find((s) => s.title === 'MCP')!;
+    const notes = mcp.items.map((i) => `${i.name}: ${i.note}`).join('\n');
+    for (const fact of ['list_lines: GET /v1/lines, free; the array wrapped as `{"lines": [...]}`', 'get_coverage: GET /v1/coverage, free; the array wrapped as `{"coverage": [...]}`', 'params._meta["x402/payment"]', 'result._meta["x402/payment-response"]', 'structuredContent'])
+      expect(notes, fact).toContain(fact);
+  });
+
+  it('is compact: under 12 KB', () => {
+    expect(Buffer.byteLength(text)).toBeLessThan(12 * 1024);
+  });
+
+  it('the page serves it as text/plain, with links on the site Astro gives', async () => {
+    const res = await GET({ site: new URL(SITE) } as Parameters<typeof GET>[0]);
+    expect(res.headers.get('Content-Type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe(llmsText({ site: SITE, coverage, terms: paymentTerms() }));
+  });
+
+  it('a build with no shards at all (a test build on a fresh clone) takes the coverage from an ingest of DATA_DIR, else data/', async () => {
+    const restore = serveShards(mkdtempSync(join(tmpdir(), 'slmd-no-shards-')));
+    const dataDir = process.env.DATA_DIR;
+    try {
+      expect(await buildCoverage()).toEqual(coverage);
+      process.env.DATA_DIR = FIXTURE_DATA;
+      expect((await buildCoverage()).map((c) => c.state)).toEqual(['FL', 'IL', 'NY', 'TX']);
+    } finally {
+      if (dataDir === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = dataDir;
+      restore();
+    }
+  });
+});

@@ -1,0 +1,274 @@
+// The MCP server over HTTP against the built Node server (server.ts), with real parts only: the MCP
+// SDK's own Client, the MCP Inspector CLI and the MCP conformance suite as clients; for payments the
+// gate on, a local chain (anvil, chain id 8453, an EIP-3009 token at the Base USDC address), a loopback
+// facilitator from @x402/core + @x402/evm, and the official x402 client signing. Balances are read on
+// chain before and after every paid or refused call.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { type LocalChain, createPayment, serveFacilitator, startLocalChain } from '../support/chain.ts';
+import { callHandler } from '../support/handlers.ts';
+import { pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
+import { ROOT, astroBuild, startServer } from '../support/server.ts';
+import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
+
+const run = promisify(execFile);
+const OUT = join(ROOT, '.tmp', 'test-dist-mcp');
+const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const CONFORMANCE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+
+/** One call per tool, each with figures on the real data, and the REST query that answers the same. */
+const CALLS = [
+  { tool: 'get_coverage', args: {}, path: '/v1/coverage', wrap: 'coverage' },
+  { tool: 'list_lines', args: { state: 'FL' }, path: '/v1/lines?state=FL', wrap: 'lines' },
+  { tool: 'list_publications', args: { state: 'TX' }, path: '/v1/publications?state=TX' },
+  { tool: 'get_premium_sample', args: { state: 'TX' }, path: '/v1/premium/sample?state=TX' },
+  { tool: 'get_premium', args: { state: 'TX', granularity: 'year' }, path: '/v1/premium?state=TX&granularity=year' },
+  { tool: 'get_summary', args: { state: 'TX', year: 2025 }, path: '/v1/premium/summary?state=TX&year=2025' },
+  { tool: 'compare_states', args: { states: ['FL', 'TX'], granularity: 'half_year' }, path: '/v1/compare?states=FL,TX&granularity=half_year' },
+] as const;
+const contractOf = (tool: string) => ROUTE_CONTRACTS.find((r) => r.operationId === tool)!;
+const atomic = (tool: string) => BigInt(Math.round(Number(contractOf(tool).priceUsd) * 1e6));
+
+let chain: LocalChain;
+let facilitator: { url: string; stop(): Promise<void> };
+let gated: { base: string; stop: () => void };
+let open: { base: string; stop: () => void };
+let priced: Set<string>;
+let restoreShards = () => {};
+
+beforeAll(async () => {
+  const shards = buildInto(REAL_DATA);
+  priced = pricedFigures(shards);
+  astroBuild({ ASTRO_OUT_DIR: OUT, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
+  chain = await startLocalChain();
+  facilitator = await serveFacilitator(chain.facilitator);
+  const entry = join(OUT, 'server', 'entry.mjs');
+  gated = await startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url });
+  open = await startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: '' });
+  restoreShards = serveShards(shards); // the REST answers, gate off, computed in this process
+});
+afterAll(async () => {
+  gated?.stop();
+  open?.stop();
+  await facilitator?.stop();
+  await chain?.stop();
+  restoreShards();
+});
+
+async function connect(base: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  return client;
+}
+
+/** The REST route's answer for `path`, gate off, as text. */
+async function restAnswer(path: string): Promise<string> {
+  const res = await callHandler(`http://x${path}`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+const textOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
+const balances = async () => ({ payee: await chain.balanceOf(chain.payee), payer: await chain.balanceOf(chain.payer.address) });
+
+describe('the SDK client against the built server', () => {
+  it('lists one tool per route, named by its operationId', async () => {
+    const client = await connect(open.base);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    await client.close();
+  });
+
+  for (const call of CALLS)
+    it(`${call.tool} (gate off) answers what ${call.path} answers, byte for byte as JSON`, async () => {
+      const client = await connect(open.base);
+      await client.listTools(); // the client then checks each answer against the tool's output schema
+      const result = (await client.callTool({ name: call.tool, arguments: call.args })) as CallToolResult;
+      const rest = JSON.parse(await restAnswer(call.path));
+      const expected = 'wrap' in call ? { [call.wrap]: rest } : rest;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(expected);
+      expect(JSON.parse(textOf(result))).toEqual(expected);
+      await client.close();
+    });
+
+  it('get_top_insurers answers the route\'s 404 on the real data, which has no published ranking yet (coverage insurer_periods all empty)', async () => {
+    const coverage = (await (await callHandler('http://x/v1/coverage')).json()) as { insurer_periods: string[] }[];
+    expect(coverage.flatMap((s) => s.insurer_periods)).toEqual([]);
+    const client = await connect(open.base);
+    const result = (await client.callTool({ name: 'get_top_insurers', arguments: { state: 'FL', period: '2024-01' } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const rest = await callHandler('http://x/v1/insurers?state=FL&period=2024-01');
+    expect(rest.status).toBe(404);
+    expect(JSON.parse(textOf(result))).toEqual(await rest.json());
+    await client.close();
+  });
+
+  it('a bad argument is a tool error naming it, with the route\'s own message', async () => {
+    const client = await connect(open.base);
+    const bad = (await client.callTool({ name: 'get_premium', arguments: { state: 'TX', granularity: 'week' } })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    const rest = await callHandler('http://x/v1/premium?state=TX&granularity=week');
+    expect(rest.status).toBe(400);
+    expect(JSON.parse(textOf(bad))).toEqual(await rest.json());
+    const unknown = (await client.callTool({ name: 'get_summary', arguments: { state: 'ZZ', year: '2024' } })) as CallToolResult;
+    expect(JSON.parse(textOf(unknown))).toEqual(await (await callHandler('http://x/v1/premium/summary?state=ZZ&year=2024')).json());
+    await client.close();
+  });
+
+  it('GET /mcp answers 405 at once (a stateless server holds no stream open)', async () => {
+    const res = await fetch(`${open.base}/mcp`, { headers: { Accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('POST');
+  });
+});
+
+describe('x402 over MCP on the local chain (gate on)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect(gated.base);
+    await client.listTools();
+  });
+  afterAll(() => client?.close());
+
+  const callPriced = (tool: string, args: Record<string, unknown>, payment?: unknown) =>
+    client.callTool({ name: tool, arguments: args, ...(payment === undefined ? {} : { _meta: { 'x402/payment': payment } }) }) as Promise<CallToolResult>;
+
+  /** An unpaid call: the x402 terms as a tool error, no figure, nothing moved on chain. */
+  async function terms(tool: string, args: Record<string, unknown>): Promise<PaymentRequired> {
+    const before = await balances();
+    const result = await callPriced(tool, args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(JSON.stringify(result.structuredContent));
+    expect(pricedFiguresIn(textOf(result), priced)).toEqual([]);
+    expect(await balances()).toEqual(before);
+    return result.structuredContent as unknown as PaymentRequired;
+  }
+
+  for (const call of CALLS.filter((c) => contractOf(c.tool).priceUsd))
+    it(`${call.tool}: unpaid, the terms; paid, the REST answer settled for exactly ${contractOf(call.tool).priceUsd} USD`, async () => {
+      const required = await terms(call.tool, call.args);
+      expect(required.x402Version).toBe(2);
+      expect(required.resource?.url).toBe(`mcp://tool/${call.tool}`);
+      expect(required.accepts[0]).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: String(atomic(call.tool)), payTo: chain.payee, asset: chain.usdc });
+
+      const before = await balances();
+      const paid = await callPriced(call.tool, call.args, await createPayment(chain, required));
+      expect(paid.isError).toBeFalsy();
+      expect(textOf(paid)).toBe(await restAnswer(call.path));
+      expect(paid.structuredContent).toEqual(JSON.parse(await restAnswer(call.path)));
+      const receipt = paid._meta?.['x402/payment-response'] as { success: boolean; transaction: string; payer: string };
+      expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address });
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await balances()).toEqual({ payee: before.payee + atomic(call.tool), payer: before.payer - atomic(call.tool) });
+    });
+
+  it('free tools stay free with the gate on', async () => {
+    for (const call of CALLS.filter((c) => !contractOf(c.tool).priceUsd)) expect((await callPriced(call.tool, call.args)).isError).toBeFalsy();
+  });
+
+  it('refuses a replay of a settled payment: terms again, no data, balances unchanged', async () => {
+    const payment = await createPayment(chain, await terms('get_premium', { state: 'TX' }));
+    expect((await callPriced('get_premium', { state: 'TX' }, payment)).isError).toBeFalsy();
+    const before = await balances();
+    const replay = await callPriced('get_premium', { state: 'TX' }, payment);
+    expect(replay.isError).toBe(true);
+    expect((replay.structuredContent as unknown as PaymentRequired).accepts).toHaveLength(1);
+    expect(pricedFiguresIn(textOf(replay), priced)).toEqual([]);
+    expect(await balances()).toEqual(before);
+  });
+
+  it('refuses a 0.10 payment at the 0.50 tool, and a payment signed for less than it says', async () => {
+    const dime = await createPayment(chain, await terms('get_premium', { state: 'TX' }));
+    const compare = await terms('compare_states', { states: 'FL,TX' });
+    const cheap = await createPayment(chain, compare, { amount: '1' }, { accepted: 'offered' });
+    for (const payment of [dime, cheap] as PaymentPayload[]) {
+      const before = await balances();
+      const refused = await callPriced('compare_states', { states: 'FL,TX' }, payment);
+      expect(refused.isError).toBe(true);
+      expect(pricedFiguresIn(textOf(refused), priced)).toEqual([]);
+      expect(await balances()).toEqual(before);
+    }
+  });
+
+  it('a bad call carrying a valid payment is refused before payment: the payment stays unspent and pays later', async () => {
+    const payment = await createPayment(chain, await terms('get_premium', { state: 'TX' }));
+    const before = await balances();
+    const bad = await callPriced('get_premium', { state: 'ZZ' }, payment);
+    expect(JSON.parse(textOf(bad)).error.code).toBe('not_found');
+    expect(await balances()).toEqual(before);
+    expect((await callPriced('get_premium', { state: 'TX' }, payment)).isError).toBeFalsy();
+    expect((await balances()).payee).toBe(before.payee + atomic('get_premium'));
+  });
+
+  it('an answer with no figure is given and not charged: no receipt, balances unchanged', async () => {
+    const args = { state: 'TX', from: '1990-01', to: '1990-12' };
+    const payment = await createPayment(chain, await terms('get_premium', args));
+    const before = await balances();
+    const empty = await callPriced('get_premium', args, payment);
+    expect(empty.isError).toBeFalsy();
+    expect(empty.structuredContent).toMatchObject({ data: [], publications: [] });
+    expect(empty._meta?.['x402/payment-response']).toBeUndefined();
+    expect(await balances()).toEqual(before);
+  });
+});
+
+describe('the MCP Inspector CLI against the built server', () => {
+  /** The CLI's JSON on stdout; a tool answering isError makes it exit non-zero (after printing the result). */
+  const inspector = async (base: string, ...args: string[]) => {
+    const { stdout, code } = await run(process.execPath, [INSPECTOR, '--cli', `${base}/mcp`, '--transport', 'http', ...args], { timeout: 60_000 }).then(
+      ({ stdout }) => ({ stdout, code: 0 }),
+      (e: { stdout: string; code: number }) => e,
+    );
+    return { ...JSON.parse(stdout), exitCode: code };
+  };
+
+  it('lists every tool, with no schema portability error (--strict)', async () => {
+    const { tools, exitCode } = await inspector(open.base, '--method', 'tools/list', '--strict');
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    expect(exitCode).toBe(0);
+  });
+
+  for (const call of CALLS)
+    it(`calls ${call.tool}`, async () => {
+      const toolArgs = Object.entries(call.args).flatMap(([k, v]) => ['--tool-arg', `${k}=${Array.isArray(v) ? v.join(',') : v}`]);
+      const result = await inspector(open.base, '--method', 'tools/call', '--tool-name', call.tool, ...toolArgs);
+      expect(result.exitCode).toBe(0);
+      const rest = JSON.parse(await restAnswer(call.path));
+      expect(result.structuredContent).toEqual('wrap' in call ? { [call.wrap]: rest } : rest);
+    });
+
+  it('calls get_top_insurers: the route\'s 404 as a tool error (no ranking in the real data)', async () => {
+    const result = await inspector(open.base, '--method', 'tools/call', '--tool-name', 'get_top_insurers', '--tool-arg', 'state=FL', '--tool-arg', 'period=2024-01');
+    expect([result.isError, result.exitCode]).toEqual([true, expect.any(Number)]);
+    expect(result.exitCode).not.toBe(0);
+    expect(JSON.parse(result.content[0].text)).toEqual(await (await callHandler('http://x/v1/insurers?state=FL&period=2024-01')).json());
+  });
+
+  it('gets the payment terms, and no figure, from a priced tool on the gated server', async () => {
+    const { exitCode, ...result } = await inspector(gated.base, '--method', 'tools/call', '--tool-name', 'get_premium', '--tool-arg', 'state=TX');
+    expect([result.isError, exitCode === 0]).toEqual([true, false]);
+    expect(result.structuredContent).toMatchObject({ x402Version: 2, accepts: [{ amount: String(atomic('get_premium')) }] });
+    expect(pricedFiguresIn(JSON.stringify(result), priced)).toEqual([]);
+  });
+});
+
+describe('the MCP conformance suite (offline scenarios that apply to any server)', () => {
+  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'])
+    it(scenario, async () => {
+      const { stdout } = await run(process.execPath, [CONFORMANCE, 'server', '--url', `${open.base}/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch(
+        (e: { stdout: string }) => e,
+      );
+      const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout);
+      expect(summary, stdout.slice(-2000)).not.toBeNull();
+      expect(Number(summary![3]), stdout.slice(-2000)).toBe(0);
+      expect(Number(summary![1])).toBeGreaterThan(0);
+    });
+});
