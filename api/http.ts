@@ -47,9 +47,11 @@ export class HttpError extends Error {
 
 const CODES = { 400: 'invalid_request', 404: 'not_found', 500: 'internal', 503: 'internal' } as const;
 
+/** The spec's error body for a status: what an HTTP error answers, and an MCP tool error's text. */
+export const errorBodyOf = (status: 400 | 404 | 405 | 500 | 503, message: string): ErrorBody => ({ error: { code: CODES[status === 405 ? 400 : status], message } });
+
 export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: string): Response {
-  const body: ErrorBody = { error: { code: CODES[status === 405 ? 400 : status], message } };
-  const text = JSON.stringify(body);
+  const text = JSON.stringify(errorBodyOf(status, message));
   const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store' };
   if (status === 405) headers.Allow = ALLOWED_METHODS;
   return respond(text, { status, headers });

@@ -4,8 +4,11 @@
 // paragraphs, then `## ` sections of `- [name](url): note` links, every URL absolute on the site.
 import { type CoverageItem, PERIOD_TYPE_NAMES, ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
 import { LLMS_CAVEATS } from './caveats.ts';
+import { exampleInput } from './json-schemas.ts';
+import { wrapKeyOf } from './mcp/tool.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
-import { type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import { readableQuery } from './priced.ts';
 
 export interface LlmsInput {
   /** The site's origin (Astro's `site`): every link is absolute on it. */
@@ -26,22 +29,15 @@ export interface SnapshotPage {
 /** The /snapshots pages, once they exist: listing them here turns the Snapshots section into links. */
 export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [];
 
-/** The x402 MCP convention's `_meta` keys (payment in the request, receipt in the result). */
-const MCP_PAYMENT = 'x402/payment';
-const MCP_RECEIPT = 'x402/payment-response';
-
-/** A query string, commas left readable (`states=FL,TX`). */
-const queryOf = (pairs: readonly [string, unknown][]) =>
-  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v)).replaceAll('%2C', ',')}`).join('&');
-
 /**
  * A route's example query: its required parameters' examples, or, for a route with none required, every
  * parameter's example (the sample's state). Empty for a route without parameters.
  */
 export function exampleQuery(route: RouteContract): string {
-  const params = route.params ? queryParameters(route.params) : [];
-  const required = params.filter((p) => p.required);
-  return queryOf((required.length ? required : params).filter((p) => p.example !== undefined).map((p) => [p.name, p.example]));
+  if (!route.params) return '';
+  const required = exampleInput(route.params);
+  if (Object.keys(required).length) return readableQuery(required);
+  return readableQuery(Object.fromEntries(queryParameters(route.params).map((p) => [p.name, p.example])));
 }
 
 export const examplePath = (route: RouteContract) => {
@@ -99,11 +95,8 @@ function routeItem(route: RouteContract, coverage: readonly CoverageItem[], link
   return `- [GET ${route.path}](${link(examplePath(route))}): ${parts.filter(Boolean).join(' ')}`;
 }
 
-/** The key an array answer is wrapped in for MCP (structuredContent is an object): the route's last path segment. */
-const mcpWrapKey = (route: RouteContract) => (route.response.def.type === 'array' ? route.path.split('/').at(-1)! : null);
-
 function toolItem(route: RouteContract, link: (path: string) => string): string {
-  const key = mcpWrapKey(route);
+  const key = wrapKeyOf(route);
   return `- [${route.operationId}](${link('/mcp')}): GET ${route.path}, ${priceOf(route)}${key ? `; the array wrapped as \`{"${key}": [...]}\`` : ''}.`;
 }
 
@@ -166,7 +159,7 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only (initialize, tools/list, tools/call); GET answers 405. Each tool below takes its route's parameters and returns its JSON as \`structuredContent\`, with a text copy in \`content[0].text\`.`,
     ...ROUTE_CONTRACTS.map((r) => toolItem(r, link)),
-    `- [Paying a tool call](${link('/mcp')}): when the payment gate is on, a priced tool takes the x402 payment (a PaymentPayload) in the tools/call request's \`params._meta["${MCP_PAYMENT}"]\` and returns the receipt in \`result._meta["${MCP_RECEIPT}"]\`; a call without a valid one gets a tool error result with the x402 PaymentRequired object in \`structuredContent\` and in \`content[0].text\`.`,
+    `- [Paying a tool call](${link('/mcp')}): when the payment gate is on, a priced tool takes the x402 payment (a PaymentPayload) in the tools/call request's \`params._meta["${MCP_PAYMENT_META}"]\` and returns the receipt in \`result._meta["${MCP_PAYMENT_RESPONSE_META}"]\`; a call without a valid one gets a tool error result with the x402 PaymentRequired object in \`structuredContent\` and in \`content[0].text\`.`,
     '',
     '## Payment (x402)',
     '',

@@ -11,13 +11,16 @@ import { configuredGate } from './payment/configured.ts';
  */
 export function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
   const canonical = new URL(url.pathname, url.origin);
-  canonical.search = Object.entries(params)
-    .filter(([, value]) => value !== undefined)
-    // Commas stay readable: `states=FL,TX`, as a person would write it.
-    .map(([key, value]) => `${key}=${encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)).replaceAll('%2C', ',')}`)
-    .join('&');
+  canonical.search = readableQuery(params);
   return canonical;
 }
+
+/** A query string of parameter values (a list joined with commas), commas left readable: `states=FL,TX`, as a person would write it. */
+export const readableQuery = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)).replaceAll('%2C', ',')}`)
+    .join('&');
 
 /**
  * Every figure an answer shows comes from a publication it lists (DECISIONS §10), and every listed

@@ -6,13 +6,14 @@
 import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import type { SettleResponse } from '@x402/core/types';
 import type { z } from 'zod';
-import { LIST_PARAMETERS, type ErrorBody, type RouteContract } from '../../domain/contract.ts';
+import { LIST_PARAMETERS, type RouteContract } from '../../domain/contract.ts';
 import { echo } from '../../domain/echo.ts';
-import { HttpError, parseValues, unknownParameter } from '../http.ts';
+import { HttpError, errorBodyOf, parseValues, unknownParameter } from '../http.ts';
 import { type Json, parametersSchema, responseSchema } from '../json-schemas.ts';
 import { toJson } from '../json.ts';
 import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
 import { configuredGate } from '../payment/configured.ts';
+import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/terms.ts';
 import { toolDiscoveryExtension } from '../payment/discovery.ts';
 import { citesPublications } from '../priced.ts';
 import { ShardError } from '../store.ts';
@@ -22,9 +23,6 @@ export interface Tool {
   call(args: unknown, meta: Record<string, unknown> | undefined): Promise<CallToolResult>;
 }
 
-/** x402's MCP transport keys (specs/transports-v2/mcp.md). */
-export const PAYMENT_META = 'x402/payment';
-export const PAYMENT_RESPONSE_META = 'x402/payment-response';
 
 /**
  * The x402 PaymentRequired object, which a priced tool returns (with isError) instead of its answer
@@ -38,7 +36,7 @@ const PAYMENT_REQUIRED_SCHEMA: Json = {
 };
 
 /** The key an array answer is wrapped in (MCP wants an object): the route's last path segment, `lines`, `coverage`. */
-const wrapKeyOf = (contract: RouteContract) => (contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null);
+export const wrapKeyOf = (contract: RouteContract) => (contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null);
 
 function inputSchema(params: z.ZodObject | null): ToolDefinition['inputSchema'] {
   if (!params) return { type: 'object', properties: {} };
@@ -103,9 +101,7 @@ const textOf = (body: unknown) => [{ type: 'text' as const, text: typeof body ==
 
 /** The error a route would answer, as a tool error: the same code and message, as JSON text. */
 function toolError(status: 400 | 404 | 500 | 503, message: string): CallToolResult {
-  const code = status === 400 ? 'invalid_request' : status === 404 ? 'not_found' : 'internal';
-  const body: ErrorBody = { error: { code, message } };
-  return { isError: true, content: textOf(toJson(body)) };
+  return { isError: true, content: textOf(toJson(errorBodyOf(status, message))) };
 }
 
 /** Runs a call: what it throws becomes the route's error, said the same way; anything else a 500 that leaks nothing. */
@@ -144,7 +140,7 @@ function freeTool(operation: FreeOperation): Tool {
 }
 
 function answered(body: unknown, receipt?: SettleResponse): CallToolResult {
-  return { content: textOf(toJson(body)), structuredContent: body as Record<string, unknown>, ...(receipt ? { _meta: { [PAYMENT_RESPONSE_META]: receipt } } : {}) };
+  return { content: textOf(toJson(body)), structuredContent: body as Record<string, unknown>, ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}) };
 }
 
 function pricedTool(operation: PricedOperation): Tool {
@@ -169,14 +165,14 @@ function pricedTool(operation: PricedOperation): Tool {
         };
         const gate = await configuredGate();
         if (!gate) return answered(answer().body);
-        const outcome = await gate.chargeCall(contract, resource, meta?.[PAYMENT_META], answer);
+        const outcome = await gate.chargeCall(contract, resource, meta?.[MCP_PAYMENT_META], answer);
         if (outcome.kind === 'answered') return answered(outcome.body, outcome.receipt);
         if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
         return {
           isError: true,
           structuredContent: outcome.paymentRequired as unknown as Record<string, unknown>,
           content: textOf(outcome.paymentRequired),
-          ...(outcome.receipt ? { _meta: { [PAYMENT_RESPONSE_META]: outcome.receipt } } : {}),
+          ...(outcome.receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: outcome.receipt } } : {}),
         };
       }),
   };

@@ -3,13 +3,13 @@
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
 import type { RouteContract } from '../../domain/contract.ts';
-import { type Json, exampleInput, withoutDescriptions } from '../json-schemas.ts';
+import { type Json, exampleInput, parametersSchema, withoutDescriptions } from '../json-schemas.ts';
 
 export function discoveryExtension(route: RouteContract): Json {
   if (!route.params || !route.example) throw new Error(`${route.path}: a priced route needs params and an example answer`);
   return declareDiscoveryExtension({
     input: exampleInput(route.params),
-    inputSchema: withoutDescriptions(z.toJSONSchema(route.params, { io: 'input', unrepresentable: 'any' })) as Json,
+    inputSchema: withoutDescriptions(parametersSchema(route.params)) as Json,
     output: { example: route.example, schema: withoutDescriptions(z.toJSONSchema(route.response, { io: 'output' })) as Json },
   });
 }

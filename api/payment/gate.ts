@@ -7,12 +7,13 @@ import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePayment
 import { type PaymentPayload, type PaymentRequired, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
-import { isAddress, parseUnits } from 'viem';
+import { isAddress } from 'viem';
 import type { RouteContract } from '../../domain/contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
 import { isWellFormedPayload, isWellFormedPayment } from './payload.ts';
-import type { PaymentAsset, PaymentSettings } from './settings.ts';
+import type { PaymentSettings } from './settings.ts';
+import { X402_SCHEME, paymentPrice } from './terms.ts';
 
 /** A computed answer, and whether it holds any figure: one that holds none is not charged (DECISIONS §7). */
 export interface PricedAnswer {
@@ -57,12 +58,6 @@ export type CallOutcome =
   /** The facilitator could not be reached: the 503's message. */
   | { kind: 'unavailable'; message: string };
 
-/** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
-export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
-  amount: parseUnits(usd, asset.decimals).toString(),
-  asset: asset.address,
-  extra: { name: asset.name, version: asset.version },
-});
 
 const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
 
@@ -182,7 +177,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   const resourceServer = new x402ResourceServer(failClosed(facilitator)).register(settings.network, new ExactEvmScheme());
   resourceServer.registerExtension(bazaarResourceServerExtension);
   const config: Record<string, RouteConfig> = {};
-  const acceptsOf = (route: RouteContract) => ({ scheme: 'exact', network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) });
+  const acceptsOf = (route: RouteContract) => ({ scheme: X402_SCHEME, network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) });
   for (const route of routes.filter((r) => r.priceUsd)) {
     config[route.path] = {
       accepts: acceptsOf(route),

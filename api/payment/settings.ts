@@ -43,20 +43,25 @@ function address(env: Env, name: string): string {
   return getAddress(value);
 }
 
-function asset(env: Env, network: PaymentSettings['network']): PaymentAsset {
-  let known: ReturnType<typeof getDefaultAsset> | undefined;
+/** The x402 SDK's default stablecoin of a network (Base: USDC), or null when it has none. */
+export function defaultAsset(network: PaymentSettings['network']): PaymentAsset | null {
+  let known: ReturnType<typeof getDefaultAsset>;
   try {
     known = getDefaultAsset(network);
   } catch {
-    known = undefined;
+    return null;
   }
+  return { address: getAddress(known.asset), name: known.name, version: known.version, decimals: known.decimals };
+}
+
+function asset(env: Env, network: PaymentSettings['network']): PaymentAsset {
+  const known = defaultAsset(network);
   if (!env.X402_ASSET) {
     if (!known) throw new PaymentSettingsError(`X402_NETWORK=${network} has no default stablecoin: set X402_ASSET, X402_ASSET_NAME, X402_ASSET_VERSION and X402_ASSET_DECIMALS`);
-    return { address: getAddress(known.asset), name: known.name, version: known.version, decimals: known.decimals };
+    return known;
   }
   const chosen = address(env, 'X402_ASSET');
-  if (known && chosen === getAddress(known.asset) && !env.X402_ASSET_NAME)
-    return { address: chosen, name: known.name, version: known.version, decimals: known.decimals };
+  if (known && chosen === known.address && !env.X402_ASSET_NAME) return known;
   const missing = ['X402_ASSET_NAME', 'X402_ASSET_VERSION'].filter((n) => !env[n]);
   if (missing.length) throw new PaymentSettingsError(`X402_ASSET=${chosen} is not ${network}'s default stablecoin: also set ${missing.join(' and ')} (the token's EIP-712 domain)`);
   const decimals = Number(env.X402_ASSET_DECIMALS ?? 6);

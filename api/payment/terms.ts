@@ -1,10 +1,8 @@
 // What the service tells crawlers and agents about paying, before they ask (/openapi.json's
 // x-payment-info, /llms.txt): network, asset and the price of each priced route in the asset's atomic
 // units, and the payee when the gate was on at build time. The 402 challenge stays authoritative.
-import { getDefaultAsset } from '@x402/evm';
-import { getAddress } from 'viem';
-import { paymentPrice } from './gate.ts';
-import { BASE_MAINNET, type PaymentAsset, type PaymentSettings, paymentSettings } from './settings.ts';
+import { parseUnits } from 'viem';
+import { BASE_MAINNET, type PaymentAsset, type PaymentSettings, defaultAsset, paymentSettings } from './settings.ts';
 
 export interface PaymentTerms {
   network: PaymentSettings['network'];
@@ -17,6 +15,16 @@ export interface PaymentTerms {
 export const X402_VERSION = 2;
 /** The x402 payment scheme the gate accepts. */
 export const X402_SCHEME = 'exact';
+/** x402's MCP transport keys (specs/transports-v2/mcp.md): the payment in a call's `_meta`, the receipt in its result's. */
+export const MCP_PAYMENT_META = 'x402/payment';
+export const MCP_PAYMENT_RESPONSE_META = 'x402/payment-response';
+
+/** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
+export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
+  amount: parseUnits(usd, asset.decimals).toString(),
+  asset: asset.address,
+  extra: { name: asset.name, version: asset.version },
+});
 
 const NETWORK_NAMES: Record<string, string> = { 'eip155:8453': 'Base', 'eip155:84532': 'Base Sepolia' };
 export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;
@@ -27,12 +35,7 @@ export const networkName = (network: string) => NETWORK_NAMES[network] ?? networ
  */
 export function paymentTerms(settings: PaymentSettings | null = paymentSettings()): PaymentTerms {
   if (settings) return { network: settings.network, asset: settings.asset, payTo: settings.payTo };
-  const usdc = getDefaultAsset(BASE_MAINNET);
-  return {
-    network: BASE_MAINNET,
-    asset: { address: getAddress(usdc.asset), name: usdc.name, version: usdc.version, decimals: usdc.decimals },
-    payTo: null,
-  };
+  return { network: BASE_MAINNET, asset: defaultAsset(BASE_MAINNET)!, payTo: null };
 }
 
 /** A USD price in the asset's atomic units, as the gate's challenge states it ("0.10" → "100000" for USDC). */

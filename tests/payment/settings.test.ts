@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../support/server.ts';
-import { paymentPrice } from '../../api/payment/gate.ts';
+import { paymentPrice } from '../../api/payment/terms.ts';
 import { type PaymentAsset, PaymentSettingsError, paymentSettings } from '../../api/payment/settings.ts';
 
 const PAYEE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
