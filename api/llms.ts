@@ -16,7 +16,7 @@ export interface LlmsInput {
   /** The /v1/coverage body of the build. */
   coverage: readonly CoverageItem[];
   terms: PaymentTerms;
-  /** The snapshot pages the site has; none yet (another issue builds /snapshots). */
+  /** The snapshot pages the site has. */
   snapshots?: readonly SnapshotPage[];
 }
 
@@ -26,8 +26,11 @@ export interface SnapshotPage {
   note: string;
 }
 
-/** The /snapshots pages, once they exist: listing them here turns the Snapshots section into links. */
-export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [];
+/** The /snapshots pages (src/pages/snapshots/), free and for people. */
+export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [
+  { name: 'Monthly snapshots', path: '/snapshots/', note: 'a cited page per month (`/snapshots/YYYY-MM/`, its `figures.csv`)' },
+  { name: 'Feed', path: '/snapshots/feed.xml', note: 'Atom' },
+];
 
 /**
  * A route's example query: its required parameters' examples, or, for a route with none required, every
@@ -178,9 +181,7 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     '## Snapshots',
     '',
-    ...(snapshots.length
-      ? snapshots.map((s) => `- [${s.name}](${link(s.path)}): ${s.note}`)
-      : ['Snapshot pages (/snapshots) are not published yet; this section will link them once they are.']),
+    ...snapshots.map((s) => `- [${s.name}](${link(s.path)}): ${s.note}`),
   ];
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 // /llms.txt (llmstxt.org), generated from the contract, the coverage and the payment terms: read here by
 // a parser of its own (title, summary, `##` sections of `- [name](url): note` links), checked against the
-// contract and the real coverage, and every link of this service followed in process.
+// contract and the real coverage, and every link of this service followed in process (pages: their source file exists; the browser suite crawls them).
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,8 +127,8 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site = SITE
         if (!item.note?.includes(`${type} ${p!.from}`) || !item.note.includes(p!.to)) problems.push(`state ${c.state} ${type} range missing`);
     }
   }
-  const snapshots = section('Snapshots');
-  if (snapshots && (snapshots.items.length || !snapshots.text.join(' ').includes('/snapshots'))) problems.push('Snapshots must say, without a link, that /snapshots is not published yet');
+  const snapshots = section('Snapshots')?.items.map((i) => pathOf(i.url)) ?? [];
+  for (const path of ['/snapshots/', '/snapshots/feed.xml']) if (!snapshots.includes(path)) problems.push(`Snapshots does not link ${path}`);
   return problems;
 }
 
@@ -179,10 +179,13 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
         // /v1/insurers ranks only the periods the coverage lists (none in the real data yet).
         const ranked = pathname !== '/v1/insurers' || coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
         expect((await callHandler(url)).status, url).toBe(ranked ? 200 : 404);
-      } else expect(existsSync(join(ROOT, 'src', 'pages', `${pathname.slice(1)}.ts`)), url).toBe(true);
+      } else {
+        const page = join(ROOT, 'src', 'pages', pathname.endsWith('/') ? `${pathname}index.astro` : `${pathname.slice(1)}.ts`);
+        expect(existsSync(page), url).toBe(true);
+      }
       checked.push(pathname);
     }
-    expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp']));
+    expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp', '/snapshots/', '/snapshots/feed.xml']));
   });
 
   it('says when an example cannot answer with this data: /v1/insurers while no state has a ranked period', () => {

@@ -2,6 +2,7 @@
 // (sample, lines, coverage) also has. Used to prove that no static file or unpaid URL serves one.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { csvFields } from './csv.ts';
 
 export const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -24,3 +25,27 @@ export function pricedFigures(shardsDir: string): Set<string> {
 
 /** The priced figures a text contains. */
 export const pricedFiguresIn = (text: string, priced: Set<string>): string[] => figuresIn(text).filter((n) => priced.has(n));
+
+/** Pages for people: the home page and /snapshots/** (paths on the site, e.g. `/snapshots/2025-08/index.html`). */
+const PEOPLE_PAGES = /^\/(index\.html)?$|^\/snapshots\//;
+
+/**
+ * The figures the snapshot pages show, each cited on its page: statewide headlines as the publications
+ * printed them, and the lines a publication printed (issue 12). Computed by the pages' own model from
+ * the shards the API serves; the store in this process reads them (see tests/support/shards.ts).
+ */
+export async function snapshotFigures(): Promise<Set<string>> {
+  const { buildSnapshots } = await import('../../src/snapshots/model.ts');
+  const { buildCoverage } = await import('../../src/llms-coverage.ts');
+  return new Set(buildSnapshots(await buildCoverage()).flatMap((s) => s.figures.map((f) => String(f.value))));
+}
+
+/**
+ * The priced figures a file or answer at `path` gives away: on a page for people, any the snapshots do not
+ * show; anywhere else, any. A CSV is read cell by cell, as its commas separate cells, not thousands.
+ */
+export function leakedFigures(path: string, text: string, priced: Set<string>, shown: Set<string>): string[] {
+  const cells = path.endsWith('.csv') ? text.split(/\r?\n/).filter(Boolean).flatMap(csvFields).join('\n') : text;
+  const found = pricedFiguresIn(cells, priced);
+  return PEOPLE_PAGES.test(path) ? found.filter((n) => !shown.has(n)) : found;
+}
