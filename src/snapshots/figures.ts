@@ -96,3 +96,6 @@ export function figuresOf(ref: RowRef, snap: PreparedSnapshot, countUnit: string
   }
   return out;
 }
+
+/** What a count counts, in a word or two: "items" for "premium-bearing items (policies plus ...)". */
+export const countWord = (f: Figure) => f.measures.split(' (')[0];

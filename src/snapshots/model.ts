@@ -12,7 +12,7 @@ import { byDateThenUrl } from '../../domain/publications.ts';
 import type { PublicationRef } from '../../domain/shard-types.ts';
 import { inForceOn } from '../../domain/vintages.ts';
 import { type PreparedRow, type PreparedSnapshot, cite, seriesRows, stateIndex } from '../../api/queries/series.ts';
-import { type Figure, type RowRef, figuresOf } from './figures.ts';
+import { type Figure, type RowRef, countWord, figuresOf } from './figures.ts';
 import { periodLabel, previousPeriod } from './periods.ts';
 
 export type { Figure } from './figures.ts';
@@ -73,6 +73,15 @@ export interface Comparison {
   rows: ComparisonRow[];
 }
 
+export interface HeadlinePart {
+  name: string;
+  /** The premium, else the count. */
+  level: Figure | null;
+  /** "premium", or what the count counts. */
+  levelWord: string;
+  change: Figure | null;
+}
+
 export interface CitedPublication extends PublicationRef {
   /** Its position in the build's publications: the page's anchor `#pub-<id>`. */
   id: number;
@@ -83,6 +92,7 @@ export interface Snapshot {
   label: string;
   asOf: string;
   headline: string;
+  headlineParts: HeadlinePart[];
   states: StateBlock[];
   comparison: Comparison | null;
   restatements: Restatement[];
@@ -244,16 +254,19 @@ function comparisonOf(coverage: readonly CoverageItem[], month: string, date: st
   return null;
 }
 
-function headlineOf(label: string, blocks: StateBlock[]): string {
-  const parts = blocks
-    .filter((b) => b.current)
-    .map((b) => {
-      const level = b.premium ? `${b.premium.text} premium` : b.count ? b.count.text : null;
-      const change = b.change ? `${b.change.text} on a year earlier` : null;
-      return level || change ? `${b.name} ${[level, change].filter(Boolean).join(', ')}` : null;
-    })
-    .filter(Boolean);
-  return `${label}: ${parts.length ? parts.join('; ') : 'figures published for the month'}.`;
+/** Per state reporting the month: its premium (else its count) and its published change. */
+function headlinePartsOf(blocks: StateBlock[]): HeadlinePart[] {
+  return blocks.flatMap((b) => {
+    const level = b.premium ?? b.count;
+    if (!b.current || (!level && !b.change)) return [];
+    return [{ name: b.name, level, levelWord: level === b.premium ? 'premium' : level ? countWord(level) : '', change: b.change }];
+  });
+}
+
+/** The headline as text (page description, feed): what the Headline component shows with its links. */
+function headlineOf(label: string, parts: HeadlinePart[]): string {
+  const says = parts.map((p) => `${p.name} ${[p.level && `${p.level.text} ${p.levelWord}`, p.change && `${p.change.text} on a year earlier`].filter(Boolean).join(', ')}`);
+  return `${label}: ${says.length ? says.join('; ') : 'figures published for the month'}.`;
 }
 
 function figuresShown(s: Omit<Snapshot, 'figures' | 'publications'>): Figure[] {
@@ -292,7 +305,8 @@ export function buildSnapshots(coverage: readonly CoverageItem[]): Snapshot[] {
     const states = coverage.map((item) => stateBlock(item, month, asOf)).filter((b): b is StateBlock => b !== null);
     states.sort((a, b) => Number(b.current) - Number(a.current) || a.state.localeCompare(b.state));
     const restatements = previous && previous.asOf < asOf ? previous.states.flatMap((b) => restatementsOf(b, previous!.asOf, asOf)) : [];
-    const partial = { month, label, asOf, headline: headlineOf(label, states), states, comparison: comparisonOf(coverage, month, asOf), restatements };
+    const headlineParts = headlinePartsOf(states);
+    const partial = { month, label, asOf, headline: headlineOf(label, headlineParts), headlineParts, states, comparison: comparisonOf(coverage, month, asOf), restatements };
     const figures = figuresShown(partial);
     const ids = [...new Set(figures.flatMap((f) => f.sources))];
     const publications = ids.map((id) => ({ id, ...cite([id])[0] })).sort(byDateThenUrl);
