@@ -4,6 +4,10 @@
 import { z } from 'zod';
 import { echo } from './echo.ts';
 import { GRANULARITIES, isIsoDate } from './periods.ts';
+import { publicationRef } from './contract-shared.ts';
+import { ratesSampleResponse, solvencySampleResponse, syndicatesSampleResponse } from './contract-datasets.ts';
+
+export { publicationRef };
 
 export const STATE_CODE = /^[A-Za-z]{2}$/;
 
@@ -144,18 +148,6 @@ export const coverageItem = z
 export const coverageResponse = z.array(coverageItem).meta({ id: 'Coverage', description: 'One item per state, in code order.' });
 export type CoverageItem = z.infer<typeof coverageItem>;
 
-export const publicationRef = z
-  .object({
-    publisher: z.string().meta({ description: 'Who issued the document: a stamping office, WSIA, or the press outlet that reported the figures.' }),
-    title: z.string(),
-    url: z.string(),
-    report_date: z.string().meta({ description: 'The day it was published, YYYY-MM-DD.' }),
-    report_date_basis: z.enum(['printed', 'estimated']).meta({
-      description: 'printed: the document shows the date; estimated: inferred from the publisher\'s documented cadence.',
-    }),
-  })
-  .strict()
-  .meta({ id: 'Publication' });
 const publications = z.array(publicationRef).meta({
   description:
     'Every publication whose figures this answer shows (summed rows: those of every summed part), so each figure can be cited. Ordered by report_date, then url. Empty when no figure is returned.',
@@ -590,6 +582,39 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: publicationsParams,
     response: publicationsResponse,
     errors: [400, 404, 500],
+  },
+  {
+    path: '/v1/solvency/sample',
+    operationId: 'get_solvency_sample',
+    summary: 'Free sample: receiverships and enforcement actions',
+    description:
+      'Counts, the years enforcement actions cover, and the latest liquidations and fines. Companies are matched by normalized name; a name that is absent means no record in the covered states, not a judgment about the carrier. Takes no parameters and ignores any query string.',
+    priceUsd: null,
+    params: null,
+    response: solvencySampleResponse,
+    errors: [500],
+  },
+  {
+    path: '/v1/rates/sample',
+    operationId: 'get_rates_sample',
+    summary: 'Free sample: admitted-market rate filings',
+    description:
+      'Filings per state with their received-date range, and the largest recent increases. Admitted-market filings only (surplus lines carriers are rate-exempt): a leading indicator. Takes no parameters and ignores any query string.',
+    priceUsd: null,
+    params: null,
+    response: ratesSampleResponse,
+    errors: [500],
+  },
+  {
+    path: '/v1/syndicates/sample',
+    operationId: 'get_syndicates_sample',
+    summary: "Free sample: Lloyd's syndicate forecasts",
+    description:
+      "Counts, the forecast years, the edition, and three syndicates with their years of account. Results are published forecast ranges, % on capacity, on a year-of-account basis: not audited, not calendar-year, not USD. Takes no parameters and ignores any query string.",
+    priceUsd: null,
+    params: null,
+    response: syndicatesSampleResponse,
+    errors: [500],
   },
   {
     path: '/v1/coverage',

@@ -8,6 +8,8 @@ import { writeAtomically } from './write.ts';
 export interface BuildResult {
   publications: number;
   figures: number;
+  /** Records of the further datasets (datasets/), by dataset. */
+  records: Record<string, number>;
   files: number;
   bytes: number;
 }
@@ -25,5 +27,6 @@ export function buildShards(dataDir: string, outDir: string): BuildResult {
   writeAtomically(outDir, files);
   let bytes = 0;
   for (const text of files.values()) bytes += Buffer.byteLength(text);
-  return { publications: dataset.publications.length, figures: dataset.figures.length, files: files.size, bytes };
+  const records = Object.fromEntries(Object.entries(dataset.records).map(([name, rs]) => [name, rs.length]));
+  return { publications: dataset.publications.length, figures: dataset.figures.length, records, files: files.size, bytes };
 }

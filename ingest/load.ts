@@ -8,6 +8,7 @@ import { decodeText } from './encoding.ts';
 import { Problems } from './errors.ts';
 import type { Dataset, Figure, Line, Publication } from './model-types.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
+import { DATASET_FILES, DATASET_NAMES, type DatasetRecord, columnsOf, parseDatasetFile } from './sources/datasets.ts';
 import {
   BASES_COLUMNS, CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,
   parseBases, parseCategories, parseLineIds, parseLines, parseStates,
@@ -107,6 +108,17 @@ export function loadDataset(dataDir: string): Dataset {
     figures.push(...parsed.figures);
   }
   checkSameDayConflicts(figures, problems);
+
+  const records = Object.fromEntries(DATASET_NAMES.map((name) => [name, [] as DatasetRecord[]])) as Dataset['records'];
+  for (const name of DATASET_NAMES) {
+    const dir = join(dataDir, 'datasets', DATASET_FILES[name].folder);
+    for (const path of listCsv(dir)) {
+      const csv = read(path, columnsOf(name), true);
+      if (!csv) continue;
+      const id = `${DATASET_FILES[name].folder}/${relative(dir, path).replace(/\.csv$/, '')}`;
+      records[name].push(...parseDatasetFile(name, csv, id, context.today, problems));
+    }
+  }
   if (basesCsv) {
     const missing = new Set<string>();
     for (const f of figures) {
@@ -120,5 +132,5 @@ export function loadDataset(dataDir: string): Dataset {
     problems.add(shown(pubDir), 1, 1, 'no publication files: expected publications/<publisher>/<id>.csv');
 
   problems.throwIfAny();
-  return { states, categories, lines, bases, publications, figures };
+  return { states, categories, lines, bases, publications, figures, records };
 }

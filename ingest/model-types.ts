@@ -1,5 +1,6 @@
 // The ingest's in-memory model of the data folder.
 import type { Period } from '../domain/periods.ts';
+import type { DatasetName, DatasetRecord } from './sources/datasets.ts';
 
 export type NameBasis = 'confirmed' | 'seen_in_press' | 'unconfirmed';
 
@@ -146,4 +147,6 @@ export interface Dataset {
   bases: Map<string, string>;
   publications: Publication[];
   figures: Figure[];
+  /** The further datasets' records (datasets/), each with its publication. */
+  records: Record<DatasetName, DatasetRecord[]>;
 }

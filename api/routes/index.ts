@@ -9,6 +9,9 @@ import { getPremium } from './get-premium.ts';
 import { getSample } from './get-sample.ts';
 import { getSummary } from './get-summary.ts';
 import { getUnknown } from './get-unknown.ts';
+import { getRatesSample } from './get-rates-sample.ts';
+import { getSolvencySample } from './get-solvency-sample.ts';
+import { getSyndicatesSample } from './get-syndicates-sample.ts';
 import { listPublications } from './list-publications.ts';
 
 export const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -20,6 +23,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/compare': compareStates,
   '/v1/insurers': getInsurers,
   '/v1/publications': listPublications,
+  '/v1/solvency/sample': getSolvencySample,
+  '/v1/rates/sample': getRatesSample,
+  '/v1/syndicates/sample': getSyndicatesSample,
 };
 
 /** Every other path under /v1. */

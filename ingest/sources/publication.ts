@@ -5,10 +5,10 @@ import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
 import { METRICS, isPrintedMetric, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
+import { parseHeader } from './header.ts';
 import { valueProblem } from './values.ts';
 
 export const PUBLICATION_COLUMNS = ['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'printed', 'note'] as const;
-const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of', 'rows'] as const;
 const QUALIFIER = /^[a-z]+( [a-z]+)*$/;
 
 /** What the publications of one run share, to check each file against those read before it. */
@@ -23,45 +23,10 @@ export interface PublicationContext {
 
 export function parsePublication(csv: CsvFile, id: string, context: PublicationContext, problems: Problems): { pub: Publication; figures: Figure[] } | null {
   const { states, lines, counties } = context;
-  const { file, meta } = csv;
-  for (const key of meta.keys()) {
-    if (!(HEADER_KEYS as readonly string[]).includes(key))
-      problems.add(file, meta.get(key)!.line, 3, `unknown header '${key}': expected ${HEADER_KEYS.join(', ')}`);
-  }
-  const get = (key: (typeof HEADER_KEYS)[number]) => {
-    const entry = meta.get(key);
-    if (!entry || !entry.value) problems.add(file, entry?.line ?? 1, 1, `missing header '# ${key}: ...'`);
-    return entry;
-  };
-  const [publisher, source, title, url, reportDate, basis, dataAsOf, rows] = HEADER_KEYS.map(get);
-  if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
-  for (const d of [reportDate, dataAsOf]) {
-    if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, d.column, `expected a date YYYY-MM-DD, got '${d.value}'`);
-  }
-  if (basis?.value && basis.value !== 'printed' && !/^estimated: \S/.test(basis.value))
-    problems.add(file, basis.line, basis.column, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
-  if (reportDate && dataAsOf && isIsoDate(reportDate.value) && isIsoDate(dataAsOf.value) && dataAsOf.value > reportDate.value)
-    problems.add(file, dataAsOf.line, dataAsOf.column, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
-  if (reportDate && isIsoDate(reportDate.value) && reportDate.value > context.today)
-    problems.add(file, reportDate.line, reportDate.column, `report_date ${reportDate.value} is in the future (today is ${context.today}, UTC): expected the day it was published`);
-  if (rows?.value && !/^\d+$/.test(rows.value)) problems.add(file, rows.line, rows.column, `expected the number of figure rows after the CSV header, got '${rows.value}'`);
-  else if (rows?.value && Number(rows.value) !== csv.recordCount)
-    problems.add(file, rows.line, rows.column, `declares rows: ${rows.value} but has ${csv.recordCount} figure rows: ${
-      csv.recordCount < Number(rows.value) ? 'the file may be truncated' : 'a row may be duplicated or new; if rows were added, update the count'}`);
-  if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf || !rows) return null;
-
-  const pub: Publication = {
-    id,
-    file,
-    publisher: publisher.value,
-    source: source.value,
-    title: title.value,
-    url: url.value,
-    reportDate: reportDate.value,
-    reportDateEstimated: basis.value !== 'printed',
-    secondary: id.startsWith('press/'),
-    dataAsOf: dataAsOf.value,
-  };
+  const { file } = csv;
+  const header = parseHeader(csv, id, context.today, problems, [], 'figure rows');
+  if (!header) return null;
+  const { pub } = header;
 
   const dataAsOfIsDate = isIsoDate(pub.dataAsOf);
   const reportDateIsDate = isIsoDate(pub.reportDate);

@@ -20,6 +20,9 @@ const SPEC = {
   '/v1/lines': { price: null, params: ['state'], required: ['state'] },
   '/v1/coverage': { price: null, params: [], required: [] },
   '/v1/publications': { price: null, params: ['state'], required: ['state'] },
+  '/v1/solvency/sample': { price: null, params: [], required: [] },
+  '/v1/rates/sample': { price: null, params: [], required: [] },
+  '/v1/syndicates/sample': { price: null, params: [], required: [] },
 } as const;
 
 type Doc = {

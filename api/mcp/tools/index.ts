@@ -8,5 +8,20 @@ import { getSummary } from './get-summary.ts';
 import { getTopInsurers } from './get-top-insurers.ts';
 import { listLines } from './list-lines.ts';
 import { listPublications } from './list-publications.ts';
+import { getRatesSample } from './get-rates-sample.ts';
+import { getSolvencySample } from './get-solvency-sample.ts';
+import { getSyndicatesSample } from './get-syndicates-sample.ts';
 
-export const TOOLS: readonly Tool[] = [getCoverage, listLines, listPublications, getPremiumSample, getPremium, getSummary, compareStates, getTopInsurers];
+export const TOOLS: readonly Tool[] = [
+  getCoverage,
+  listLines,
+  listPublications,
+  getPremiumSample,
+  getSolvencySample,
+  getRatesSample,
+  getSyndicatesSample,
+  getPremium,
+  getSummary,
+  compareStates,
+  getTopInsurers,
+];

@@ -1,0 +1,65 @@
+// The `# key: value` header every publication file starts with (data/README.md): who published what,
+// where, when, and how many rows follow. Shared by figures publications and the further datasets.
+import { isIsoDate } from '../../domain/periods.ts';
+import type { CsvFile } from '../csv.ts';
+import type { Problems } from '../errors.ts';
+import type { Publication } from '../model-types.ts';
+
+export const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of', 'rows'] as const;
+
+/**
+ * The publication a file's header describes, or null when a header is missing (each problem is added).
+ * `extraKeys` are the further headers this kind of file requires; their values are returned.
+ */
+export function parseHeader(
+  csv: CsvFile,
+  id: string,
+  today: string,
+  problems: Problems,
+  extraKeys: readonly string[] = [],
+  /** What a row after the CSV header is, in messages: 'figure rows' in a figures publication. */
+  rowNoun = 'rows',
+): { pub: Publication; extra: Record<string, string> } | null {
+  const { file, meta } = csv;
+  const known = [...HEADER_KEYS, ...extraKeys];
+  for (const key of meta.keys()) {
+    if (!known.includes(key)) problems.add(file, meta.get(key)!.line, 3, `unknown header '${key}': expected ${known.join(', ')}`);
+  }
+  const get = (key: string) => {
+    const entry = meta.get(key);
+    if (!entry || !entry.value) problems.add(file, entry?.line ?? 1, 1, `missing header '# ${key}: ...'`);
+    return entry;
+  };
+  const [publisher, source, title, url, reportDate, basis, dataAsOf, rows] = HEADER_KEYS.map(get);
+  const extra = extraKeys.map(get);
+  if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
+  for (const d of [reportDate, dataAsOf]) {
+    if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, d.column, `expected a date YYYY-MM-DD, got '${d.value}'`);
+  }
+  if (basis?.value && basis.value !== 'printed' && !/^estimated: \S/.test(basis.value))
+    problems.add(file, basis.line, basis.column, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
+  if (reportDate && dataAsOf && isIsoDate(reportDate.value) && isIsoDate(dataAsOf.value) && dataAsOf.value > reportDate.value)
+    problems.add(file, dataAsOf.line, dataAsOf.column, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
+  if (reportDate && isIsoDate(reportDate.value) && reportDate.value > today)
+    problems.add(file, reportDate.line, reportDate.column, `report_date ${reportDate.value} is in the future (today is ${today}, UTC): expected the day it was published`);
+  if (rows?.value && !/^\d+$/.test(rows.value)) problems.add(file, rows.line, rows.column, `expected the number of ${rowNoun} after the CSV header, got '${rows.value}'`);
+  else if (rows?.value && Number(rows.value) !== csv.recordCount)
+    problems.add(file, rows.line, rows.column, `declares rows: ${rows.value} but has ${csv.recordCount} ${rowNoun}: ${
+      csv.recordCount < Number(rows.value) ? 'the file may be truncated' : 'a row may be duplicated or new; if rows were added, update the count'}`);
+  if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf || !rows || extra.some((e) => !e?.value)) return null;
+  return {
+    pub: {
+      id,
+      file,
+      publisher: publisher.value,
+      source: source.value,
+      title: title.value,
+      url: url.value,
+      reportDate: reportDate.value,
+      reportDateEstimated: basis.value !== 'printed',
+      secondary: id.startsWith('press/'),
+      dataAsOf: dataAsOf.value,
+    },
+    extra: Object.fromEntries(extraKeys.map((k, i) => [k, extra[i]!.value])),
+  };
+}
