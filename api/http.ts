@@ -160,9 +160,10 @@ export function parseValues<S extends z.ZodObject>(values: Record<string, string
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const name = String(issue.path[0] ?? '');
-  if (!(name in values)) throw new HttpError(400, `missing required parameter '${name}': ${describe(schema, name)}`);
-  // Cross-parameter rules write their whole message; single-value checks say what was expected.
+  // Cross-parameter rules write their whole message ("give exactly one of ..."), even about a parameter
+  // not sent; single-value checks say what was expected.
   if (issue.code === 'custom' && issue.params?.wholeMessage) throw new HttpError(400, issue.message);
+  if (!(name in values)) throw new HttpError(400, `missing required parameter '${name}': ${describe(schema, name)}`);
   throw new HttpError(400, `invalid '${name}' ${echo(values[name])}: expected ${issue.message}`);
 }
 

@@ -2,7 +2,12 @@
 // and §10): receiverships and enforcement, admitted-market rate filings, Lloyd's syndicates. The item
 // shapes are SPEC's; every answer also lists the publications its records come from.
 import { z } from 'zod';
-import { publicationRef } from './contract-shared.ts';
+import { GRANULARITIES } from './periods.ts';
+import { WHOLE_MESSAGE, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+
+/** The enforcement action types (data/README.md): SPEC's three, and the licence actions and orders. */
+export const ACTION_TYPE_NAMES = ['fine', 'examination', 'investigation', 'license_suspension', 'license_revocation', 'license_denial', 'cease_and_desist', 'consent_order'] as const;
+export const COVERAGE_CATEGORY_NAMES = ['auto', 'property', 'liability', 'package', 'workers_comp', 'other'] as const;
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
@@ -158,3 +163,179 @@ export const syndicatesSampleResponse = z
   .strict()
   .meta({ id: 'SyndicatesSample' });
 export type SyndicatesSampleResponse = z.infer<typeof syndicatesSampleResponse>;
+
+// ---- the full, priced routes (DECISIONS §7: 0.10 USD each) ------------------------------------------
+
+const nameParam = (what: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .min(2, `${what} of at least 2 characters`)
+    .max(120, `${what} of at most 120 characters`)
+    .meta({ description: `${what}; matched by normalized name (lower case, "&" as "and", punctuation, a leading "the" and corporate suffixes such as Inc., Co., Corp. dropped).`, example });
+const yearParam = z.string().regex(/^\d{4}$/, 'a year YYYY, e.g. 2023').transform(Number).meta({ description: 'A year, `YYYY`.', example: '2023' });
+const dateBound = (bound: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, 'a month YYYY-MM or a date YYYY-MM-DD, e.g. 2024-01 or 2024-01-15')
+    .meta({
+      description: `${bound} on the bucketing date (received date, else closed date, else the publication date): a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`,
+      example: '2024-01',
+    });
+const monthBound = (bound: string) =>
+  z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM (01-12), e.g. 2024-01').meta({ description: `${bound}, \`YYYY-MM\`, on the bucketing month.`, example: '2024-01' });
+const syndicateParam = z.string().regex(/^0*\d{1,4}$/, "a Lloyd's syndicate number, e.g. 2791").meta({ description: "A Lloyd's syndicate number.", example: '2791' });
+
+/** from <= to, where a month bound (`YYYY-MM`) stands for its whole month. */
+function checkBounds(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
+  if (v.from && v.to && v.from.slice(0, v.to.length) > v.to)
+    ctx.addIssue({ code: 'custom', path: ['from'], params: WHOLE_MESSAGE, message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
+}
+
+const fullProvenance = {
+  report_date: datasetProvenance.report_date,
+  data_as_of: datasetProvenance.data_as_of,
+  source: datasetProvenance.source,
+  note: datasetProvenance.note,
+  publications: datasetProvenance.publications,
+};
+
+export const solvencyParams = z.object({ insurer: nameParam('The carrier name', 'Maidstone Insurance Company') }).strict();
+export type SolvencyParams = z.infer<typeof solvencyParams>;
+
+export const solvencyResponse = z
+  .object({
+    insurer: z.string().meta({ description: 'The name asked for, as given.' }),
+    normalized_name: z.string().meta({ description: 'What was matched.' }),
+    receiverships: z.array(liquidationItem),
+    enforcement_actions: z.array(fineItem),
+    ...fullProvenance,
+  })
+  .strict()
+  .meta({ id: 'SolvencyDossier' });
+export type SolvencyResponse = z.infer<typeof solvencyResponse>;
+
+export const enforcementParams = z
+  .object({
+    action_type: z.enum(ACTION_TYPE_NAMES).optional().meta({ description: 'Only actions of this type; `fine` for monetary penalties.', example: 'fine' }),
+    state: stateParam.optional().meta({ description: "The regulator's two-letter state code.", example: 'MA' }),
+    year: yearParam.optional().meta({ description: 'The year the regulator lists the action under.', example: '2023' }),
+    insurer: nameParam('A carrier name', 'Allstate').optional(),
+  })
+  .strict();
+export type EnforcementParams = z.infer<typeof enforcementParams>;
+
+export const enforcementResponse = z
+  .object({ data: z.array(fineItem).meta({ description: 'By year (newest first), state, then company name.' }), ...fullProvenance })
+  .strict()
+  .meta({ id: 'EnforcementLedger' });
+export type EnforcementResponse = z.infer<typeof enforcementResponse>;
+
+export const filingRecord = filingItem
+  .extend({
+    record_kind: z.enum(['filing', 'annual_disclosure']).meta({ description: "filing, or annual_disclosure for a state's per-company annual rate disclosures." }),
+    bucket_date: z.string().meta({ description: 'The date the filing entered the public record: received, else closed, else the publication date.' }),
+  })
+  .meta({ id: 'RateFilingRecord' });
+export type FilingRecord = z.infer<typeof filingRecord>;
+
+export const ratesParams = z
+  .object({
+    state: stateParam.optional(),
+    company: nameParam('A company name', 'Allstate').optional(),
+    toi: z.string().trim().min(2, 'a type of insurance of at least 2 characters').max(120).optional().meta({ description: 'Type of insurance: a TOI code, or words of its name, case-insensitive.', example: 'Homeowners' }),
+    coverage_category: z.enum(COVERAGE_CATEGORY_NAMES).optional().meta({ example: 'property' }),
+    from: dateBound('Inclusive lower bound').optional(),
+    to: dateBound('Inclusive upper bound').optional(),
+    status: z.enum(['closed', 'pending']).optional().meta({ example: 'closed' }),
+  })
+  .strict()
+  .superRefine(checkBounds);
+export type RatesParams = z.infer<typeof ratesParams>;
+
+export const ratesResponse = z
+  .object({ data: z.array(filingRecord).meta({ description: 'By bucketing date (newest first), state, then company.' }), ...fullProvenance })
+  .strict()
+  .meta({ id: 'RateFilings' });
+export type RatesResponse = z.infer<typeof ratesResponse>;
+
+export const rateActivityParams = z
+  .object({
+    states: statesListParam(60).optional().meta({ description: 'Comma-separated state codes; omitted: every state with filings.', example: 'FL,TX' }),
+    from: monthBound('Inclusive lower bound').optional(),
+    to: monthBound('Inclusive upper bound').optional(),
+    granularity: z.enum(GRANULARITIES).default('quarter').meta({ description: 'Bucket by month, quarter (the default), half_year or year.', example: 'quarter' }),
+  })
+  .strict()
+  .superRefine(checkBounds);
+export type RateActivityParams = z.infer<typeof rateActivityParams>;
+
+export const rateActivityResponse = z
+  .object({
+    granularity: z.enum(GRANULARITIES),
+    data: z
+      .array(
+        z
+          .object({
+            state: z.string(),
+            period: z.string().meta({ description: '`YYYY-MM`, `YYYY-Qn`, `YYYY-H1`/`YYYY-H2` or `YYYY`, by granularity.' }),
+            filing_count: z.number().meta({ description: 'Every filing bucketed there, with or without an overall rate change.' }),
+            avg_rate_change_pct: nullableNumber.meta({ description: 'Mean of the filings with an overall rate change, rounded to 2 decimals; null when none has one.' }),
+            share_increasing: nullableNumber.meta({ description: 'Share (0-1, 4 decimals) of the filings with a rate change that increase; null when none has one.' }),
+            share_decreasing: nullableNumber.meta({ description: 'The same for decreases.' }),
+          })
+          .strict(),
+      )
+      .meta({ description: 'By state, then period. Only buckets with filings.' }),
+    ...fullProvenance,
+  })
+  .strict()
+  .meta({ id: 'RateActivity' });
+export type RateActivityResponse = z.infer<typeof rateActivityResponse>;
+
+export const eligibilityItem = z
+  .object({
+    state: nullableString.meta({ description: "Whose list: a state's, or null for the NAIC Quarterly Listing of Alien Insurers." }),
+    list: z.string().meta({ description: "The list's name, as printed." }),
+    company_name: z.string(),
+    syndicate_no: nullableString,
+    alien_id: nullableString,
+    naic_code: nullableString,
+    domicile: nullableString,
+    eligible_since: nullableString,
+    status: nullableString,
+  })
+  .strict()
+  .meta({ id: 'Eligibility' });
+export type EligibilityItem = z.infer<typeof eligibilityItem>;
+
+export const syndicatesParams = z
+  .object({
+    syndicate: syndicateParam.optional(),
+    managing_agent: nameParam('A managing agent', 'Hiscox').optional(),
+  })
+  .strict();
+export type SyndicatesParams = z.infer<typeof syndicatesParams>;
+
+export const syndicatesResponse = z
+  .object({
+    data: z.array(syndicateItem.extend({ eligibility: z.array(eligibilityItem).meta({ description: 'Eligibility list entries for this syndicate number.' }) }).meta({ id: 'SyndicateDossier' })),
+    ...fullProvenance,
+  })
+  .strict()
+  .meta({ id: 'Syndicates' });
+export type SyndicatesResponse = z.infer<typeof syndicatesResponse>;
+
+export const eligibilityParams = z
+  .object({
+    syndicate: syndicateParam.optional(),
+    insurer: nameParam('An insurer name', 'Lloyd').optional(),
+  })
+  .strict();
+export type EligibilityParams = z.infer<typeof eligibilityParams>;
+
+export const eligibilityResponse = z
+  .object({ data: z.array(eligibilityItem), ...fullProvenance })
+  .strict()
+  .meta({ id: 'EligibilityListings' });
+export type EligibilityResponse = z.infer<typeof eligibilityResponse>;

@@ -1,5 +1,34 @@
 // Schemas the market routes (contract.ts) and the further datasets (contract-datasets.ts) share.
 import { z } from 'zod';
+import { echo } from './echo.ts';
+
+export const STATE_CODE = /^[A-Za-z]{2}$/;
+
+export const stateParam = z
+  .string()
+  .regex(STATE_CODE, 'a two-letter state code such as FL')
+  .transform((s) => s.toUpperCase())
+  .meta({ description: 'Two-letter state code, case-insensitive (e.g. FL, tx).', example: 'FL' });
+
+/** Marks an issue whose message is the whole error message (it names its parameters itself). */
+export const WHOLE_MESSAGE = { wholeMessage: true } as const;
+
+/** `states`: comma-separated codes, case-insensitive, 1 to `max` distinct (duplicates folded). */
+export const statesListParam = (max: number) =>
+  z.string().transform((text, ctx) => {
+    const parts = text.split(',').map((c) => c.trim());
+    const bad = parts.find((c) => !stateParam.safeParse(c).success);
+    const codes = [...new Set(parts.map((c) => c.toUpperCase()))];
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `invalid 'states' ${echo(text)}: ${echo(bad)} is not a two-letter state code; expected comma-separated codes such as FL,TX` });
+      return z.NEVER;
+    }
+    if (codes.length > max) {
+      ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `'states' lists ${codes.length} distinct states: expected 1 to ${max}` });
+      return z.NEVER;
+    }
+    return codes;
+  });
 
 export const publicationRef = z
   .object({

@@ -2,20 +2,15 @@
 // response bodies. Handlers validate with these, types come from them, the ingest checks the free
 // bodies it precomputes against them, and the OpenAPI document is generated from them.
 import { z } from 'zod';
-import { echo } from './echo.ts';
 import { GRANULARITIES, isIsoDate } from './periods.ts';
-import { publicationRef } from './contract-shared.ts';
-import { ratesSampleResponse, solvencySampleResponse, syndicatesSampleResponse } from './contract-datasets.ts';
+import { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+import {
+  eligibilityParams, eligibilityResponse, enforcementParams, enforcementResponse, rateActivityParams, rateActivityResponse, ratesParams, ratesResponse,
+  ratesSampleResponse, solvencyParams, solvencyResponse, solvencySampleResponse, syndicatesParams, syndicatesResponse, syndicatesSampleResponse,
+} from './contract-datasets.ts';
 
-export { publicationRef };
+export { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam };
 
-export const STATE_CODE = /^[A-Za-z]{2}$/;
-
-export const stateParam = z
-  .string()
-  .regex(STATE_CODE, 'a two-letter state code such as FL')
-  .transform((s) => s.toUpperCase())
-  .meta({ description: 'Two-letter state code, case-insensitive (e.g. FL, tx).', example: 'FL' });
 
 export const errorBody = z
   .object({
@@ -199,9 +194,6 @@ const reportDateParam = z
     example: '2024-03-01',
   });
 
-/** Marks an issue whose message is the whole error message (it names its parameters itself). */
-export const WHOLE_MESSAGE = { wholeMessage: true } as const;
-
 function checkRange(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
   if (v.from && v.to && v.from > v.to)
     ctx.addIssue({ code: 'custom', path: ['from'], params: WHOLE_MESSAGE, message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
@@ -322,23 +314,7 @@ export const LIST_PARAMETERS: readonly string[] = ['states'];
 
 export const compareParams = z
   .object({
-    states: z
-      .string()
-      .transform((text, ctx) => {
-        const parts = text.split(',').map((c) => c.trim());
-        const bad = parts.find((c) => !stateParam.safeParse(c).success);
-        const codes = [...new Set(parts.map((c) => c.toUpperCase()))];
-        if (bad !== undefined) {
-          ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `invalid 'states' ${echo(text)}: ${echo(bad)} is not a two-letter state code; expected comma-separated codes such as FL,TX` });
-          return z.NEVER;
-        }
-        if (codes.length > MAX_COMPARE_STATES) {
-          ctx.addIssue({ code: 'custom', params: WHOLE_MESSAGE, message: `'states' lists ${codes.length} distinct states: expected 1 to ${MAX_COMPARE_STATES}` });
-          return z.NEVER;
-        }
-        return codes;
-      })
-      .meta({
+    states: statesListParam(MAX_COMPARE_STATES).meta({
         description: `Comma-separated state codes, case-insensitive, 1 to ${MAX_COMPARE_STATES} distinct (duplicates are folded). Any unknown state → 404 naming it.`,
         example: 'FL,TX',
       }),
@@ -493,6 +469,7 @@ export interface RouteContract {
 
 const FL_SOURCE = 'Florida Surplus Lines Service Office';
 const NO_FIGURES = { publications: [], report_date: null, data_as_of: null, source: FL_SOURCE };
+const NO_DATASET_RECORDS = { publications: [], report_date: null, data_as_of: null, source: 'see the route description', note: 'an example with no record' };
 
 export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   {
@@ -550,6 +527,76 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     response: insurersResponse,
     errors: [400, 402, 404, 500, 503],
     example: { state: 'FL', period: '2024-01', insurers: [], ...NO_FIGURES },
+  },
+  {
+    path: '/v1/solvency',
+    operationId: 'get_solvency',
+    summary: 'A carrier\'s receiverships and enforcement actions',
+    description:
+      'The per-carrier dossier, matched by normalized name (the sources publish no NAIC number). No match is a 200 with empty lists and a note saying there is no record in the covered states (not a judgment about the carrier), and is not charged.',
+    priceUsd: '0.10',
+    params: solvencyParams,
+    response: solvencyResponse,
+    errors: [400, 402, 500, 503],
+    example: { insurer: 'Maidstone Insurance Company', normalized_name: 'maidstone insurance', receiverships: [], enforcement_actions: [], ...NO_DATASET_RECORDS },
+  },
+  {
+    path: '/v1/enforcement',
+    operationId: 'list_enforcement_actions',
+    summary: 'Enforcement actions of state regulators',
+    description: 'The action ledger, filterable by action_type, state, year and insurer (normalized name, as part of it). Nothing matching: 200, empty, not charged.',
+    priceUsd: '0.10',
+    params: enforcementParams,
+    response: enforcementResponse,
+    errors: [400, 402, 500, 503],
+    example: { data: [], ...NO_DATASET_RECORDS },
+  },
+  {
+    path: '/v1/rates',
+    operationId: 'list_rate_filings',
+    summary: 'Admitted-market rate filings',
+    description:
+      'Filing-level browse and lookup by state, company, type of insurance, coverage category, bucketing date (from/to) and status. Admitted market only: a leading indicator. Nothing matching: 200, empty, not charged.',
+    priceUsd: '0.10',
+    params: ratesParams,
+    response: ratesResponse,
+    errors: [400, 402, 500, 503],
+    example: { data: [], ...NO_DATASET_RECORDS },
+  },
+  {
+    path: '/v1/rates/activity',
+    operationId: 'get_rate_activity',
+    summary: 'Cross-state rate-activity index',
+    description:
+      'Filings by state and month or quarter of the point they entered the public record (received, else closed, else publication date): filing_count, avg_rate_change_pct, share_increasing, share_decreasing. Filings with no overall percentage count only in filing_count.',
+    priceUsd: '0.10',
+    params: rateActivityParams,
+    response: rateActivityResponse,
+    errors: [400, 402, 500, 503],
+    example: { granularity: 'quarter', data: [], ...NO_DATASET_RECORDS },
+  },
+  {
+    path: '/v1/syndicates',
+    operationId: 'get_syndicate',
+    summary: "A Lloyd's syndicate's forecasts and eligibility",
+    description:
+      "By syndicate number (dossier) or managing agent (browse); both filters combine, and neither lists every syndicate. Each syndicate's years of account with capacity (£000) and forecast range (% on capacity), and its eligibility list entries.",
+    priceUsd: '0.10',
+    params: syndicatesParams,
+    response: syndicatesResponse,
+    errors: [400, 402, 500, 503],
+    example: { data: [], ...NO_DATASET_RECORDS },
+  },
+  {
+    path: '/v1/eligibility',
+    operationId: 'get_eligibility',
+    summary: 'Surplus lines eligibility list entries',
+    description: 'By syndicate number (joined to /v1/syndicates) or by insurer name; both filters combine, and neither lists every entry.',
+    priceUsd: '0.10',
+    params: eligibilityParams,
+    response: eligibilityResponse,
+    errors: [400, 402, 500, 503],
+    example: { data: [], ...NO_DATASET_RECORDS },
   },
   {
     path: '/v1/premium/sample',

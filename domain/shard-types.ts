@@ -70,3 +70,20 @@ export interface InsurersShard {
     insurers: { name: string; premium: number | null; policy_count: number | null }[];
   }[];
 }
+
+/** A further dataset's private shard (private/datasets/<name>.json), written by ingest/dataset-shards.ts. */
+export interface DatasetShard<T> {
+  publications: PublicationRef[];
+  records: {
+    /** The record in its answer shape. */
+    item: T;
+    /** The normalized company (or managing agent) name it is matched by; null where it has none. */
+    name: string | null;
+    /** Position of its publication in `publications`. */
+    publication: number;
+    /** A syndicate: every publication its years come from. */
+    publications?: number[];
+    report_date: string;
+    data_as_of: string;
+  }[];
+}

@@ -7,7 +7,7 @@ import { isRankable } from '../domain/insurers.ts';
 import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import { type Model, type Series, snapshotPubs } from './model.ts';
-import { datasetSampleFiles } from './dataset-samples.ts';
+import { datasetFiles } from './dataset-shards.ts';
 
 const SAMPLE_MONTHS = 13;
 const SERVED: readonly string[] = ['month', 'quarter', 'half_year', 'year'];
@@ -186,6 +186,6 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
     };
   }
   files.set('private/index.json', json({ publications: refs, states: index } satisfies IndexShard));
-  for (const [path, text] of datasetSampleFiles(dataset)) files.set(path, text);
+  for (const [path, text] of datasetFiles(dataset)) files.set(path, text);
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -9,6 +9,12 @@ import { getPremium } from './get-premium.ts';
 import { getSample } from './get-sample.ts';
 import { getSummary } from './get-summary.ts';
 import { getUnknown } from './get-unknown.ts';
+import { getEligibility } from './get-eligibility.ts';
+import { getRateActivity } from './get-rate-activity.ts';
+import { getSolvency } from './get-solvency.ts';
+import { getSyndicate } from './get-syndicate.ts';
+import { listEnforcementActions } from './list-enforcement-actions.ts';
+import { listRateFilings } from './list-rate-filings.ts';
 import { getRatesSample } from './get-rates-sample.ts';
 import { getSolvencySample } from './get-solvency-sample.ts';
 import { getSyndicatesSample } from './get-syndicates-sample.ts';
@@ -26,6 +32,12 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/solvency/sample': getSolvencySample,
   '/v1/rates/sample': getRatesSample,
   '/v1/syndicates/sample': getSyndicatesSample,
+  '/v1/solvency': getSolvency,
+  '/v1/enforcement': listEnforcementActions,
+  '/v1/rates': listRateFilings,
+  '/v1/rates/activity': getRateActivity,
+  '/v1/syndicates': getSyndicate,
+  '/v1/eligibility': getEligibility,
 };
 
 /** Every other path under /v1. */

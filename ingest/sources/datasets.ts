@@ -1,6 +1,7 @@
 // Parser for the further datasets' publication files (data/README.md, "Further datasets"): the shared
 // header, then one record per row, each cell checked against its column's kind. A record keeps the
 // publication it came from, so every answer can cite it.
+import { ACTION_TYPE_NAMES, COVERAGE_CATEGORY_NAMES } from '../../domain/contract-datasets.ts';
 import { isIsoDate } from '../../domain/periods.ts';
 import type { CsvFile } from '../csv.ts';
 import type { Problems } from '../errors.ts';
@@ -32,8 +33,8 @@ const NAIC = (name = 'naic_code'): Column => ({ name, kind: 'pattern', pattern: 
 const SYNDICATE = (required: boolean): Column => ({ name: 'syndicate_no', kind: 'pattern', pattern: /^\d{1,4}$/, expected: "a Lloyd's syndicate number such as 2791", required });
 
 export const RECEIVERSHIP_STATUS = ['liquidation', 'rehabilitation', 'conservation', 'closed'] as const;
-export const ACTION_TYPES = ['fine', 'examination', 'investigation', 'license_suspension', 'license_revocation', 'license_denial', 'cease_and_desist', 'consent_order'] as const;
-export const COVERAGE_CATEGORIES = ['auto', 'property', 'liability', 'package', 'workers_comp', 'other'] as const;
+const ACTION_TYPES = ACTION_TYPE_NAMES;
+const COVERAGE_CATEGORIES = COVERAGE_CATEGORY_NAMES;
 
 /** Each dataset's folder, the headers it requires besides the shared ones, and its columns in order. */
 export const DATASET_FILES = {

@@ -23,6 +23,12 @@ const SPEC = {
   '/v1/solvency/sample': { price: null, params: [], required: [] },
   '/v1/rates/sample': { price: null, params: [], required: [] },
   '/v1/syndicates/sample': { price: null, params: [], required: [] },
+  '/v1/solvency': { price: '0.10', params: ['insurer'], required: ['insurer'] },
+  '/v1/enforcement': { price: '0.10', params: ['action_type', 'state', 'year', 'insurer'], required: [] },
+  '/v1/rates': { price: '0.10', params: ['state', 'company', 'toi', 'coverage_category', 'from', 'to', 'status'], required: [] },
+  '/v1/rates/activity': { price: '0.10', params: ['states', 'from', 'to', 'granularity'], required: [] },
+  '/v1/syndicates': { price: '0.10', params: ['syndicate', 'managing_agent'], required: [] },
+  '/v1/eligibility': { price: '0.10', params: ['syndicate', 'insurer'], required: [] },
 } as const;
 
 type Doc = {

@@ -219,7 +219,18 @@ describe('junk PAYMENT-SIGNATURE headers on priced routes, gate on', () => {
   /** Each priced route's terms, as its challenge states them. */
   const terms: unknown[] = [];
   beforeAll(async () => {
-    const query: Record<string, string> = { '/v1/premium': 'state=FL', '/v1/premium/summary': 'state=FL&year=2024', '/v1/insurers': 'state=FL&period=2024-01', '/v1/compare': 'states=FL,IL' };
+    const query: Record<string, string> = {
+      '/v1/premium': 'state=FL',
+      '/v1/premium/summary': 'state=FL&year=2024',
+      '/v1/insurers': 'state=FL&period=2024-01',
+      '/v1/compare': 'states=FL,IL',
+      '/v1/solvency': 'insurer=Acme',
+      '/v1/enforcement': 'state=MA',
+      '/v1/rates': 'state=FL',
+      '/v1/rates/activity': 'states=FL',
+      '/v1/syndicates': 'syndicate=1234',
+      '/v1/eligibility': 'syndicate=1234',
+    };
     for (const route of PRICED) {
       const res = await callHandler(`${ORIGIN}${route.path}?${query[route.path]}`);
       expect(res.status, route.path).toBe(402);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { MAX_COMPARE_STATES, ROUTE_CONTRACTS, type RouteContract, errorBody } from '../../domain/contract.ts';
 import { GRANULARITIES } from '../../domain/periods.ts';
+import { ACTION_TYPE_NAMES, COVERAGE_CATEGORY_NAMES } from '../../domain/contract-datasets.ts';
 
 /** Cases per property: FUZZ_RUNS (`npm run fuzz` sets 100000), else what keeps both files well under a minute. */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
@@ -71,6 +72,12 @@ const line = fc.oneof(
 );
 const county = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('Miami-Dade', 'miami-dade', 'BROWARD', 'Broward', 'Orange') }, fc.stringMatching(/^[A-Za-z][A-Za-z -]{0,15}$/));
 
+/** Well-formed company names: 2 to 30 characters, starting with two letters. */
+const companyName = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('Acme Casualty Co', 'ACME CASUALTY COMPANY, INC.', 'Harbor Mutual', 'The Summit Life & Health Co.', 'Nobody Insurance') },
+  fc.stringMatching(/^[A-Za-z]{2}[A-Za-z .&,-]{0,28}$/),
+);
+
 /** Values each parameter of the contract accepts (SPEC.md Endpoints, DECISIONS.md §3-4). */
 const WELL_FORMED: Record<string, fc.Arbitrary<string>> = {
   state: stateCode,
@@ -89,6 +96,15 @@ const WELL_FORMED: Record<string, fc.Arbitrary<string>> = {
   year,
   // The fixture's insurer rankings: FL 2024-01; IL 2023 and its months, 2024-01 and 2024-02.
   period: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('2024-01', '2023', '2023-06', '2024-02') }, year, month),
+  // The further datasets (tests/fixtures/data/datasets): names in several spellings, and names no record has.
+  insurer: companyName,
+  company: companyName,
+  managing_agent: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('Fixture Managing Agency', 'fixture managing', 'Other Agency') }, companyName),
+  action_type: fc.constantFrom(...ACTION_TYPE_NAMES),
+  coverage_category: fc.constantFrom(...COVERAGE_CATEGORY_NAMES),
+  toi: fc.constantFrom('Homeowners', 'homeowners', '04.0', 'Private Passenger Auto', 'auto', 'Cyber'),
+  status: fc.constantFrom('closed', 'pending'),
+  syndicate: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1234', '5678', '01234') }, fc.integer({ min: 0, max: 9999 }).map(String)),
 };
 
 const TEN_KB = 10_240;
@@ -304,6 +320,9 @@ export function queryKind(route: RouteContract, url: URL, meant: Pair[]): 'refus
   return 'wellFormed';
 }
 
+/** The further datasets' routes with parameters: no state of theirs is ever a 404. */
+const DATASET_ROUTES = new Set(['/v1/solvency', '/v1/enforcement', '/v1/rates', '/v1/rates/activity', '/v1/syndicates', '/v1/eligibility']);
+
 /** The states a well-formed query names, uppercased. */
 const statesNamed = (url: URL) => (url.searchParams.get('states') ?? url.searchParams.get('state') ?? 'FL').split(',').map((s) => s.trim().toUpperCase());
 
@@ -324,6 +343,8 @@ export function allowedStatuses(r: FuzzRequest, url: URL, gateOn: boolean): numb
   const kind = queryKind(route, url, r.meant);
   if (kind === 'refused') return [400];
   const unpaid = route.priceUsd && gateOn;
+  // A dataset route's state is a filter: any state is answered, with no records where there are none.
+  if (DATASET_ROUTES.has(route.path)) return kind === 'wellFormed' ? [unpaid ? 402 : 200] : [400, unpaid ? 402 : 200];
   const answered = unpaid ? [402, 404] : [200, 404];
   if (kind === 'wellFormed') return statesNamed(url).every((s) => FIXTURE_STATES.includes(s)) ? answered : [404];
   return [400, ...answered];

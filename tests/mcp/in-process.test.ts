@@ -144,6 +144,12 @@ const FIXTURE_CALLS: { tool: string; args: Record<string, string> }[] = [
   { tool: 'get_summary', args: { state: 'IL', year: '2023' } },
   { tool: 'compare_states', args: { states: 'FL,IL', granularity: 'year' } },
   { tool: 'get_top_insurers', args: { state: 'FL', period: '2024-01' } },
+  { tool: 'get_solvency', args: { insurer: 'Acme Casualty Co.' } },
+  { tool: 'list_enforcement_actions', args: { action_type: 'fine', state: 'ma' } },
+  { tool: 'list_rate_filings', args: { state: 'FL', coverage_category: 'property' } },
+  { tool: 'get_rate_activity', args: { states: 'FL,TX', granularity: 'quarter' } },
+  { tool: 'get_syndicate', args: { syndicate: '1234' } },
+  { tool: 'get_eligibility', args: { insurer: 'Harbor Excess' } },
 ];
 
 /** Realistic calls on the real data (data/): 200 with figures, except where the data has none yet (the route's 404 then). */
@@ -159,6 +165,11 @@ const REAL_CALLS: { tool: string; args: Record<string, string> }[] = [
   { tool: 'get_summary', args: { state: 'TX', year: '2025' } },
   { tool: 'compare_states', args: { states: 'FL,TX', granularity: 'half_year' } },
   { tool: 'get_top_insurers', args: { state: 'FL', period: '2024-01' } },
+  { tool: 'get_solvency', args: { insurer: 'Maidstone Insurance Company' } },
+  { tool: 'list_enforcement_actions', args: { action_type: 'fine', state: 'OR' } },
+  { tool: 'list_rate_filings', args: { state: 'FL' } },
+  { tool: 'get_rate_activity', args: { states: 'FL,PA' } },
+  { tool: 'get_syndicate', args: { syndicate: '2791' } },
 ];
 
 // ---- the payment gate ---------------------------------------------------------------------------
@@ -516,9 +527,11 @@ describe('with the payment gate on (x402 MCP transport)', () => {
     expect(Object.keys(input.inputSchema.properties).sort()).toEqual(Object.keys(contractOf(tool).params!.shape).sort());
     expect(input.example).toEqual(examplesOf(contractOf(tool).params).required);
     // The free terms give no figure of the answer away.
+    // What the answer holds: its figures, or, for a list of names (eligibility), the names it gives.
     const figures = figuresOf(answer.structuredContent);
-    expect(figures.length).toBeGreaterThan(0);
-    for (const n of figures) expect(textOf(result)).not.toContain(String(n));
+    const names = ((answer.structuredContent as { data?: { company_name?: string }[] }).data ?? []).flatMap((d) => (d.company_name ? [d.company_name] : []));
+    expect(figures.length + names.length).toBeGreaterThan(0);
+    for (const n of [...figures.map(String), ...names]) expect(textOf(result)).not.toContain(n);
     expect(snapshot()).toEqual(before);
   });
 

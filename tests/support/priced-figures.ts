@@ -3,6 +3,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvFields } from './csv.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { atomicAmount, paymentTerms } from '../../api/payment/terms.ts';
 
 export const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -17,10 +19,16 @@ export function figuresIn(text: string): string[] {
     .map(String);
 }
 
+/**
+ * The prices in the asset's atomic units ("100000" for 0.10 USD): every 402 challenge and llms.txt state
+ * them, so a figure that happens to be equal (a $100,000 fine) cannot be told from a price there.
+ */
+const PRICE_AMOUNTS = new Set(ROUTE_CONTRACTS.flatMap((r) => (r.priceUsd ? [atomicAmount(r.priceUsd, paymentTerms(null))] : [])));
+
 export function pricedFigures(shardsDir: string): Set<string> {
   const collect = (dir: string) => new Set(filesUnder(dir).flatMap((f) => figuresIn(readFileSync(f, 'utf8'))));
   const free = collect(join(shardsDir, 'free'));
-  return new Set([...collect(join(shardsDir, 'private'))].filter((n) => !free.has(n)));
+  return new Set([...collect(join(shardsDir, 'private'))].filter((n) => !free.has(n) && !PRICE_AMOUNTS.has(n)));
 }
 
 /** The priced figures a text contains. */

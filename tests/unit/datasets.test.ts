@@ -3,7 +3,7 @@
 // fixture records (tests/fixtures/data/datasets, test data); the real records are traceable.
 import { describe, expect, it } from 'vitest';
 import type { RatesSampleResponse, SolvencySampleResponse, SyndicatesSampleResponse } from '../../domain/contract-datasets.ts';
-import { normalizeName } from '../../ingest/dataset-samples.ts';
+import { normalizeName } from '../../domain/names.ts';
 import { loadDataset } from '../../ingest/load.ts';
 import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, REAL_DATA, useShardsOf } from '../support/shards.ts';

@@ -11,6 +11,12 @@ import { listPublications } from './list-publications.ts';
 import { getRatesSample } from './get-rates-sample.ts';
 import { getSolvencySample } from './get-solvency-sample.ts';
 import { getSyndicatesSample } from './get-syndicates-sample.ts';
+import { getEligibility } from './get-eligibility.ts';
+import { getRateActivity } from './get-rate-activity.ts';
+import { getSolvency } from './get-solvency.ts';
+import { getSyndicate } from './get-syndicate.ts';
+import { listEnforcementActions } from './list-enforcement-actions.ts';
+import { listRateFilings } from './list-rate-filings.ts';
 
 export const TOOLS: readonly Tool[] = [
   getCoverage,
@@ -24,4 +30,10 @@ export const TOOLS: readonly Tool[] = [
   getSummary,
   compareStates,
   getTopInsurers,
+  getSolvency,
+  listEnforcementActions,
+  listRateFilings,
+  getRateActivity,
+  getSyndicate,
+  getEligibility,
 ];

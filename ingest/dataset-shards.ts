@@ -1,12 +1,14 @@
-// The further datasets' free sample summaries (SPEC.md "Free sample summary" sections), computed from
-// their records at build time and checked against the contract: the exact bytes /v1/solvency/sample,
-// /v1/rates/sample and /v1/syndicates/sample answer.
+// The further datasets' shards: the free sample summaries (SPEC.md "Free sample summary" sections),
+// computed from the records at build time and checked against the contract (the exact bytes
+// /v1/solvency/sample, /v1/rates/sample and /v1/syndicates/sample answer), and one private shard per
+// dataset with every record in its answer shape, its normalized name and its publication.
 import {
-  type FilingItem, type FineItem, type LiquidationItem, type SyndicateItem,
+  type EligibilityItem, type FilingItem, type FilingRecord, type FineItem, type LiquidationItem, type SyndicateItem,
   ratesSampleResponse, solvencySampleResponse, syndicatesSampleResponse,
 } from '../domain/contract-datasets.ts';
+import { normalizeName } from '../domain/names.ts';
 import { byDateThenUrl } from '../domain/publications.ts';
-import type { PublicationRef } from '../domain/shard-types.ts';
+import type { DatasetShard, PublicationRef } from '../domain/shard-types.ts';
 import type { Dataset, Publication } from './model-types.ts';
 import type { DatasetRecord } from './sources/datasets.ts';
 
@@ -26,21 +28,6 @@ function provenance(records: DatasetRecord[]) {
     data_as_of: latest?.dataAsOf ?? null,
     publications: pubs.map(refOf).sort(byDateThenUrl),
   };
-}
-
-/**
- * A company name as the datasets match it (the sources publish no NAIC number): lower case, `&` as
- * `and`, punctuation dropped, a leading "the" and trailing corporate suffixes (inc, incorporated,
- * corp, corporation, co, company, ltd, limited, llc) removed, spaces collapsed.
- */
-export function normalizeName(name: string): string {
-  let out = name.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
-  out = out.replace(/^the /, '');
-  for (let previous = ''; previous !== out; ) {
-    previous = out;
-    out = out.replace(/ (inc|incorporated|corp|corporation|co|company|ltd|limited|llc)$/, '');
-  }
-  return out;
 }
 
 const v = (r: DatasetRecord) => r.values as Record<string, string | number | string[] | null>;
@@ -204,11 +191,49 @@ function syndicatesSample(dataset: Dataset) {
 
 const json = (value: unknown) => JSON.stringify(value) + '\n';
 
-/** The free sample bodies of the further datasets, by shard path. */
-export function datasetSampleFiles(dataset: Dataset): [string, string][] {
+export function eligibilityOf(r: DatasetRecord): EligibilityItem {
+  const x = v(r);
+  return {
+    state: str(x.state), list: r.header.list, company_name: str(x.company_name)!, syndicate_no: str(x.syndicate_no), alien_id: str(x.alien_id),
+    naic_code: str(x.naic_code), domicile: str(x.domicile), eligible_since: str(x.eligible_since), status: str(x.status),
+  };
+}
+
+/** A private dataset shard: the publications its records cite, and each record with its publication's position. */
+function privateShard<T>(records: DatasetRecord[], item: (r: DatasetRecord) => T, name: (r: DatasetRecord) => string | null): DatasetShard<T> {
+  const pubs = [...new Map(records.map((r) => [r.pub.id, r.pub])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const position = new Map(pubs.map((p, i) => [p.id, i]));
+  return {
+    publications: pubs.map(refOf),
+    records: records.map((r) => ({ item: item(r), name: name(r), publication: position.get(r.pub.id)!, report_date: r.pub.reportDate, data_as_of: r.pub.dataAsOf })),
+  };
+}
+
+const companyName = (r: DatasetRecord) => normalizeName(String(v(r).company_name));
+
+/** The further datasets' shard files, by path: the three free samples and the private shards. */
+export function datasetFiles(dataset: Dataset): [string, string][] {
+  const { records } = dataset;
+  const syndicates = syndicatesOf(records.syndicates);
+  const syndicateShard: DatasetShard<SyndicateItem> = (() => {
+    const pubs = [...new Map(records.syndicates.map((r) => [r.pub.id, r.pub])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const position = new Map(pubs.map((p, i) => [p.id, i]));
+    return {
+      publications: pubs.map(refOf),
+      records: syndicates.map((s) => {
+        const latest = s.records.reduce((a, b) => (b.pub.reportDate > a.pub.reportDate ? b : a));
+        return { item: s.item, name: s.item.managing_agent && normalizeName(s.item.managing_agent), publication: position.get(latest.pub.id)!, publications: s.records.map((r) => position.get(r.pub.id)!), report_date: latest.pub.reportDate, data_as_of: latest.pub.dataAsOf };
+      }),
+    };
+  })();
   return [
     ['free/solvency-sample.json', json(solvencySample(dataset))],
     ['free/rates-sample.json', json(ratesSample(dataset))],
     ['free/syndicates-sample.json', json(syndicatesSample(dataset))],
+    ['private/datasets/receiverships.json', json(privateShard(receivershipsOf(records.receiverships), liquidationOf, companyName))],
+    ['private/datasets/enforcement.json', json(privateShard(records.enforcement, fineOf, companyName))],
+    ['private/datasets/rate-filings.json', json(privateShard(records.rateFilings, (r) => ({ ...filingOf(r), record_kind: String(v(r).record_kind) as FilingRecord['record_kind'], bucket_date: bucketDate(r) }), companyName))],
+    ['private/datasets/syndicates.json', json(syndicateShard)],
+    ['private/datasets/eligibility.json', json(privateShard(records.eligibility, eligibilityOf, companyName))],
   ];
 }
