@@ -140,8 +140,14 @@ describe('on the real records: spot checks against the pages', () => {
     expect(s.publications.some((p) => p.url.includes('MAPQ32025updatedforecasts'))).toBe(true);
   });
 
+  it("Starr Surplus Lines: on Texas's eligible insurers list from 2018-01-01 (SLTX bulletin of 2018-01-03)", async () => {
+    const e = await get<EligibilityResponse>('/v1/eligibility?insurer=starr%20surplus%20lines');
+    expect(e.data.map((d) => [d.state, d.eligible_since, d.status])).toEqual([['TX', '2018-01-01', 'approved']]);
+    expect(e.publications.map((p) => [p.url, p.report_date])).toEqual([['https://www.sltx.org/news/historic-bulletins/texas-approves-first-dsli/', '2018-01-03']]);
+  });
+
   it('every priced dataset route answers with real records', async () => {
-    for (const path of ['/v1/enforcement?action_type=fine', '/v1/rates?state=FL', '/v1/rates/activity?states=FL', '/v1/syndicates?managing_agent=hiscox']) {
+    for (const path of ['/v1/enforcement?action_type=fine', '/v1/rates?state=FL', '/v1/rates/activity?states=FL', '/v1/syndicates?managing_agent=hiscox', '/v1/eligibility']) {
       const body = await get<{ data: unknown[]; publications: unknown[] }>(path);
       expect(body.data.length, path).toBeGreaterThan(0);
       expect(body.publications.length, path).toBeGreaterThan(0);
