@@ -13,6 +13,7 @@ import { isApiPath } from './api/paths.ts';
 import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/handle-mcp.ts';
 import { paymentSettings } from './api/payment/settings.ts';
 import { checkShards, shardsDir } from './api/store.ts';
+import { prepareFreeAnswers } from './api/prepared.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -34,6 +35,9 @@ try {
 // So does a build whose shards are missing or damaged: serving it would answer some queries wrongly.
 const shardProblems = checkShards();
 if (shardProblems.length) refuseToStart(`Shards in ${shardsDir()} do not match their manifest (run the ingest)`, shardProblems);
+
+/** The canonical free queries' answers, prepared once from the checked shards (api/prepared.ts). */
+const PREPARED = await prepareFreeAnswers();
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled'; // we listen ourselves; the entry only exports its handler
 const entry = resolve(process.env.ASTRO_ENTRY ?? 'dist/server/entry.mjs');
@@ -111,6 +115,11 @@ function toRequest(req: IncomingMessage, url: URL, withBody = false): Request {
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
   const { url, api } = targetOf(req);
+  const prepared = typeof url !== 'string' && PREPARED.get(`${method} ${req.url}`);
+  if (prepared) {
+    res.writeHead(prepared.status, prepared.headers);
+    return void res.end(prepared.body);
+  }
   if (typeof url === 'string') return api ? send(res, errorResponse(400, url)) : plain(res, 400, `Bad request: ${url}`);
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });

@@ -10,7 +10,9 @@ import { llmsText } from '../../api/llms.ts';
 import { paymentTerms } from '../../api/payment/terms.ts';
 import { buildCoverage } from '../../src/llms-coverage.ts';
 import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
-import { FIXTURE_DATA, buildInto } from '../support/shards.ts';
+import { FIXTURE_DATA, buildInto, serveShards } from '../support/shards.ts';
+import { freeTargets } from '../../api/prepared.ts';
+import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-node');
@@ -221,6 +223,29 @@ describe('shutdown on SIGTERM', () => {
     } finally {
       gated.stop();
       facilitator.close();
+    }
+  });
+});
+
+describe("the Node server's prepared free answers (api/prepared.ts)", () => {
+  it('answer each canonical free query, GET and HEAD, exactly as the handler does: status, headers and bytes', async () => {
+    const restore = serveShards(shards);
+    try {
+      const targets = freeTargets();
+      expect(targets.length).toBeGreaterThan(5);
+      const volatile = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+      const headersOf = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !volatile.has(k)));
+      for (const target of targets) {
+        for (const method of ['GET', 'HEAD']) {
+          const viaHttp = await fetch(`${server.base}${target}`, { method });
+          const inProcess = await dispatch(new Request(`http://localhost${target}`, { method }));
+          expect(viaHttp.status, `${method} ${target}`).toBe(inProcess.status);
+          expect(headersOf(viaHttp.headers), `${method} ${target}`).toEqual(headersOf(inProcess.headers));
+          expect(Buffer.from(await viaHttp.arrayBuffer()).equals(Buffer.from(await inProcess.arrayBuffer())), `${method} ${target}`).toBe(true);
+        }
+      }
+    } finally {
+      restore();
     }
   });
 });

@@ -1,0 +1,28 @@
+// The ceiling for `npm run bench:api`: a bare node:http server answering, from memory, exactly the bytes
+// and headers the built server gave for each target (read from the JSON file named by argv[2]). Nothing
+// is parsed, validated or looked up beyond one Map get: no real server can answer these requests faster.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+interface Captured {
+  target: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+const answers = new Map(
+  (JSON.parse(readFileSync(process.argv[2], 'utf8')) as Captured[]).map((a) => [a.target, { ...a, bytes: Buffer.from(a.body, 'base64') }]),
+);
+const server = createServer((req, res) => {
+  const a = answers.get(req.url ?? '');
+  if (!a) {
+    res.writeHead(404);
+    return void res.end();
+  }
+  res.writeHead(a.status, a.headers);
+  res.end(a.bytes);
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address() as { port: number };
+  console.log(`ready ${address.port}`);
+});
