@@ -3,7 +3,7 @@
 // shapes are SPEC's; every answer also lists the publications its records come from.
 import { z } from 'zod';
 import { GRANULARITIES } from './periods.ts';
-import { WHOLE_MESSAGE, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+import { checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
 
 /** The enforcement action types (data/README.md): SPEC's three, and the licence actions and orders. */
 export const ACTION_TYPE_NAMES = ['fine', 'examination', 'investigation', 'license_suspension', 'license_revocation', 'license_denial', 'cease_and_desist', 'consent_order'] as const;
@@ -186,12 +186,6 @@ const monthBound = (bound: string) =>
   z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM (01-12), e.g. 2024-01').meta({ description: `${bound}, \`YYYY-MM\`, on the bucketing month.`, example: '2024-01' });
 const syndicateParam = z.string().regex(/^0*\d{1,4}$/, "a Lloyd's syndicate number, e.g. 2791").meta({ description: "A Lloyd's syndicate number.", example: '2791' });
 
-/** from <= to, where a month bound (`YYYY-MM`) stands for its whole month. */
-function checkBounds(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
-  if (v.from && v.to && v.from.slice(0, v.to.length) > v.to)
-    ctx.addIssue({ code: 'custom', path: ['from'], params: WHOLE_MESSAGE, message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
-}
-
 const fullProvenance = {
   report_date: datasetProvenance.report_date,
   data_as_of: datasetProvenance.data_as_of,
@@ -250,7 +244,7 @@ export const ratesParams = z
     status: z.enum(['closed', 'pending']).optional().meta({ example: 'closed' }),
   })
   .strict()
-  .superRefine(checkBounds);
+  .superRefine(checkRange);
 export type RatesParams = z.infer<typeof ratesParams>;
 
 export const ratesResponse = z
@@ -267,7 +261,7 @@ export const rateActivityParams = z
     granularity: z.enum(GRANULARITIES).default('quarter').meta({ description: 'Bucket by month, quarter (the default), half_year or year.', example: 'quarter' }),
   })
   .strict()
-  .superRefine(checkBounds);
+  .superRefine(checkRange);
 export type RateActivityParams = z.infer<typeof rateActivityParams>;
 
 export const rateActivityResponse = z

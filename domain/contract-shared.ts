@@ -42,3 +42,9 @@ export const publicationRef = z
   })
   .strict()
   .meta({ id: 'Publication' });
+
+/** from <= to, where a month bound (`YYYY-MM`) stands for its whole month. */
+export function checkRange(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
+  if (v.from && v.to && v.from.slice(0, v.to.length) > v.to)
+    ctx.addIssue({ code: 'custom', path: ['from'], params: WHOLE_MESSAGE, message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
+}

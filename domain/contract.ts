@@ -3,7 +3,7 @@
 // bodies it precomputes against them, and the OpenAPI document is generated from them.
 import { z } from 'zod';
 import { GRANULARITIES, isIsoDate } from './periods.ts';
-import { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+import { STATE_CODE, WHOLE_MESSAGE, checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
 import {
   eligibilityParams, eligibilityResponse, enforcementParams, enforcementResponse, rateActivityParams, rateActivityResponse, ratesParams, ratesResponse,
   ratesSampleResponse, solvencyParams, solvencyResponse, solvencySampleResponse, syndicatesParams, syndicatesResponse, syndicatesSampleResponse,
@@ -193,11 +193,6 @@ const reportDateParam = z
       'As-of pinning: each period shows the figures as published on or before this date (field by field from the latest report that printed each field). Periods first published later are absent; a date before every publication gives data: []. Omitted: the latest report for each period.',
     example: '2024-03-01',
   });
-
-function checkRange(v: { from?: string; to?: string }, ctx: z.RefinementCtx) {
-  if (v.from && v.to && v.from > v.to)
-    ctx.addIssue({ code: 'custom', path: ['from'], params: WHOLE_MESSAGE, message: `'from' ${v.from} is after 'to' ${v.to}: expected from <= to` });
-}
 
 // ---- /v1/premium ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import {
 } from '../domain/contract-datasets.ts';
 import { normalizeName } from '../domain/names.ts';
 import { byDateThenUrl } from '../domain/publications.ts';
+import { latestPublication } from '../domain/vintages.ts';
 import type { DatasetShard, PublicationRef } from '../domain/shard-types.ts';
 import type { Dataset, Publication } from './model-types.ts';
 import type { DatasetRecord } from './sources/datasets.ts';
@@ -15,14 +16,15 @@ import type { DatasetRecord } from './sources/datasets.ts';
 const SHOWN = 5;
 const EXAMPLES = 3;
 
-const refOf = (p: Publication): PublicationRef => ({
+/** A publication as answers cite it (DECISIONS §10). */
+export const refOf = (p: Publication): PublicationRef => ({
   publisher: p.publisher, title: p.title, url: p.url, report_date: p.reportDate, report_date_basis: p.reportDateEstimated ? 'estimated' : 'printed',
 });
 
 /** What every sample says of where its records come from: the latest publication, and all of them cited. */
 function provenance(records: DatasetRecord[]) {
   const pubs = [...new Map(records.map((r) => [r.pub.id, r.pub])).values()];
-  const latest = pubs.reduce<Publication | null>((a, b) => (!a || b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a), null);
+  const latest = pubs.length ? latestPublication(pubs) : null;
   return {
     report_date: latest?.reportDate ?? null,
     data_as_of: latest?.dataAsOf ?? null,
@@ -199,15 +201,39 @@ export function eligibilityOf(r: DatasetRecord): EligibilityItem {
   };
 }
 
-/** A private dataset shard: the publications its records cite, and each record with its publication's position. */
-function privateShard<T>(records: DatasetRecord[], item: (r: DatasetRecord) => T, name: (r: DatasetRecord) => string | null): DatasetShard<T> {
-  const pubs = [...new Map(records.map((r) => [r.pub.id, r.pub])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+/**
+ * A private dataset shard: the publications its entries cite, and each entry in its answer shape with its
+ * normalized name and the position of its latest publication (and of all of them, `withAll`, where an
+ * entry is built from several records: a syndicate's years).
+ */
+function privateShard<E, T>(
+  entries: E[],
+  recordsOf: (e: E) => DatasetRecord[],
+  item: (e: E) => T,
+  name: (e: E) => string | null,
+  withAll = false,
+): DatasetShard<T> {
+  const pubs = [...new Map(entries.flatMap(recordsOf).map((r) => [r.pub.id, r.pub])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   const position = new Map(pubs.map((p, i) => [p.id, i]));
   return {
     publications: pubs.map(refOf),
-    records: records.map((r) => ({ item: item(r), name: name(r), publication: position.get(r.pub.id)!, report_date: r.pub.reportDate, data_as_of: r.pub.dataAsOf })),
+    records: entries.map((e) => {
+      const rs = recordsOf(e);
+      const latest = rs.reduce((a, b) => (b.pub.reportDate > a.pub.reportDate ? b : a));
+      return {
+        item: item(e),
+        name: name(e),
+        publication: position.get(latest.pub.id)!,
+        ...(withAll ? { publications: rs.map((r) => position.get(r.pub.id)!) } : {}),
+        report_date: latest.pub.reportDate,
+        data_as_of: latest.pub.dataAsOf,
+      };
+    }),
   };
 }
+
+/** The shard of one kind of record: each record its own entry. */
+const recordShard = <T>(records: DatasetRecord[], item: (r: DatasetRecord) => T) => privateShard(records, (r) => [r], item, companyName);
 
 const companyName = (r: DatasetRecord) => normalizeName(String(v(r).company_name));
 
@@ -215,25 +241,15 @@ const companyName = (r: DatasetRecord) => normalizeName(String(v(r).company_name
 export function datasetFiles(dataset: Dataset): [string, string][] {
   const { records } = dataset;
   const syndicates = syndicatesOf(records.syndicates);
-  const syndicateShard: DatasetShard<SyndicateItem> = (() => {
-    const pubs = [...new Map(records.syndicates.map((r) => [r.pub.id, r.pub])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const position = new Map(pubs.map((p, i) => [p.id, i]));
-    return {
-      publications: pubs.map(refOf),
-      records: syndicates.map((s) => {
-        const latest = s.records.reduce((a, b) => (b.pub.reportDate > a.pub.reportDate ? b : a));
-        return { item: s.item, name: s.item.managing_agent && normalizeName(s.item.managing_agent), publication: position.get(latest.pub.id)!, publications: s.records.map((r) => position.get(r.pub.id)!), report_date: latest.pub.reportDate, data_as_of: latest.pub.dataAsOf };
-      }),
-    };
-  })();
+  const syndicateShard = privateShard(syndicates, (s) => s.records, (s) => s.item, (s) => s.item.managing_agent && normalizeName(s.item.managing_agent), true);
   return [
     ['free/solvency-sample.json', json(solvencySample(dataset))],
     ['free/rates-sample.json', json(ratesSample(dataset))],
     ['free/syndicates-sample.json', json(syndicatesSample(dataset))],
-    ['private/datasets/receiverships.json', json(privateShard(receivershipsOf(records.receiverships), liquidationOf, companyName))],
-    ['private/datasets/enforcement.json', json(privateShard(records.enforcement, fineOf, companyName))],
-    ['private/datasets/rate-filings.json', json(privateShard(records.rateFilings, (r) => ({ ...filingOf(r), record_kind: String(v(r).record_kind) as FilingRecord['record_kind'], bucket_date: bucketDate(r) }), companyName))],
+    ['private/datasets/receiverships.json', json(recordShard(receivershipsOf(records.receiverships), liquidationOf))],
+    ['private/datasets/enforcement.json', json(recordShard(records.enforcement, fineOf))],
+    ['private/datasets/rate-filings.json', json(recordShard(records.rateFilings, (r) => ({ ...filingOf(r), record_kind: String(v(r).record_kind) as FilingRecord['record_kind'], bucket_date: bucketDate(r) })))],
     ['private/datasets/syndicates.json', json(syndicateShard)],
-    ['private/datasets/eligibility.json', json(privateShard(records.eligibility, eligibilityOf, companyName))],
+    ['private/datasets/eligibility.json', json(recordShard(records.eligibility, eligibilityOf))],
   ];
 }

@@ -7,7 +7,7 @@ import { isRankable } from '../domain/insurers.ts';
 import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import { type Model, type Series, snapshotPubs } from './model.ts';
-import { datasetFiles } from './dataset-shards.ts';
+import { datasetFiles, refOf } from './dataset-shards.ts';
 
 const SAMPLE_MONTHS = 13;
 const SERVED: readonly string[] = ['month', 'quarter', 'half_year', 'year'];
@@ -65,7 +65,7 @@ function coverage(dataset: Dataset, model: Model): CoverageItem[] {
 function publicationRefs(dataset: Dataset): { refs: PublicationRef[]; position: Map<string, number> } {
   const pubs = [...dataset.publications].sort((a, b) => (a.id < b.id ? -1 : 1));
   return {
-    refs: pubs.map((p) => ({ publisher: p.publisher, title: p.title, url: p.url, report_date: p.reportDate, report_date_basis: p.reportDateEstimated ? 'estimated' : 'printed' })),
+    refs: pubs.map(refOf),
     position: new Map(pubs.map((p, i) => [p.id, i])),
   };
 }

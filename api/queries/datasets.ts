@@ -37,8 +37,19 @@ function listAnswer<T>(s: DatasetShard<T>, rows: Row<T>[], source: string, [foun
   return { data: rows.map((r) => r.item), source, note: rows.length ? found : none, ...provenance([[s, rows]]) };
 }
 
-/** A browse filter on names: the normalized name asked for appears in the record's. */
-const nameHas = (row: Row<unknown>, wanted: string | undefined) => !wanted || (row.name ?? '').includes(normalizeName(wanted));
+/** A browse filter on names: the normalized name asked for (normalized once) appears in the record's. */
+function nameFilter(wanted: string | undefined): (row: Row<unknown>) => boolean {
+  if (!wanted) return () => true;
+  const part = normalizeName(wanted);
+  return (row) => (row.name ?? '').includes(part);
+}
+
+/** A syndicate filter: numbers compare as numbers (`0033` is `33`). */
+function syndicateFilter(wanted: string | undefined): (item: { syndicate_no: string | null }) => boolean {
+  if (!wanted) return () => true;
+  const number = String(Number(wanted));
+  return (item) => item.syndicate_no === number;
+}
 
 const NO_RECORD = (what: string) => `No record for ${what} in the covered states: a name that is absent means no record there, not a judgment about the carrier. Nothing was charged.`;
 const SOLVENCY_SOURCE = "State receivers' and insurance regulators' published lists and notices, and press reports of them (see publications)";
@@ -68,8 +79,9 @@ export function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResp
 export function prepareEnforcement(p: EnforcementParams): () => EnforcementResponse {
   return () => {
     const es = shard<FineItem>('enforcement');
+    const named = nameFilter(p.insurer);
     const rows = es.records
-      .filter((r) => (!p.action_type || r.item.action_type === p.action_type) && (!p.state || r.item.state === p.state) && (!p.year || Number(r.item.period) === p.year) && nameHas(r, p.insurer))
+      .filter((r) => (!p.action_type || r.item.action_type === p.action_type) && (!p.state || r.item.state === p.state) && (!p.year || Number(r.item.period) === p.year) && named(r))
       .sort((a, b) => Number(b.item.period) - Number(a.item.period) || a.item.state.localeCompare(b.item.state) || a.item.company_name.localeCompare(b.item.company_name));
     return listAnswer(es, rows, SOLVENCY_SOURCE, [
       'Annual by calendar year. Examinations and investigations carry no penalty (fine_amount null); action_type=fine gives monetary penalties. Names match by normalized name, as part of it.',
@@ -83,16 +95,17 @@ const RATES_SOURCE = "State insurance departments' rate filing notices and filin
 function filingsMatching(p: Pick<RatesParams, 'state' | 'company' | 'toi' | 'coverage_category' | 'from' | 'to' | 'status'>): [DatasetShard<FilingRecord>, Row<FilingRecord>[]] {
   const fs = shard<FilingRecord>('rate-filings');
   const toi = p.toi?.toLowerCase();
+  const named = nameFilter(p.company);
   const rows = fs.records.filter(
-    ({ item: f, ...r }) =>
-      (!p.state || f.state === p.state) &&
-      nameHas({ item: f, ...r }, p.company) &&
-      (!toi || f.toi_code?.toLowerCase() === toi || f.toi_name.toLowerCase().includes(toi)) &&
-      (!p.coverage_category || f.coverage_category === p.coverage_category) &&
-      (!p.from || f.bucket_date >= p.from) &&
+    (r) =>
+      (!p.state || r.item.state === p.state) &&
+      named(r) &&
+      (!toi || r.item.toi_code?.toLowerCase() === toi || r.item.toi_name.toLowerCase().includes(toi)) &&
+      (!p.coverage_category || r.item.coverage_category === p.coverage_category) &&
+      (!p.from || r.item.bucket_date >= p.from) &&
       // A month bound includes its whole month.
-      (!p.to || f.bucket_date.slice(0, p.to.length) <= p.to) &&
-      (!p.status || f.status === p.status),
+      (!p.to || r.item.bucket_date.slice(0, p.to.length) <= p.to) &&
+      (!p.status || r.item.status === p.status),
   );
   return [fs, rows];
 }
@@ -151,7 +164,8 @@ export function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse
   return () => {
     const ss = shard<SyndicateItem>('syndicates');
     const es = shard<EligibilityItem>('eligibility');
-    const rows = ss.records.filter((r) => (!p.syndicate || r.item.syndicate_no === String(Number(p.syndicate))) && nameHas(r, p.managing_agent));
+    const [numbered, named] = [syndicateFilter(p.syndicate), nameFilter(p.managing_agent)];
+    const rows = ss.records.filter((r) => numbered(r.item) && named(r));
     const eligibility = es.records.filter((e) => rows.some((r) => e.item.syndicate_no === r.item.syndicate_no));
     return {
       data: rows.map((r) => ({ ...r.item, eligibility: eligibility.filter((e) => e.item.syndicate_no === r.item.syndicate_no).map((e) => e.item) })),
@@ -167,7 +181,8 @@ export function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse
 export function prepareEligibility(p: EligibilityParams): () => EligibilityResponse {
   return () => {
     const es = shard<EligibilityItem>('eligibility');
-    const rows = es.records.filter((r) => (!p.syndicate || r.item.syndicate_no === String(Number(p.syndicate))) && nameHas(r, p.insurer));
+    const [numbered, named] = [syndicateFilter(p.syndicate), nameFilter(p.insurer)];
+    const rows = es.records.filter((r) => numbered(r.item) && named(r));
     return listAnswer(es, rows, 'Surplus lines eligibility lists of the states and the NAIC Quarterly Listing of Alien Insurers (see publications)', [
       'Joined to /v1/syndicates by syndicate number.',
       'No entry on the eligibility lists transcribed so far matches. Nothing was charged.',

@@ -33,8 +33,6 @@ const NAIC = (name = 'naic_code'): Column => ({ name, kind: 'pattern', pattern: 
 const SYNDICATE = (required: boolean): Column => ({ name: 'syndicate_no', kind: 'pattern', pattern: /^\d{1,4}$/, expected: "a Lloyd's syndicate number such as 2791", required });
 
 export const RECEIVERSHIP_STATUS = ['liquidation', 'rehabilitation', 'conservation', 'closed'] as const;
-const ACTION_TYPES = ACTION_TYPE_NAMES;
-const COVERAGE_CATEGORIES = COVERAGE_CATEGORY_NAMES;
 
 /** Each dataset's folder, the headers it requires besides the shared ones, and its columns in order. */
 export const DATASET_FILES = {
@@ -66,7 +64,7 @@ export const DATASET_FILES = {
       { name: 'state', kind: 'state', required: true },
       text('company_name', true),
       NAIC(),
-      { name: 'action_type', kind: 'enum', values: ACTION_TYPES, required: true },
+      { name: 'action_type', kind: 'enum', values: ACTION_TYPE_NAMES, required: true },
       text('line_of_insurance'),
       { name: 'fine_amount', kind: 'number', min: 0, max: 1e10, decimals: 2, what: 'a fine in USD' },
       text('reason'),
@@ -86,7 +84,7 @@ export const DATASET_FILES = {
       NAIC(),
       text('toi_code'),
       text('toi_name', true),
-      { name: 'coverage_category', kind: 'enum', values: COVERAGE_CATEGORIES, required: true },
+      { name: 'coverage_category', kind: 'enum', values: COVERAGE_CATEGORY_NAMES, required: true },
       text('product_name'),
       { name: 'rate_change_pct', kind: 'number', min: -100, max: 1000, decimals: 3, what: 'an overall rate change in percent' },
       date('received_date', false, true),
