@@ -13,7 +13,8 @@ import { isApiPath } from './api/paths.ts';
 import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/handle-mcp.ts';
 import { paymentSettings } from './api/payment/settings.ts';
 import { checkShards, shardsDir } from './api/store.ts';
-import { prepareFreeAnswers } from './api/prepared.ts';
+import { AnswerCache, prepareFreeAnswers } from './api/prepared.ts';
+import { ROUTE_CONTRACTS } from './domain/contract.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -38,6 +39,9 @@ if (shardProblems.length) refuseToStart(`Shards in ${shardsDir()} do not match t
 
 /** The canonical free queries' answers, prepared once from the checked shards (api/prepared.ts). */
 const PREPARED = await prepareFreeAnswers();
+/** With the gate off, each priced answer once computed (GET and HEAD, 200 only), up to 64 MiB. */
+const PRICED_ANSWERS = payment ? undefined : new AnswerCache(64 * 2 ** 20);
+const PRICED_PATHS = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path));
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled'; // we listen ourselves; the entry only exports its handler
 const entry = resolve(process.env.ASTRO_ENTRY ?? 'dist/server/entry.mjs');
@@ -67,14 +71,18 @@ function validHost(value: string): boolean {
   return verdict;
 }
 
+/** What is wrong with the request's Host header, if anything. */
+function hostProblemOf(req: IncomingMessage): string | false {
+  const named = req.headers.host;
+  if (named === undefined) return req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && 'missing Host header: HTTP/1.1 requires one';
+  return !validHost(named) && 'malformed Host header: expected a host name or address, optionally with a port';
+}
+
 /** The request's URL, or the reason it has none; and whether its path is under /v1 either way. */
 function targetOf(req: IncomingMessage): { url: URL | string; api: boolean } {
   const target = req.url ?? '/';
   const named = req.headers.host;
-  const hostProblem =
-    named === undefined
-      ? req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && 'missing Host header: HTTP/1.1 requires one'
-      : !validHost(named) && 'malformed Host header: expected a host name or address, optionally with a port';
+  const hostProblem = hostProblemOf(req);
   let url: URL | null = null;
   try {
     // Origin form (/path?query) on the Host it names (a placeholder when that is bad, to learn the path);
@@ -89,10 +97,32 @@ function targetOf(req: IncomingMessage): { url: URL | string; api: boolean } {
   return { url: hostProblem || url, api: isApiPath(url.pathname) };
 }
 
+/**
+ * Writes the prepared answer to exactly this request (method and target as sent), if there is one and
+ * the Host is sound; synchronously, with no URL parsed: the fast path. False when the request needs the full handling.
+ */
+function answerPrepared(req: IncomingMessage, res: ServerResponse): boolean {
+  const key = `${req.method} ${req.url}`;
+  const prepared = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
+  if (!prepared || hostProblemOf(req)) return false;
+  res.writeHead(prepared.status, prepared.headers);
+  res.end(prepared.body);
+  return true;
+}
+
 async function send(res: ServerResponse, response: Response): Promise<void> {
   const body = await bodyOf(response);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(body);
+}
+
+/** Sends the answer, and keeps it for the next identical request when it is a priced 200 the gate did not guard. */
+async function sendPriced(res: ServerResponse, response: Response, key: string): Promise<void> {
+  if (!PRICED_ANSWERS || response.status !== 200) return send(res, response);
+  const answer = { status: 200, headers: Object.fromEntries(response.headers), body: Buffer.from((await bodyOf(response)) ?? '') };
+  PRICED_ANSWERS.set(key, answer);
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
 }
 
 /** A plain-text answer for paths outside the API. */
@@ -115,17 +145,14 @@ function toRequest(req: IncomingMessage, url: URL, withBody = false): Request {
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
   const { url, api } = targetOf(req);
-  const prepared = typeof url !== 'string' && PREPARED.get(`${method} ${req.url}`);
-  if (prepared) {
-    res.writeHead(prepared.status, prepared.headers);
-    return void res.end(prepared.body);
-  }
   if (typeof url === 'string') return api ? send(res, errorResponse(400, url)) : plain(res, 400, `Bad request: ${url}`);
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
   if (url.pathname === MCP_PATH) return send(res, await handleMcp(toRequest(req, url, true), mcpOptions));
   if (!api) return astro(req, res);
-  await send(res, await dispatch(toRequest(req, url)));
+  const response = await dispatch(toRequest(req, url));
+  if ((method === 'GET' || method === 'HEAD') && PRICED_PATHS.has(url.pathname)) return sendPriced(res, response, `${method} ${req.url}`);
+  await send(res, response);
 }
 
 // Requests being answered, so a shutdown can wait for them and no longer; and per socket, so an HTTP
@@ -147,6 +174,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     if (--inFlight === 0) whenIdle();
   });
   if (stopping) res.setHeader('Connection', 'close');
+  if (answerPrepared(req, res)) return;
   answer(req, res).catch((e: unknown) => {
     console.error(e);
     if (res.headersSent) res.destroy();

@@ -1,8 +1,8 @@
-// Free answers prepared once: the Node server (server.ts) writes these bytes and headers straight to the
-// socket for the canonical spelling of each free query, without building a Web Request and Response per
-// request. They are the dispatcher's own answers, computed at start from the shards the server checked,
-// so a prepared answer is byte for byte the one the full handler gives; any other spelling, and every
-// error, still goes through the handler.
+// Answers the Node server (server.ts) writes straight to the socket, without building a Web Request and
+// Response per request: the canonical free queries' answers, prepared at start; and, with the payment
+// gate off, each priced answer once computed. They are the dispatcher's own answers (free ones computed
+// from the shards the server checked), so a prepared answer is byte for byte the one the full handler
+// gives; any other spelling, and every error, still goes through the handler.
 import { dispatch } from './dispatch.ts';
 import { coverageResponse } from '../domain/contract.ts';
 import { requiredFreeBody } from './http.ts';
@@ -32,4 +32,42 @@ export async function prepareFreeAnswers(): Promise<Map<string, PreparedAnswer>>
     }
   }
   return out;
+}
+
+/**
+ * Answers by `METHOD target`, kept up to a total size (keys and bodies) and evicted oldest first: a
+ * client cycling through queries cannot grow it past `maxBytes`. For the priced answers the server
+ * computes with the gate off, which depend on the target alone and on shards that do not change while it runs.
+ */
+export class AnswerCache {
+  readonly #answers = new Map<string, PreparedAnswer>();
+  #bytes = 0;
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  get size(): number {
+    return this.#bytes;
+  }
+
+  get(key: string): PreparedAnswer | undefined {
+    return this.#answers.get(key);
+  }
+
+  /** Keeps the answer, unless it alone is larger than the whole cache. */
+  set(key: string, answer: PreparedAnswer): void {
+    const cost = AnswerCache.#cost(key, answer);
+    if (cost > this.maxBytes || this.#answers.has(key)) return;
+    for (const [oldest, old] of this.#answers) {
+      if (this.#bytes + cost <= this.maxBytes) break;
+      this.#answers.delete(oldest);
+      this.#bytes -= AnswerCache.#cost(oldest, old);
+    }
+    this.#answers.set(key, answer);
+    this.#bytes += cost;
+  }
+
+  /** The key and body, plus a rough allowance for the headers and the map's own bookkeeping. */
+  static #cost = (key: string, answer: PreparedAnswer) => Buffer.byteLength(key) + answer.body.length + 512;
 }

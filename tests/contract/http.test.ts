@@ -11,7 +11,9 @@ import { paymentTerms } from '../../api/payment/terms.ts';
 import { buildCoverage } from '../../src/llms-coverage.ts';
 import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
 import { FIXTURE_DATA, buildInto, serveShards } from '../support/shards.ts';
-import { freeTargets } from '../../api/prepared.ts';
+import { AnswerCache, freeTargets } from '../../api/prepared.ts';
+import { exampleQuery } from '../../api/llms.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
 
@@ -227,25 +229,61 @@ describe('shutdown on SIGTERM', () => {
   });
 });
 
-describe("the Node server's prepared free answers (api/prepared.ts)", () => {
-  it('answer each canonical free query, GET and HEAD, exactly as the handler does: status, headers and bytes', async () => {
+describe("the Node server's prepared answers (api/prepared.ts)", () => {
+  const volatile = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  const headersOf = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !volatile.has(k)));
+  /** The server's answer to each request equals the in-process handler's: status, headers and bytes. Returns the statuses. */
+  async function sameAsHandler(requests: [method: string, target: string][]): Promise<number[]> {
     const restore = serveShards(shards);
     try {
-      const targets = freeTargets();
-      expect(targets.length).toBeGreaterThan(5);
-      const volatile = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-      const headersOf = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !volatile.has(k)));
-      for (const target of targets) {
-        for (const method of ['GET', 'HEAD']) {
-          const viaHttp = await fetch(`${server.base}${target}`, { method });
-          const inProcess = await dispatch(new Request(`http://localhost${target}`, { method }));
-          expect(viaHttp.status, `${method} ${target}`).toBe(inProcess.status);
-          expect(headersOf(viaHttp.headers), `${method} ${target}`).toEqual(headersOf(inProcess.headers));
-          expect(Buffer.from(await viaHttp.arrayBuffer()).equals(Buffer.from(await inProcess.arrayBuffer())), `${method} ${target}`).toBe(true);
-        }
+      const statuses = [];
+      for (const [method, target] of requests) {
+        const viaHttp = await fetch(`${server.base}${target}`, { method });
+        const inProcess = await dispatch(new Request(`http://localhost${target}`, { method }));
+        expect(viaHttp.status, `${method} ${target}`).toBe(inProcess.status);
+        expect(headersOf(viaHttp.headers), `${method} ${target}`).toEqual(headersOf(inProcess.headers));
+        expect(Buffer.from(await viaHttp.arrayBuffer()).equals(Buffer.from(await inProcess.arrayBuffer())), `${method} ${target}`).toBe(true);
+        statuses.push(viaHttp.status);
       }
+      return statuses;
     } finally {
       restore();
     }
+  }
+
+  it('answer each canonical free query, GET and HEAD, exactly as the handler does: status, headers and bytes', async () => {
+    const targets = freeTargets();
+    expect(targets.length).toBeGreaterThan(5);
+    await sameAsHandler(targets.flatMap((t) => [['GET', t] as [string, string], ['HEAD', t] as [string, string]]));
+  });
+
+  it('with the gate off, answer a priced query asked again (kept after the first answer) exactly as the handler does, and its other spellings and errors too', async () => {
+    const targets = ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => `${r.path}?${exampleQuery(r)}`);
+    // Each asked twice by GET and by HEAD, HEAD first for half of them (a HEAD answer kept must not be a GET's, nor the reverse).
+    const requests: [string, string][] = targets.flatMap((t, i) => {
+      const [a, b] = i % 2 ? ['GET', 'HEAD'] : ['HEAD', 'GET'];
+      return [[a, t], [b, t], [a, t], [b, t]] as [string, string][];
+    });
+    const variants = ['/v1/premium?state=fl', '/v1/premium?granularity=month&state=FL', '/v1/premium?state=FL&state=FL', '/v1/premium?state=ZZ', '/v1/premium?state=F1'];
+    for (const v of variants) requests.push(['GET', v], ['GET', v]);
+    const statuses = await sameAsHandler(requests);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(targets.length * 2); // most examples answer on the fixtures
+    expect(new Set(statuses)).toEqual(new Set([200, 400, 404]));
+  });
+});
+
+describe('AnswerCache (api/prepared.ts)', () => {
+  const answer = (size: number) => ({ status: 200, headers: {}, body: Buffer.alloc(size, 1) });
+  it('keeps answers within its size, evicting the oldest first, and never one larger than the whole cache', () => {
+    const cache = new AnswerCache(10_000);
+    for (let i = 0; i < 10; i++) cache.set(`GET /v1/premium?i=${i}`, answer(2_000));
+    expect(cache.size).toBeLessThanOrEqual(10_000);
+    expect(cache.get('GET /v1/premium?i=0')).toBeUndefined();
+    expect(cache.get('GET /v1/premium?i=9')?.body.length).toBe(2_000);
+    const kept = [...Array(10).keys()].filter((i) => cache.get(`GET /v1/premium?i=${i}`));
+    expect(kept).toEqual(kept.map((_, k) => 10 - kept.length + k)); // the newest ones, without a gap
+    cache.set('GET /huge', answer(20_000));
+    expect(cache.get('GET /huge')).toBeUndefined();
+    expect(cache.get('GET /v1/premium?i=9')).toBeDefined();
   });
 });
