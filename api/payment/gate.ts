@@ -4,7 +4,7 @@
 // API's responses: 402 with body {} and no internals, 503 when the facilitator cannot be reached.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import { type PaymentPayload, type PaymentRequired, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
+import { type PaymentPayload, type PaymentRequired, type PaymentRequirements, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { isAddress } from 'viem';
@@ -60,6 +60,8 @@ export type CallOutcome =
 
 
 const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
+/** How many encoded challenges a gate keeps (see `challenge`). */
+const CHALLENGES_KEPT = 1000;
 
 /**
  * The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a
@@ -201,12 +203,53 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
     ({ adapter: adapterOf(request, resource, payment), path: route.path, method: request.method });
 
+  // A route's challenge is the same bytes for the same method and resource (it holds no time or nonce),
+  // and building and base64-encoding it was most of an unpaid request's cost: each is built once. Bounded:
+  // a client cycling through queries or Hosts cannot grow it past CHALLENGES_KEPT.
+  const challenges = new Map<string, Promise<string>>();
   /** The route's 402 challenge, as the SDK encodes it. */
-  async function challenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
+  function challenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
+    const key = `${request.method} ${resource.href}`;
+    let header = challenges.get(key);
+    if (!header) {
+      header = buildChallenge(request, resource, route);
+      if (challenges.size >= CHALLENGES_KEPT) challenges.clear();
+      challenges.set(key, header);
+      header.catch(() => challenges.delete(key)); // a failure (facilitator not yet reached) is tried again next time
+    }
+    return header;
+  }
+  async function buildChallenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
     const unpaid = await http.processHTTPRequest(contextOf(request, resource, route, false));
     const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
     if (!header) throw new Error(`priced route ${route.path} gave no payment challenge`);
     return header;
+  }
+
+  // A call's payment requirements and enriched extensions depend on its route alone (fixed price and
+  // payee; MCP declarations are not enriched per request): built once per route, not per call.
+  interface CallTerms {
+    requirements: PaymentRequirements[];
+    extensions?: Record<string, unknown>;
+    info: PaymentRequired['resource'];
+    /** What is offered, with no error: what a payment must match. */
+    offered: PaymentRequired;
+  }
+  const callTerms = new Map<string, Promise<CallTerms>>();
+  function callTermsOf(route: RouteContract, resource: CallResource, context: { resource: string }): Promise<CallTerms> {
+    let terms = callTerms.get(route.path);
+    if (!terms) {
+      terms = (async () => {
+        const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
+        const extensions = resource.extensions && resourceServer.enrichExtensions(resource.extensions, context);
+        const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
+        const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
+        return { requirements, extensions, info, offered };
+      })();
+      callTerms.set(route.path, terms);
+      terms.catch(() => callTerms.delete(route.path));
+    }
+    return terms;
   }
 
   return {
@@ -215,19 +258,20 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       try {
         await initialized();
         // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
-        const paying = request.method !== 'HEAD';
-        if (paying && malformedPayment(request)) {
+        const paying = request.method !== 'HEAD' && [...PAYMENT_HEADERS].some((name) => request.headers.has(name));
+        if (!paying) return payment402({ 'PAYMENT-REQUIRED': await challenge(request, resource, route) });
+        if (malformedPayment(request)) {
           logRefusal(route, MALFORMED_PAYMENT);
           return payment402({ 'PAYMENT-REQUIRED': challengeHeader(await challenge(request, resource, route), MALFORMED_PAYMENT).header });
         }
-        const context = contextOf(request, resource, route, paying);
+        const context = contextOf(request, resource, route, true);
         const result = await http.processHTTPRequest(context);
         if (result.type === 'payment-error') {
           const refused = result.response.headers['PAYMENT-REQUIRED'];
           // Any other outcome the SDK reports as an error (it can come after a settle) is not a refusal.
           if (result.response.status !== 402 || !refused) throw new Error(`payment flow for ${route.path} ended with ${result.response.status}`);
           const { header, reason } = challengeHeader(refused);
-          if (paying && request.headers.has('payment-signature')) logRefusal(route, reason);
+          if (request.headers.has('payment-signature')) logRefusal(route, reason);
           return payment402({ 'PAYMENT-REQUIRED': header });
         }
         if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
@@ -271,9 +315,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       try {
         await initialized();
         const context = { resource: resource.url };
-        const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
-        const extensions = resource.extensions && resourceServer.enrichExtensions(resource.extensions, context);
-        const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
+        const { requirements, extensions, info, offered } = await callTermsOf(route, resource, context);
         const required = async (reason: string, payload?: PaymentPayload): Promise<CallOutcome> => {
           const error = reasonCode(reason, 'invalid_payment');
           if (payload !== undefined || reason === MALFORMED_PAYLOAD) logRefusal(route, error);
@@ -281,7 +323,6 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         };
         if (payment === undefined) return await required('Payment required');
         if (!isWellFormedPayload(payment)) return await required(MALFORMED_PAYLOAD);
-        const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
         const matching = resourceServer.findMatchingRequirements(offered.accepts, payment);
         if (!matching) return await required('No matching payment requirements', payment);
         const extensionCheck = resourceServer.validateExtensions(offered, payment);

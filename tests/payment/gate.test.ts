@@ -220,6 +220,22 @@ describe('an unpaid request to a priced route', () => {
     expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(expectedAmount(p.path).toString());
   });
 
+  it('asked again, by GET and HEAD in turn and for each priced query: every challenge names its own method and resource (challenges are kept once built)', async () => {
+    const seen = new Set<string>();
+    for (let round = 0; round < 2; round++) {
+      for (const p of PRICED) {
+        for (const method of round ? ['HEAD', 'GET'] : ['GET', 'HEAD']) {
+          const header = (await local(urlOf(p), { method })).headers.get('PAYMENT-REQUIRED')!;
+          const challenge = decodePaymentRequiredHeader(header);
+          expect(challenge.resource.url, `${method} ${p.path}`).toBe(`${ORIGIN}${p.path}?${p.resource}`);
+          expect((challenge.extensions?.bazaar as { info: { input: { method: string } } }).info.input.method, `${method} ${p.path}`).toBe(method);
+          seen.add(header);
+        }
+      }
+    }
+    expect(seen.size).toBe(PRICED.length * 2);
+  });
+
   it('HEAD with a valid payment is still 402 and is not charged: there is no answer to deliver', async () => {
     const url = urlOf(PRICED[0]);
     const before = ledger();
