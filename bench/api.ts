@@ -2,9 +2,11 @@
 // machine, measured in the same run: a bare node:http server (bench/ceiling-server.ts, its own process,
 // as the built server is) answering the identical bytes and headers from memory. Rounds alternate
 // server and ceiling, so machine noise hits both alike; medians of the rounds are reported. Routes: the
-// free sample and coverage (precomputed bytes: goal ≥ 0.9× the ceiling), and /v1/premium and the summary
-// with the payment gate off (computed from the shards: goal ≥ 0.7×); p99 within 2× the ceiling's.
+// free sample and coverage (precomputed bytes: goal ≥ 0.9× the ceiling), /v1/premium and the summary
+// with the payment gate off (kept once computed: goal ≥ 0.7×), p99 within 2× the ceiling's; and MCP
+// tool calls (POST /mcp, a free tool and a priced one with the gate off; no goal set, reported).
 // Data: a SYNTHETIC one-state corpus in a temp dir. Not a test: it reports goals, and exits 0 either way.
+// With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,11 +32,22 @@ interface CannonResult {
   errors: number;
   timeouts: number;
 }
-type Cannon = (opts: { url: string; connections: number; duration: number }) => Promise<CannonResult>;
+type Cannon = (opts: { url: string; connections: number; duration: number; method?: string; body?: string; headers?: Record<string, string> }) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
-async function measure(url: string, duration: number, connections: number): Promise<CannonResult> {
-  const r = await autocannon({ url, connections, duration });
+/** What is measured: a request, and the ratio to the ceiling it should reach (null: none set). */
+interface Target {
+  label: string;
+  target: string;
+  goal: number | null;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+async function measure(base: string, t: Target, duration: number, connections: number): Promise<CannonResult> {
+  const url = base + t.target;
+  const r = await autocannon({ url, connections, duration, method: t.method ?? 'GET', ...(t.body ? { body: t.body, headers: t.headers } : {}) });
   if (r.non2xx || r.errors || r.timeouts || !r['2xx'])
     throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r['2xx']} 2xx`);
   return r;
@@ -76,19 +89,30 @@ try {
 
   const coverage = (await (await fetch(`${server.base}/v1/coverage`)).json()) as { period_types: { month?: { to: string } } }[];
   const lastYear = Number(coverage[0].period_types.month!.to.slice(0, 4)) - 1;
-  const routes = [
+  const mcpCall = (label: string, name: string, args: Record<string, unknown>): Target => ({
+    label,
+    target: '/mcp',
+    goal: null,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const routes: Target[] = [
     { label: 'GET /v1/premium/sample (free)', target: `/v1/premium/sample?state=${STATE}`, goal: 0.9 },
     { label: 'GET /v1/coverage (free)', target: '/v1/coverage', goal: 0.9 },
     { label: `GET /v1/premium 240 months (priced)`, target: `/v1/premium?state=${STATE}`, goal: 0.7 },
     { label: 'GET /v1/premium/summary (priced)', target: `/v1/premium/summary?state=${STATE}&year=${lastYear}`, goal: 0.7 },
+    mcpCall('MCP get_premium_sample (free)', 'get_premium_sample', { state: STATE }),
+    mcpCall('MCP get_summary (priced)', 'get_summary', { state: STATE, year: lastYear }),
   ];
-  // The ceiling answers each target with the very bytes and headers the server gave (less those Node writes itself).
+  // The ceiling answers each request with the very bytes and headers the server gave (less those Node writes itself).
   const captured = [];
   for (const r of routes) {
-    const res = await fetch(server.base + r.target);
-    if (res.status !== 200) throw new Error(`GET ${r.target} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    const res = await fetch(server.base + r.target, { method: r.method, body: r.body, headers: r.headers });
+    const text = await res.clone().text();
+    if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${r.label} answered ${res.status}: ${text.slice(0, 300)}`);
     const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)));
-    captured.push({ target: r.target, status: 200, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
+    captured.push({ key: `${r.method ?? 'GET'} ${r.target} ${r.body ?? ''}`, status: 200, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
   }
   const answersFile = join(tmp, 'ceiling-answers.json');
   writeFileSync(answersFile, JSON.stringify(captured));
@@ -107,8 +131,8 @@ try {
   });
   const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
   for (const [i, r] of routes.entries()) {
-    const got = Buffer.from(await (await fetch(ceilingBase + r.target)).arrayBuffer()).toString('base64');
-    if (got !== captured[i].body) throw new Error(`the ceiling does not answer ${r.target} with the server's bytes`);
+    const got = Buffer.from(await (await fetch(ceilingBase + r.target, { method: r.method, body: r.body, headers: r.headers })).arrayBuffer()).toString('base64');
+    if (got !== captured[i].body) throw new Error(`the ceiling does not answer ${r.label} with the server's bytes`);
   }
 
   console.log(
@@ -118,14 +142,15 @@ try {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const lines: string[] = [];
   const goals: string[] = [];
+  const results = [];
   for (const connections of CONNECTIONS) {
-    for (const r of routes) for (const base of [server.base, ceilingBase]) await measure(base + r.target, WARMUP_SECONDS, connections);
+    for (const r of routes) for (const base of [server.base, ceilingBase]) await measure(base, r, WARMUP_SECONDS, connections);
     for (const [i, r] of routes.entries()) {
       const mine: CannonResult[] = [];
       const top: CannonResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        mine.push(await measure(server.base + r.target, SECONDS, connections));
-        top.push(await measure(ceilingBase + r.target, SECONDS, connections));
+        mine.push(await measure(server.base, r, SECONDS, connections));
+        top.push(await measure(ceilingBase, r, SECONDS, connections));
       }
       const ratios = mine.map((m, k) => m.requests.mean / top[k].requests.mean);
       const ratio = median(ratios);
@@ -137,14 +162,21 @@ try {
           `${median(top.map((m) => m.requests.mean)).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}× ` +
           `${median(mine.map((m) => m.latency.p50)).toFixed(0).padStart(5)} ${p99.toFixed(0).padStart(5)} ${p99Top.toFixed(0).padStart(5)}   (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
       );
-      const met = ratio >= r.goal && p99 <= 2 * Math.max(p99Top, 1);
-      goals.push(`goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ceiling, p99 ≤ 2× its: ${ratio.toFixed(2)}×, p99 ${p99} vs ${p99Top} ms → ${met ? 'met' : 'NOT MET'}`);
+      const p50 = median(mine.map((m) => m.latency.p50));
+      const reqs = median(mine.map((m) => m.requests.mean));
+      const ceilingReqs = median(top.map((m) => m.requests.mean));
+      const met = r.goal === null ? null : ratio >= r.goal && p99 <= 2 * Math.max(p99Top, 1);
+      results.push({ connections, label: r.label, bytes, reqs, ceilingReqs, ratio, rounds: ratios, p50, p99, ceilingP99: p99Top, goal: r.goal, met });
+      if (r.goal !== null)
+        goals.push(`goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ceiling, p99 ≤ 2× its: ${ratio.toFixed(2)}×, p99 ${p99} vs ${p99Top} ms → ${met ? 'met' : 'NOT MET'}`);
     }
   }
   console.log(`\nconn  ${'route'.padEnd(36)} ${'bytes'.padStart(8)} ${'req/s'.padStart(8)} ${'ceiling'.padStart(8)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'c.p99'.padStart(5)}   (ratio each round; ms)`);
   for (const l of lines) console.log(l);
   console.log('');
   for (const g of goals) console.log(g);
+  if (process.env.BENCH_JSON)
+    writeFileSync(process.env.BENCH_JSON, JSON.stringify({ node: process.version, seconds: SECONDS, rounds: ROUNDS, corpus: `SYNTHETIC 1 state (${STATE}), ${built.figures} figures`, results }, null, 1));
 } catch (e) {
   cleanup();
   throw e;

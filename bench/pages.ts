@@ -1,8 +1,9 @@
 // `npm run bench:pages`: builds the site from the embedded data into a private folder and prints the
 // weight of every page for people: HTML plus the stylesheets it links, uncompressed (issue 12's budget:
 // a month page under 150 KB). Not a test: it prints the sizes and names any page over the budget.
+// With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const BUDGET = 150 * 1024;
@@ -39,3 +40,18 @@ const months = rows.filter((r) => /\d{4}-\d{2}/.test(r.path)).map((r) => r.html 
 console.log(`\n${months.length} month pages: smallest ${kb(months[0])} KB, median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB (budget ${BUDGET / 1024} KB)`);
 const over = rows.filter((r) => r.html + r.css >= BUDGET);
 console.log(over.length ? `OVER BUDGET: ${over.map((r) => r.path).join(', ')}` : 'every page is under the budget');
+if (process.env.BENCH_JSON) {
+  const weightOf = (path: string) => rows.find((r) => r.path === path)!;
+  const total = (r: { html: number; css: number }) => r.html + r.css;
+  const largest = rows.filter((r) => /\d{4}-\d{2}/.test(r.path)).sort((a, b) => total(b) - total(a))[0];
+  writeFileSync(
+    process.env.BENCH_JSON,
+    JSON.stringify({
+      budget: BUDGET,
+      home: total(weightOf('/')),
+      index: total(weightOf('/snapshots/')),
+      months: { count: months.length, smallest: months[0], median: months[Math.floor(months.length / 2)], largest: months.at(-1), largestPath: largest.path },
+      over: over.map((r) => r.path),
+    }),
+  );
+}

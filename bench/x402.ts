@@ -13,6 +13,9 @@
 // process (anvil account #0 pays gas) behind a loopback HTTP server. Nothing touches a real network.
 // Checked while measuring (a failure stops the run): every paid answer is 200 with a successful receipt and the
 // gate-off body; the payee gains exactly N × price on chain. Not a test otherwise: it reports, and exits 0.
+// Then the gate's own work, in process (dispatch, no socket): a 402, a paid request whose facilitator
+// is a MOCK answering at once (to isolate this service's code from the facilitator's), and the gate-off
+// answer. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,9 +23,15 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
 import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { buildShards } from '../ingest/build.ts';
-import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
+import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payerClient, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
 import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
-import { REAL_DATA } from '../tests/support/shards.ts';
+import { REAL_DATA, serveShards } from '../tests/support/shards.ts';
+import { dispatch } from '../api/dispatch.ts';
+import { installGate } from '../api/payment/configured.ts';
+import { createGate } from '../api/payment/gate.ts';
+import { paymentSettings } from '../api/payment/settings.ts';
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { writeFileSync } from 'node:fs';
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 200);
 const WARMUP = 10;
@@ -114,6 +123,47 @@ async function expectBody(url: string, status: number): Promise<{ res: Response;
   const text = await res.text();
   if (res.status !== status) throw new Error(`GET ${url} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
   return { res, text };
+}
+
+const OWN_N = 500;
+
+/** Median ms of the gate's own work on PREMIUM, in this process: 402, paid (MOCK facilitator answering at once), gate off. */
+async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: number; paid: number; off: number }> {
+  const restore = serveShards(shards);
+  const settings = paymentSettings({ X402_PAY_TO: payTo, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
+  const payer = (p: { payload: { authorization: { from: string } } }) => p.payload.authorization.from;
+  const instantMock = {
+    getSupported: async () => ({ kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK }], extensions: ['bazaar'], signers: {} }),
+    verify: async (p: never) => ({ isValid: true, payer: payer(p) }),
+    settle: async (p: never) => ({ success: true, transaction: `0x${'1'.repeat(64)}`, network: NETWORK, payer: payer(p) }),
+  };
+  const url = `http://localhost${PREMIUM}`;
+  const timeEach = async (status: number, request: (i: number) => Request): Promise<number> => {
+    const times: number[] = [];
+    for (let i = 0; i < OWN_N + 50; i++) {
+      const t = performance.now();
+      const res = await dispatch(request(i));
+      await res.arrayBuffer();
+      if (i >= 50) times.push(performance.now() - t);
+      if (res.status !== status) throw new Error(`in process: ${res.status}, expected ${status}`);
+    }
+    return median(times);
+  };
+  try {
+    installGate(createGate(settings, instantMock as unknown as FacilitatorClient, ROUTE_CONTRACTS));
+    const challenge = await timeEach(402, () => new Request(url));
+    const required = decodePaymentRequiredHeader((await dispatch(new Request(url))).headers.get('PAYMENT-REQUIRED')!);
+    const client = payerClient('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+    const signatures: string[] = [];
+    for (let i = 0; i < OWN_N + 50; i++) signatures.push(encodePaymentSignatureHeader(await client.createPaymentPayload(required)));
+    const paid = await timeEach(200, (i) => new Request(url, { headers: { 'PAYMENT-SIGNATURE': signatures[i] } }));
+    installGate(null);
+    const off = await timeEach(200, () => new Request(url));
+    return { challenge, paid, off };
+  } finally {
+    installGate(undefined);
+    restore();
+  }
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'slmd-bench-x402-'));
@@ -304,6 +354,17 @@ try {
   console.log(`payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × ($${priceOf(PREMIUM).usd} + $${priceOf(COMPARE).usd}) = ${usdc(expected)})`);
   console.log(`payer ${payer}: ${payerDelta < 0n ? '−' : '+'}${usdc(payerDelta < 0n ? -payerDelta : payerDelta)}`);
   console.log(`measured phase: ${seconds.toFixed(1)} s`);
+  const own = await gateOwnWork(shards, chain.payee);
+  console.log(`\nthe gate's own work, in process (dispatch, no socket; median of ${OWN_N} of each, ${PREMIUM}):`);
+  console.log(`  402 challenge                                ${own.challenge.toFixed(3)} ms`);
+  console.log(`  paid, facilitator a MOCK answering at once   ${own.paid.toFixed(3)} ms`);
+  console.log(`  gate off (the answer computed)               ${own.off.toFixed(3)} ms`);
+  console.log(`  so the gate's own part of a paid request: ${(own.paid - own.off).toFixed(3)} ms; the rest of part 3 is the facilitator's HTTP and the sockets`);
+  if (process.env.BENCH_JSON) {
+    const byPart = Object.fromEntries(paidIdx.map((i) => [targets[i].path, Object.fromEntries(partRows.map(([label, part]) => [label.trim(), median(record.parts[i].map(part))]))]));
+    const rows = targets.map((t, i) => ({ label: t.label, n: record.ms[i].length, median: median(record.ms[i]), p99: p99(record.ms[i]), mean: mean(record.ms[i]) }));
+    writeFileSync(process.env.BENCH_JSON, JSON.stringify({ node: process.version, payments: N, rows, parts: byPart, own }, null, 1));
+  }
   if (payeeDelta !== expected || payerDelta !== -expected)
     throw new Error(`on-chain balances: payee +${payeeDelta}, payer ${payerDelta}; expected ±${expected} atomic units`);
   if (transactions.size !== paidCount) throw new Error(`${transactions.size} settlement transactions for ${paidCount} paid requests`);

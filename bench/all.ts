@@ -1,0 +1,199 @@
+// `npm run bench`: runs every benchmark, one after another (each alone on the machine), and writes
+// docs/benchmarks.md from what they measured: the API against the bare node:http ceiling (free and
+// priced routes, MCP tool calls), the paid round trip on the local chain, the ingest at three corpus
+// sizes, build times, the Vercel function's size and the snapshot pages' weights; with the date, the
+// machine and the commit, and a line on every goal, met or missed. Not a test: it asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem, type as osType } from 'node:os';
+import { join } from 'node:path';
+import { buildShards } from '../ingest/build.ts';
+import { REAL_DATA } from '../tests/support/shards.ts';
+import { ROOT, astroBuild } from '../tests/support/server.ts';
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
+const commit = git('rev-parse', '--short', 'HEAD');
+const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+if (dirty) console.warn('warning: the working tree has uncommitted changes; docs/benchmarks.md will say so');
+
+const tmp = mkdtempSync(join(ROOT, '.tmp', 'bench-all-'));
+/** Runs one benchmark script in its own process, its output shown as it goes, and returns its JSON results. */
+function run<T>(script: string, env: Record<string, string> = {}, nodeFlags: string[] = []): T {
+  const out = join(tmp, `${script.replace(/\W/g, '_')}.json`);
+  console.log(`\n=== ${script} ===`);
+  const t = performance.now();
+  execFileSync(process.execPath, [...nodeFlags, join(ROOT, 'bench', script)], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env, BENCH_JSON: out } });
+  console.log(`(${script}: ${((performance.now() - t) / 1000).toFixed(0)} s)`);
+  return JSON.parse(readFileSync(out, 'utf8')) as T;
+}
+
+/** Total bytes and number of files under a folder (symbolic links not followed). */
+function sizeOf(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    bytes += statSync(join(e.parentPath, e.name)).size;
+    files++;
+  }
+  return { bytes, files };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const timed = (f: () => void) => {
+  const t = performance.now();
+  f();
+  return performance.now() - t;
+};
+
+interface ApiResult {
+  connections: number;
+  label: string;
+  bytes: number;
+  reqs: number;
+  ceilingReqs: number;
+  ratio: number;
+  rounds: number[];
+  p50: number;
+  p99: number;
+  ceilingP99: number;
+  goal: number | null;
+  met: boolean | null;
+}
+interface IngestCorpus {
+  label: string;
+  figures: number;
+  ms: number;
+  msPer1k: number;
+  peakRssMiB: number;
+  files: number;
+  bytes: number;
+}
+interface X402Result {
+  payments: number;
+  rows: { label: string; n: number; median: number; p99: number; mean: number }[];
+  parts: Record<string, Record<string, number>>;
+  own: { challenge: number; paid: number; off: number };
+}
+interface PagesResult {
+  budget: number;
+  home: number;
+  index: number;
+  months: { count: number; smallest: number; median: number; largest: number; largestPath: string };
+  over: string[];
+}
+
+const started = new Date();
+try {
+  // Builds first, on the real data: what `npm run build` and `npm run build:vercel` do.
+  console.log('=== builds (real data) ===');
+  const shards = join(tmp, 'shards');
+  const ingestMs = timed(() => buildShards(REAL_DATA, shards));
+  const nodeBuildMs = timed(() => astroBuild({ ASTRO_OUT_DIR: join(tmp, 'dist-node'), DEPLOY_TARGET: 'node', SHARDS_DIR: shards }));
+  // The Vercel build packs shards/ (the folder it names) into the function, as `npm run build:vercel` does.
+  buildShards(REAL_DATA, join(ROOT, 'shards'));
+  const vercelBuildMs = timed(() => astroBuild({ ASTRO_OUT_DIR: join(tmp, 'dist-vercel'), DEPLOY_TARGET: 'vercel' }));
+  const output = join(ROOT, '.vercel', 'output');
+  const fn = sizeOf(join(output, 'functions', '_render.func'));
+  const staticFiles = sizeOf(join(output, 'static'));
+  console.log(`ingest ${seconds(ingestMs)}, astro build (node) ${seconds(nodeBuildMs)}, (vercel) ${seconds(vercelBuildMs)}; function ${mib(fn.bytes)} in ${fn.files} files`);
+
+  const api = run<{ corpus: string; seconds: number; rounds: number; results: ApiResult[] }>('api.ts');
+  const x402 = run<X402Result>('x402.ts');
+  const ingest = run<{ corpora: IngestCorpus[] }>('ingest.ts', {}, ['--expose-gc']);
+  const pages = run<PagesResult>('pages.ts');
+
+  const goals: string[] = [];
+  const md: string[] = [];
+  md.push('# Benchmarks', '');
+  md.push(`Written by \`npm run bench\` (bench/all.ts) on ${started.toISOString().slice(0, 10)}; do not edit by hand.`, '');
+  md.push(
+    `- **Commit:** \`${commit}\`${dirty ? ' **with uncommitted changes**' : ' (clean working tree)'}`,
+    `- **Machine:** ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${mib(totalmem()).replace(' MiB', '')} MiB RAM, ${osType()} ${release()}`,
+    `- **Node:** ${process.version}`,
+    `- **Started:** ${started.toISOString()}; finished ${new Date().toISOString()}`,
+    '',
+  );
+
+  md.push('## API against the ceiling', '');
+  md.push(
+    `Each route of the built Node server (\`server.ts\`) against the ceiling: a bare \`node:http\` server answering the identical bytes and headers from memory (bench/ceiling-server.ts), in the same run, rounds alternating (${api.rounds} rounds of ${api.seconds} s, medians). Corpus: ${api.corpus}. Payment gate off. The load generator (autocannon) runs on the same machine. Latencies in ms.`,
+    '',
+    '| connections | request | bytes | req/s | ceiling req/s | ratio | p50 | p99 | ceiling p99 | ratio per round | goal |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  );
+  for (const r of api.results) {
+    const goal = r.goal === null ? 'none set' : `≥ ${r.goal.toFixed(2)}×, p99 ≤ 2× ceiling: **${r.met ? 'met' : 'missed'}**`;
+    md.push(
+      `| ${r.connections} | ${r.label} | ${r.bytes} | ${r.reqs.toFixed(0)} | ${r.ceilingReqs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ${r.p50} | ${r.p99} | ${r.ceilingP99} | ${r.rounds.map((x) => x.toFixed(2)).join(', ')} | ${goal} |`,
+    );
+    if (r.goal !== null)
+      goals.push(
+        `${r.met ? 'Met' : '**Missed**'}: ${r.label} at ${r.connections} connections: ${r.ratio.toFixed(2)}× the ceiling (goal ≥ ${r.goal.toFixed(2)}×), p99 ${r.p99} ms against the ceiling's ${r.ceilingP99} ms (goal ≤ 2×).` +
+          (r.met ? '' : ` Rounds: ${r.rounds.map((x) => x.toFixed(2)).join(', ')}.`),
+      );
+  }
+  md.push('');
+
+  md.push('## Paid round trip (x402, local chain)', '');
+  md.push(
+    `The official client (@x402/fetch) against the built server with the gate on, a facilitator on loopback settling on anvil (Base's chain id, an EIP-3009 test token at the USDC address); ${x402.payments} paid requests per route, one at a time. Times in ms.`,
+    '',
+    '| request | n | median | p99 | mean |',
+    '|---|---:|---:|---:|---:|',
+  );
+  for (const r of x402.rows) md.push(`| ${r.label} | ${r.n} | ${r.median.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.mean.toFixed(1)} |`);
+  const routes = Object.keys(x402.parts);
+  md.push('', `Parts of a paid request (median ms of each part; medians need not add up):`, '', `| part | ${routes.join(' | ')} |`, `|---|${routes.map(() => '---:').join('|')}|`);
+  for (const part of Object.keys(x402.parts[routes[0]])) md.push(`| ${part} | ${routes.map((r) => x402.parts[r][part].toFixed(1)).join(' | ')} |`);
+  md.push(
+    '',
+    `The gate's own work, in process (no socket, median of 500): a 402 challenge ${x402.own.challenge.toFixed(3)} ms; a paid request with a MOCK facilitator answering at once ${x402.own.paid.toFixed(3)} ms, against ${x402.own.off.toFixed(3)} ms for the same answer with the gate off: the gate's own part of a paid request is ${(x402.own.paid - x402.own.off).toFixed(3)} ms. The rest of "paid request → 200 headers", beyond verify and settle, is the facilitator's two HTTP calls and the sockets.`,
+    '',
+  );
+
+  md.push('## Ingest', '');
+  md.push('Each corpus built in its own process (peak memory is that corpus\'s alone). SYNTHETIC corpora are generated for the benchmark and labelled so.', '', '| corpus | figures | time | ms per 1,000 figures | peak RSS | shard files | shard bytes |', '|---|---:|---:|---:|---:|---:|---:|');
+  for (const c of ingest.corpora)
+    md.push(`| ${c.label} | ${c.figures.toLocaleString('en-US')} | ${seconds(c.ms)} | ${c.msPer1k.toFixed(3)} | ${c.peakRssMiB.toFixed(0)} MiB | ${c.files} | ${mib(c.bytes)} |`);
+  const synthetic = ingest.corpora.filter((c) => /SYNTHETIC/.test(c.label));
+  if (synthetic.length >= 2) {
+    const [small, large] = [synthetic[0], synthetic.at(-1)!];
+    const scale = large.figures / small.figures;
+    const memory = large.peakRssMiB / small.peakRssMiB;
+    const time = large.msPer1k / small.msPer1k;
+    goals.push(
+      `${memory <= 1.25 ? 'Met' : '**Missed**'}: ingest memory flat in the corpus size: ${scale.toFixed(1)}× the figures took ${memory.toFixed(2)}× the peak memory (${small.peakRssMiB.toFixed(0)} → ${large.peakRssMiB.toFixed(0)} MiB; counted as flat within 1.25×).`,
+      `${time <= 1.25 ? 'Met' : '**Missed**'}: ingest time linear: ms per 1,000 figures ${small.msPer1k.toFixed(3)} at ${small.figures.toLocaleString('en-US')} figures, ${large.msPer1k.toFixed(3)} at ${large.figures.toLocaleString('en-US')} (${time.toFixed(2)}×; counted as linear within 1.25×).`,
+    );
+  }
+  md.push('');
+
+  md.push('## Builds and deployment', '');
+  md.push(
+    '| step (real data) | time |',
+    '|---|---:|',
+    `| ingest (data/ → shards) | ${seconds(ingestMs)} |`,
+    `| astro build, Node server | ${seconds(nodeBuildMs)} |`,
+    `| astro build, Vercel output | ${seconds(vercelBuildMs)} |`,
+    '',
+    `Vercel function (\`.vercel/output/functions/_render.func\`): ${mib(fn.bytes)} in ${fn.files} files (shards included). Static files served by the CDN: ${staticFiles.files}, ${mib(staticFiles.bytes)}.`,
+    '',
+  );
+
+  md.push('## Snapshot pages', '');
+  md.push(
+    `HTML plus CSS, uncompressed (budget ${kib(pages.budget)} a page): \`/\` ${kib(pages.home)}, \`/snapshots/\` ${kib(pages.index)}; ${pages.months.count} month pages: smallest ${kib(pages.months.smallest)}, median ${kib(pages.months.median)}, largest ${kib(pages.months.largest)} (\`${pages.months.largestPath}\`).`,
+    '',
+  );
+  goals.push(pages.over.length ? `**Missed**: page weight budget, over it: ${pages.over.join(', ')}.` : `Met: every snapshot page under ${kib(pages.budget)}.`);
+
+  md.push('## Goals', '', ...goals.map((g) => `- ${g}`), '');
+  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), md.join('\n'));
+  console.log(`\nwrote docs/benchmarks.md (${goals.filter((g) => g.startsWith('**Missed')).length} goal(s) missed)`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
