@@ -9,6 +9,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
+import { freeTargets } from '../../api/prepared.ts';
 import { buildShards } from '../../ingest/build.ts';
 import { serveFacilitator } from '../support/chain.ts';
 import { ROOT, astroBuild } from '../support/server.ts';
@@ -61,6 +62,84 @@ async function callFunction(
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** A route of `.vercel/output/config.json` (Build Output API v3), as far as this build's routes use it. */
+interface VercelRoute {
+  handle?: string;
+  src?: string;
+  dest?: string;
+  caseSensitive?: boolean;
+  methods?: string[];
+  has?: { type: string; key?: string; value?: string }[];
+  missing?: { type: string; key?: string; value?: string }[];
+  headers?: Record<string, string>;
+  continue?: boolean;
+  check?: boolean;
+  status?: number;
+}
+
+const vercelRoutes = (): VercelRoute[] => JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')).routes;
+
+/** Every file of static/, as the path it is served at (`/snapshots/index.html`). */
+const staticPaths = (): Set<string> => new Set(filesUnder(join(OUTPUT, 'static')).map((f) => `/${relative(join(OUTPUT, 'static'), f)}`));
+
+type Resolution =
+  | { to: 'static'; file: string; headers: Record<string, string> }
+  | { to: 'function'; name: string; status?: number; headers: Record<string, string> }
+  | { to: 'nothing' };
+
+/**
+ * Where Vercel's routing sends a request, by the route list: each route's `src` is a regular expression on the
+ * path as sent (not the query; case-insensitive unless `caseSensitive`, and, as the CLI's router `vercel dev`
+ * does, tried on the path without its first character too), `methods`, and `has`/`missing` on the query (a
+ * parameter's first value, the value a regular expression on the whole of it). A matching route adds its
+ * headers; with `continue` it rewrites the path and goes on; otherwise its `dest` is a static file (with `check`,
+ * if there is none, routing goes on from that path) or, without a leading slash, the function of that name.
+ * At `handle: filesystem`, a static file at the path answers.
+ */
+function resolveRequest(routes: readonly VercelRoute[], files: ReadonlySet<string>, method: string, target: string): Resolution {
+  const q = target.indexOf('?');
+  let path = q < 0 ? target : target.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  const headers: Record<string, string> = {};
+  const fileAt = (p: string) => (files.has(p) ? p : p.endsWith('/') && files.has(`${p}index.html`) ? `${p}index.html` : undefined);
+  const holds = (c: { type: string; key?: string; value?: string }) => {
+    if (c.type !== 'query' || c.key === undefined) throw new Error(`condition ${JSON.stringify(c)} is not modelled`);
+    const value = query.get(c.key);
+    return value !== null && (c.value === undefined || new RegExp(`^${c.value}$`).test(value));
+  };
+  for (const r of routes) {
+    if (r.handle !== undefined) {
+      if (r.handle !== 'filesystem') throw new Error(`phase ${r.handle} is not modelled`);
+      const file = fileAt(path);
+      if (file) return { to: 'static', file, headers };
+      continue;
+    }
+    if (r.methods && !r.methods.includes(method)) continue;
+    const src = new RegExp(r.src!, r.caseSensitive ? '' : 'i');
+    if (!src.test(path) && !src.test(path.slice(1))) continue;
+    if (!(r.has ?? []).every(holds) || (r.missing ?? []).some(holds)) continue;
+    if (r.dest?.includes('$')) throw new Error(`dest ${r.dest} with a capture is not modelled`);
+    for (const [name, value] of Object.entries(r.headers ?? {})) headers[name.toLowerCase()] = value;
+    const dest = r.dest ?? path;
+    if (r.continue) {
+      path = dest;
+      continue;
+    }
+    if (!dest.startsWith('/')) return { to: 'function', name: dest, status: r.status, headers };
+    const file = fileAt(dest);
+    if (file) return { to: 'static', file, headers };
+    if (!r.check) return { to: 'nothing' };
+    path = dest;
+  }
+  return { to: 'nothing' };
+}
+
+/** Every parameter name a route of the API knows. */
+const KNOWN_PARAMETERS = [...new Set(ROUTE_CONTRACTS.flatMap((r) => Object.keys(r.params?.shape ?? {})))];
+
+/** The headers of an answer a static file must repeat: all but the length, which the CDN sets for what it sends. */
+const withoutLength = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-length'));
 
 /** The figures only a paid answer may carry (see tests/support/priced-figures.ts). */
 let priced: Set<string>;
@@ -115,10 +194,117 @@ describe('DEPLOY_TARGET=vercel build', () => {
     for (const m of months) files.push(`snapshots/${m}/index.html`, `snapshots/${m}/figures.csv`);
     expect(files.filter((f) => !existsSync(join(OUTPUT, 'static', f)))).toEqual([]);
     // Vercel serves a static file when its `filesystem` phase comes before every route to a function.
-    const routes = JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')).routes as { handle?: string; dest?: string }[];
+    const routes = vercelRoutes();
     const filesystem = routes.findIndex((r) => r.handle === 'filesystem');
     expect(filesystem).toBeGreaterThanOrEqual(0);
-    expect(routes.slice(0, filesystem).filter((r) => r.dest)).toEqual([]);
+    expect(routes.slice(0, filesystem).filter((r) => r.dest !== undefined && !r.dest.startsWith('/'))).toEqual([]);
+    // And by the routes, each of these files is what its own path answers.
+    const paths = staticPaths();
+    for (const f of files) expect(resolveRequest(routes, paths, 'GET', `/${f}`), f).toEqual({ to: 'static', file: `/${f}`, headers: {} });
+    for (const page of ['/', '/snapshots/', `/snapshots/${months[0]}/`])
+      expect(resolveRequest(routes, paths, 'GET', page), page).toEqual({ to: 'static', file: `${page}index.html`, headers: {} });
+  });
+
+  it("serves every canonical free query, GET and HEAD, from a static file with the function's very bytes and headers", async () => {
+    const restore = serveShards(SHARDS);
+    const targets = freeTargets(); // what the integration wrote files for: one list, api/prepared.ts
+    restore();
+    const states = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')).length;
+    expect(targets.length).toBe(5 + 3 * states);
+    const requests = targets.flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path })));
+    const out = await callFunction({}, requests);
+    const routes = vercelRoutes();
+    const paths = staticPaths();
+    const served = new Set<string>();
+    for (const { method, path } of requests) {
+      const what = `${method} ${path}`;
+      const answer = out[method === 'GET' ? path : what];
+      expect(answer.status, what).toBe(200);
+      const resolved = resolveRequest(routes, paths, method, path);
+      if (resolved.to !== 'static') throw new Error(`${what} reaches ${JSON.stringify(resolved)}, not a static file`);
+      expect(resolved.file, what).toMatch(/^\/_free\/v1\/[a-z/]+(?:\/[A-Z]{2})?\.json$/);
+      served.add(resolved.file);
+      // The file's bytes are the function's answer to GET (HEAD has no body, and the same headers).
+      expect(readFileSync(join(OUTPUT, 'static', resolved.file)).equals(Buffer.from(out[path].body, 'utf8')), what).toBe(true);
+      expect(resolved.headers, what).toEqual(withoutLength(answer.headers));
+      expect(resolved.headers, what).toMatchObject({
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'public, max-age=3600',
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': expect.stringContaining('PAYMENT-REQUIRED'),
+      });
+    }
+    // One file per canonical query, and no other file under _free/.
+    expect(served.size).toBe(targets.length);
+    expect([...paths].filter((p) => p.startsWith('/_free/')).sort()).toEqual([...served].sort());
+  });
+
+  it('sends every other request for a free path to the function: other spellings, values, parameters and methods', async () => {
+    const restore = serveShards(SHARDS);
+    const targets = freeTargets();
+    restore();
+    const takes = (path: string) => Object.keys(ROUTE_CONTRACTS.find((r) => r.path === path)!.params?.shape ?? {});
+    const requests: { method: string; path: string }[] = [
+      ...[
+        '/v1/lines?state=fl',
+        '/v1/lines?state=XX',
+        '/v1/lines?state=',
+        '/v1/lines?state',
+        '/v1/lines',
+        '/v1/lines?state=FLA',
+        '/v1/lines?state=xFL',
+        '/v1/lines?state=%20FL',
+        '/v1/lines?STATE=FL',
+        '/v1/lines?state=FL&line=x',
+        '/v1/lines?line=x&state=FL',
+        '/v1/premium/sample?state=fl',
+        '/v1/premium/sample?state=',
+        '/v1/premium/sample?granularity=month',
+        '/v1/publications?state=TX&report_date=2024-01-01',
+        '/v1/coverage?state=FL',
+        '/v1/coverage?state',
+        '/v1/solvency/sample?insurer=x',
+        '/v1/coverage/',
+        '/v1/lines/?state=FL',
+        '/V1/coverage',
+        '/v1/Coverage',
+        '/V1/LINES?state=FL',
+        '//v1/coverage',
+        '///v1/coverage',
+        '//v1/lines?state=FL',
+        '/v1/coverage%2F',
+        '/v1/c%6Fverage',
+        '/v1/coverage.json',
+        '/v1/lines.json?state=FL',
+        '/v1/coverage;x',
+        '/_free/v1/coverage',
+      ].map((path) => ({ method: 'GET', path })),
+      // Every canonical query with any parameter its route does not take, with its state in lower case, by any other method.
+      ...targets.flatMap((target) => {
+        const url = new URL(target, 'https://x');
+        const more = KNOWN_PARAMETERS.filter((k) => !takes(url.pathname).includes(k)).map((k) => `${target}${url.search ? '&' : '?'}${k}=x`);
+        const lower = url.search ? [target.replace(/=([A-Z]{2})$/, (_, s: string) => `=${s.toLowerCase()}`)] : [];
+        return [
+          ...[...more, ...lower].flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path }))),
+          ...['POST', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'].map((method) => ({ method, path: target })),
+        ];
+      }),
+    ];
+    expect(requests.length).toBeGreaterThan(targets.length * 20);
+    const routes = vercelRoutes();
+    const paths = staticPaths();
+    for (const { method, path } of requests) {
+      const resolved = resolveRequest(routes, paths, method, path);
+      // The function, with no header of a free file's route: it answers in full (400, 404, 405, or the same 200).
+      expect({ ...resolved, status: undefined }, `${method} ${path}`).toEqual({ to: 'function', name: '_render', headers: {} });
+    }
+    // What no route can see (README, deploy section): a parameter name the API does not know, and a repeated
+    // parameter (a route reads its first value). The CDN answers these with the canonical file where the
+    // function answers 400.
+    const unseen = ['/v1/lines?state=FL&foo=1', '/v1/lines?state=FL&state=TX', '/v1/premium/sample?foo=1'];
+    for (const path of unseen) expect(resolveRequest(routes, paths, 'GET', path).to, path).toBe('static');
+    const out = await callFunction({}, unseen.map((path) => ({ method: 'GET', path })));
+    expect(unseen.map((path) => out[path].status)).toEqual([400, 400, 400]);
   });
 
   it('carries every shard, byte for byte, inside the function', () => {
