@@ -13,6 +13,23 @@ export interface SyntheticShape {
 }
 
 const CATEGORIES = ['Commercial Property', 'Personal Property', 'General Liability', 'Excess & Umbrella', 'Cyber'];
+/** The 15 stamping-office states. */
+const OFFICE_STATES = ['AZ', 'CA', 'FL', 'ID', 'IL', 'MN', 'MS', 'NC', 'NV', 'NY', 'OR', 'PA', 'TX', 'UT', 'WA'];
+
+/**
+ * `count` state codes: the 15 stamping-office states first, then invented two-letter codes (AA, AB, ...),
+ * so a corpus can grow by states while each state, and so the largest, stays the same size.
+ */
+export function syntheticStates(count: number): string[] {
+  if (count > 26 * 26) throw new Error(`${count} states: there are only ${26 * 26} two-letter codes`);
+  const codes = OFFICE_STATES.slice(0, count);
+  for (let a = 65; codes.length < count; a++)
+    for (let b = 65; b <= 90 && codes.length < count; b++) {
+      const code = String.fromCharCode(a, b);
+      if (!OFFICE_STATES.includes(code)) codes.push(code);
+    }
+  return codes;
+}
 const FIRST_YEAR = 2006;
 
 export function generateSynthetic(dir: string, { states, lines, years, vintages }: SyntheticShape): void {

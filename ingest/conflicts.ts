@@ -1,10 +1,18 @@
 // Two publications with the same report_date that print different exact values for one figure: neither
 // is the later vintage, so serving one would be a choice by file name (DECISIONS §1). A data error.
-// Qualified figures never reach a series, so only exact ones are compared.
-import type { Problems } from './errors.ts';
+// Qualified figures never reach a series, so only exact ones are compared. The figures of one figure's
+// conflicts share its state, so a build finds them state by state (ingest/build.ts).
+import type { Problem } from './errors.ts';
 import type { Figure } from './model-types.ts';
 
-export function checkSameDayConflicts(figures: readonly Figure[], problems: Problems): void {
+/** `figure` prints another value than `other`, the first figure read for the same thing on the same date. */
+export interface Conflict {
+  figure: Figure;
+  other: Figure;
+}
+
+/** The conflicts among `figures` (in reading order): by date, dates in the order first read, then by figure. */
+export function sameDayConflicts(figures: readonly Figure[]): Conflict[] {
   // Grouped by date first, so only one date's figures are held in a map at a time.
   const byDate = new Map<string, Figure[]>();
   for (const f of figures) {
@@ -13,17 +21,27 @@ export function checkSameDayConflicts(figures: readonly Figure[], problems: Prob
     if (group) group.push(f);
     else byDate.set(f.pub.reportDate, [f]);
   }
-  for (const [date, group] of byDate) {
+  const conflicts: Conflict[] = [];
+  for (const group of byDate.values()) {
     const first = new Map<string, Figure>();
     for (const f of group) {
       const key = [f.state, f.period.key, f.line, f.county ?? '', f.insurer ?? '', f.metric].join('|');
       const other = first.get(key);
       if (!other) first.set(key, f);
-      else if (other.value !== f.value)
-        problems.add(f.pub.file, f.fileLine, f.valueColumn,
-          `conflicting figure: ${f.value} here (${f.pub.file}:${f.fileLine}) and ${other.value} in ${other.pub.file}:${other.fileLine}, ` +
-          `for ${f.metric} ${f.state} ${f.period.key}${f.line === 'all' ? '' : ` line ${f.line}`}${f.county ? ` county ${f.county}` : ''}${f.insurer ? ` insurer ${f.insurer}` : ''}; ` +
-          `both publications are dated ${date}, so neither is the later vintage: correct the one that is wrong`);
+      else if (other.value !== f.value) conflicts.push({ figure: f, other });
     }
   }
+  return conflicts;
+}
+
+export function conflictProblem({ figure: f, other }: Conflict): Problem {
+  return {
+    file: f.pub.file,
+    line: f.fileLine,
+    column: f.valueColumn,
+    message:
+      `conflicting figure: ${f.value} here (${f.pub.file}:${f.fileLine}) and ${other.value} in ${other.pub.file}:${other.fileLine}, ` +
+      `for ${f.metric} ${f.state} ${f.period.key}${f.line === 'all' ? '' : ` line ${f.line}`}${f.county ? ` county ${f.county}` : ''}${f.insurer ? ` insurer ${f.insurer}` : ''}; ` +
+      `both publications are dated ${f.pub.reportDate}, so neither is the later vintage: correct the one that is wrong`,
+  };
 }

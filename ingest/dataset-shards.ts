@@ -85,9 +85,9 @@ export function receivershipsOf(records: DatasetRecord[]): DatasetRecord[] {
   return latestPerKey(records, (r) => `${v(r).state}|${normalizeName(String(v(r).company_name))}`);
 }
 
-function solvencySample(dataset: Dataset) {
-  const receiverships = receivershipsOf(dataset.records.receiverships);
-  const actions = dataset.records.enforcement;
+function solvencySample(records: Dataset['records']) {
+  const receiverships = receivershipsOf(records.receiverships);
+  const actions = records.enforcement;
   const years = actions.map((r) => Number(v(r).period));
   const states = (rs: DatasetRecord[]) => [...new Set(rs.map((r) => String(v(r).state)))].sort().join(', ') || 'none yet';
   return solvencySampleResponse.parse({
@@ -113,8 +113,8 @@ function solvencySample(dataset: Dataset) {
   });
 }
 
-function ratesSample(dataset: Dataset) {
-  const filings = dataset.records.rateFilings;
+function ratesSample(records: Dataset['records']) {
+  const filings = records.rateFilings;
   const byState = new Map<string, DatasetRecord[]>();
   for (const r of filings) byState.set(String(v(r).state), [...(byState.get(String(v(r).state)) ?? []), r]);
   const latestBucket = filings.map(bucketDate).sort().at(-1) ?? '';
@@ -169,10 +169,10 @@ export function syndicatesOf(records: DatasetRecord[]): { item: SyndicateItem; r
     });
 }
 
-function syndicatesSample(dataset: Dataset) {
-  const syndicates = syndicatesOf(dataset.records.syndicates);
+function syndicatesSample(records: Dataset['records']) {
+  const syndicates = syndicatesOf(records.syndicates);
   const forecastYears = syndicates.flatMap((s) => s.item.years.filter((y) => y.estimated_result_pct).map((y) => y.year_of_account));
-  const latest = [...dataset.records.syndicates].sort((a, b) => b.pub.reportDate.localeCompare(a.pub.reportDate))[0];
+  const latest = [...records.syndicates].sort((a, b) => b.pub.reportDate.localeCompare(a.pub.reportDate))[0];
   return syndicatesSampleResponse.parse({
     sample: true,
     syndicate_count: syndicates.length,
@@ -238,14 +238,13 @@ const recordShard = <T>(records: DatasetRecord[], item: (r: DatasetRecord) => T)
 const companyName = (r: DatasetRecord) => normalizeName(String(v(r).company_name));
 
 /** The further datasets' shard files, by path: the three free samples and the private shards. */
-export function datasetFiles(dataset: Dataset): [string, string][] {
-  const { records } = dataset;
+export function datasetFiles(records: Dataset['records']): [string, string][] {
   const syndicates = syndicatesOf(records.syndicates);
   const syndicateShard = privateShard(syndicates, (s) => s.records, (s) => s.item, (s) => s.item.managing_agent && normalizeName(s.item.managing_agent), true);
   return [
-    ['free/solvency-sample.json', json(solvencySample(dataset))],
-    ['free/rates-sample.json', json(ratesSample(dataset))],
-    ['free/syndicates-sample.json', json(syndicatesSample(dataset))],
+    ['free/solvency-sample.json', json(solvencySample(records))],
+    ['free/rates-sample.json', json(ratesSample(records))],
+    ['free/syndicates-sample.json', json(syndicatesSample(records))],
     ['private/datasets/receiverships.json', json(recordShard(receivershipsOf(records.receiverships), liquidationOf))],
     ['private/datasets/enforcement.json', json(recordShard(records.enforcement, fineOf))],
     ['private/datasets/rate-filings.json', json(recordShard(records.rateFilings, (r) => ({ ...filingOf(r), record_kind: String(v(r).record_kind) as FilingRecord['record_kind'], bucket_date: bucketDate(r) })))],

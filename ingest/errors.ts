@@ -23,7 +23,7 @@ export function formatProblems(problems: readonly Problem[]): string[] {
   return rest > 0 ? [...shown, `... and ${rest} more problem${rest === 1 ? '' : 's'}`] : shown;
 }
 
-/** Thrown after validation when any problem was found; nothing has been written. */
+/** Thrown after validation when any problem was found; the previous build is untouched. */
 export class IngestError extends Error {
   readonly problems: Problem[];
   constructor(problems: Problem[]) {
@@ -52,6 +52,14 @@ export class Problems {
   /** True once the file has given MAX_PROBLEMS_PER_FILE problems: read no further. */
   full(file: string): boolean {
     return (this.perFile.get(file) ?? 0) >= MAX_PROBLEMS_PER_FILE;
+  }
+  /**
+   * Appends the problems of `other`, which were collected apart (a build checks files in another order
+   * than it reports them); its files are not this one's, so no file's count is shared.
+   */
+  append(other: Problems): void {
+    this.list.push(...other.list);
+    for (const [file, n] of other.perFile) this.perFile.set(file, n);
   }
   throwIfAny(): void {
     if (this.list.length) throw new IngestError(this.list);

@@ -1,12 +1,12 @@
-// Reads and validates the whole data folder. Every problem in every file is collected; if there is
-// any, an IngestError lists them all and nothing downstream runs.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// Reads and validates the whole data folder. Every problem in every file is collected; if there is any,
+// an IngestError lists them all and nothing is built. `readFolder` hands each figure on as it is read and
+// keeps none, so a build need not hold every state's figures at once (ingest/build.ts); `loadDataset`
+// keeps them all, for tools that want the whole folder in memory.
 import { join, relative } from 'node:path';
-import { checkSameDayConflicts } from './conflicts.ts';
-import { readCsv } from './csv.ts';
-import { decodeText } from './encoding.ts';
-import { Problems } from './errors.ts';
+import { type Conflict, conflictProblem, sameDayConflicts } from './conflicts.ts';
+import { type Problem, Problems } from './errors.ts';
 import type { Dataset, Figure, Line, Publication } from './model-types.ts';
+import { listCsv, readDataFile, shown } from './read.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import { DATASET_FILES, DATASET_NAMES, type DatasetRecord, columnsOf, parseDatasetFile } from './sources/datasets.ts';
 import {
@@ -14,52 +14,30 @@ import {
   parseBases, parseCategories, parseLineIds, parseLines, parseStates,
 } from './sources/registries.ts';
 
-/**
- * The largest data file the ingest reads: the largest real publication is a few KB, so anything near
- * this is not a publication (a 50 MB junk file once took half a minute and gigabytes to reject).
- */
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
-
-function listCsv(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return entries.flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return listCsv(path);
-    return name.endsWith('.csv') ? [path] : [];
-  });
+/** The data folder read and checked, but for its figures, which went to `readFolder`'s `onFigure`. */
+export interface Folder extends Omit<Dataset, 'figures'> {
+  figureCount: number;
+  /** True when a problem is known already: the build will be refused, so there is nothing to model. */
+  failed: boolean;
+  /**
+   * Adds the same-day conflicts (ingest/conflicts.ts), which need the figures, then the problems reported
+   * after them, in the order one pass over the folder reports them; throws an IngestError if there is any.
+   */
+  finish(conflicts: Conflict[]): void;
 }
 
-export function loadDataset(dataDir: string): Dataset {
-  const problems = new Problems();
-  const shown = (path: string) => relative(process.cwd(), path) || path;
-  const read = (path: string, columns: readonly string[], metaHeader = false) => {
-    let bytes: Buffer;
-    try {
-      const size = statSync(path).size;
-      if (size > MAX_FILE_BYTES) {
-        problems.add(shown(path), 1, 1, `the file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte (5 MB) limit for a data file: is it the right file?`);
-        return null;
-      }
-      bytes = readFileSync(path);
-    } catch {
-      problems.add(shown(path), 1, 1, 'the file is missing');
-      return null;
-    }
-    const text = decodeText(shown(path), bytes, problems);
-    return text === null ? null : readCsv(shown(path), text, columns, problems, { metaHeader });
-  };
+type Registries = Pick<Dataset, 'states' | 'categories' | 'bases' | 'lines'> & {
+  /** Line taxonomies by state, ids or not: what publications are checked against. */
+  taxonomy: Map<string, Map<string, Omit<Line, 'id'>>>;
+  basesRead: boolean;
+};
 
-  const statesCsv = read(join(dataDir, 'states.csv'), STATES_COLUMNS);
-  const categoriesCsv = read(join(dataDir, 'categories.csv'), CATEGORIES_COLUMNS);
+function readRegistries(dataDir: string, problems: Problems): Registries {
+  const statesCsv = readDataFile(join(dataDir, 'states.csv'), STATES_COLUMNS, problems);
+  const categoriesCsv = readDataFile(join(dataDir, 'categories.csv'), CATEGORIES_COLUMNS, problems);
   const states = statesCsv ? parseStates(statesCsv, problems) : new Map();
   const categories = categoriesCsv ? parseCategories(categoriesCsv, problems) : [];
-  const basesPath = join(dataDir, 'bases.csv');
-  const basesCsv = read(basesPath, BASES_COLUMNS);
+  const basesCsv = readDataFile(join(dataDir, 'bases.csv'), BASES_COLUMNS, problems);
   const bases = basesCsv ? parseBases(basesCsv, states, problems) : new Map<string, string>();
 
   const taxonomy = new Map<string, Map<string, Omit<Line, 'id'>>>();
@@ -70,13 +48,13 @@ export function loadDataset(dataDir: string): Dataset {
       problems.add(shown(path), 1, 1, `lines file for unknown state '${state}': expected lines/<STATE>.csv with a code from states.csv`);
       continue;
     }
-    const csv = read(path, LINES_COLUMNS);
+    const csv = readDataFile(path, LINES_COLUMNS, problems);
     if (csv) taxonomy.set(state, parseLines(csv, state, categories, problems));
     lineFiles.set(state, shown(path));
   }
 
   const idsPath = join(dataDir, 'line-ids.csv');
-  const idsCsv = taxonomy.size ? read(idsPath, LINE_IDS_COLUMNS) : null;
+  const idsCsv = taxonomy.size ? readDataFile(idsPath, LINE_IDS_COLUMNS, problems) : null;
   const ids = idsCsv ? parseLineIds(idsCsv, problems) : new Map<string, number>();
   const lines = new Map<string, Map<string, Line>>();
   let nextId = Math.max(0, ...ids.values()) + 1;
@@ -93,44 +71,86 @@ export function loadDataset(dataDir: string): Dataset {
     }
     lines.set(state, withIds);
   }
+  return { states, categories, bases, lines, taxonomy, basesRead: basesCsv !== null };
+}
+
+function readRecords(dataDir: string, today: string, problems: Problems): Dataset['records'] {
+  const records = Object.fromEntries(DATASET_NAMES.map((name) => [name, [] as DatasetRecord[]])) as Dataset['records'];
+  for (const name of DATASET_NAMES) {
+    const dir = join(dataDir, 'datasets', DATASET_FILES[name].folder);
+    for (const path of listCsv(dir)) {
+      const csv = readDataFile(path, columnsOf(name), problems, true);
+      if (!csv) continue;
+      const id = `${DATASET_FILES[name].folder}/${relative(dir, path).replace(/\.csv$/, '')}`;
+      records[name].push(...parseDatasetFile(name, csv, id, today, problems));
+    }
+  }
+  return records;
+}
+
+/** Reads and checks every file of `dataDir` once; `onFigure` gets each figure, in reading order. */
+export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Folder {
+  const problems = new Problems();
+  const registries = readRegistries(dataDir, problems);
+  const { states, bases, basesRead } = registries;
+  const today = new Date().toISOString().slice(0, 10);
 
   const publications: Publication[] = [];
-  const figures: Figure[] = [];
   const pubDir = join(dataDir, 'publications');
-  const context: PublicationContext = { states, lines: taxonomy, today: new Date().toISOString().slice(0, 10), counties: new Map() };
+  const context: PublicationContext = { states, lines: registries.taxonomy, today, counties: new Map() };
+  /** Each report date's first publication with an exact figure: same-day conflicts are reported date by date in this order. */
+  const dateRank = new Map<string, number>();
+  /** A figure whose state and period type bases.csv lacks, the first of each: reported after the conflicts. */
+  const missingBases = new Map<string, Problem>();
+  let figureCount = 0;
   for (const path of listCsv(pubDir)) {
-    const csv = read(path, PUBLICATION_COLUMNS, true);
+    const csv = readDataFile(path, PUBLICATION_COLUMNS, problems, true);
     if (!csv) continue;
     const id = relative(pubDir, path).replace(/\.csv$/, '');
     const parsed = parsePublication(csv, id, context, problems);
     if (!parsed) continue;
     publications.push(parsed.pub);
-    figures.push(...parsed.figures);
-  }
-  checkSameDayConflicts(figures, problems);
-
-  const records = Object.fromEntries(DATASET_NAMES.map((name) => [name, [] as DatasetRecord[]])) as Dataset['records'];
-  for (const name of DATASET_NAMES) {
-    const dir = join(dataDir, 'datasets', DATASET_FILES[name].folder);
-    for (const path of listCsv(dir)) {
-      const csv = read(path, columnsOf(name), true);
-      if (!csv) continue;
-      const id = `${DATASET_FILES[name].folder}/${relative(dir, path).replace(/\.csv$/, '')}`;
-      records[name].push(...parseDatasetFile(name, csv, id, context.today, problems));
-    }
-  }
-  if (basesCsv) {
-    const missing = new Set<string>();
-    for (const f of figures) {
+    for (const f of parsed.figures) {
+      if (f.exact && !dateRank.has(f.pub.reportDate)) dateRank.set(f.pub.reportDate, publications.length - 1);
       const key = `${f.state}|${f.period.type}`;
-      if (bases.has(key) || missing.has(key)) continue;
-      missing.add(key);
-      problems.add(f.pub.file, f.fileLine, 1, `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium is, and whose compilation>,' to ${shown(basesPath)}`);
+      if (basesRead && !bases.has(key) && !missingBases.has(key))
+        missingBases.set(key, { file: f.pub.file, line: f.fileLine, column: 1, message: `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium is, and whose compilation>,' to ${shown(join(dataDir, 'bases.csv'))}` });
+      onFigure(f);
     }
+    figureCount += parsed.figures.length;
   }
-  if (publications.length === 0 && problems.list.length === 0)
-    problems.add(shown(pubDir), 1, 1, 'no publication files: expected publications/<publisher>/<id>.csv');
+  // Checked now, before any state is built; reported after the publications' problems and conflicts, as always.
+  const datasetProblems = new Problems();
+  const records = readRecords(dataDir, today, datasetProblems);
 
-  problems.throwIfAny();
-  return { states, categories, lines, bases, publications, figures, records };
+  const { taxonomy: _taxonomy, basesRead: _basesRead, ...dataset } = registries;
+  return {
+    ...dataset,
+    publications,
+    records,
+    figureCount,
+    failed: problems.list.length > 0 || datasetProblems.list.length > 0 || missingBases.size > 0 || publications.length === 0,
+    finish(conflicts) {
+      const position = new Map(publications.map((p, i) => [p, i]));
+      const order = (c: Conflict) => [dateRank.get(c.figure.pub.reportDate)!, position.get(c.figure.pub)!, c.figure.fileLine];
+      const sorted = conflicts.map((c) => ({ c, key: order(c) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+      for (const { c } of sorted) {
+        const p = conflictProblem(c);
+        problems.add(p.file, p.line, p.column, p.message);
+      }
+      problems.append(datasetProblems);
+      for (const p of missingBases.values()) problems.add(p.file, p.line, p.column, p.message);
+      if (publications.length === 0 && problems.list.length === 0)
+        problems.add(shown(pubDir), 1, 1, 'no publication files: expected publications/<publisher>/<id>.csv');
+      problems.throwIfAny();
+    },
+  };
+}
+
+/** The whole data folder, every figure in memory. */
+export function loadDataset(dataDir: string): Dataset {
+  const figures: Figure[] = [];
+  const { figureCount: _count, failed: _failed, finish, ...folder } = readFolder(dataDir, (f) => figures.push(f));
+  finish(sameDayConflicts(figures));
+  return { ...folder, figures };
 }

@@ -138,6 +138,7 @@ export interface Figure {
   valueColumn: number;
 }
 
+/** The data folder: all of it (ingest/load.ts), or one state's part as a build models it (ingest/build.ts). */
 export interface Dataset {
   states: Map<string, State>;
   categories: string[];

@@ -1,7 +1,9 @@
 // Renders the model into shard files: the free routes' exact response bodies, and one private shard
-// per state × line/category × granularity with every vintage. Pure: returns path → text, in order.
-import { coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type PublicationsResponse, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
-import type { Dataset } from './model-types.ts';
+// per state × line/category × granularity with every vintage. A state's files need only its own model
+// (renderState), so a build renders and writes one state at a time; the files that cover every state
+// are rendered last from what each state's rendering returned (renderShared).
+import { coverageItem, coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type PublicationsResponse, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
+import type { Dataset, Publication, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { isRankable } from '../domain/insurers.ts';
 import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
@@ -19,51 +21,53 @@ export const lineDir = (lineKey: string) => (lineKey.includes(':') ? `${lineKey.
 
 const json = (value: unknown) => JSON.stringify(value) + '\n';
 
-function coverage(dataset: Dataset, model: Model): CoverageItem[] {
-  return [...dataset.states.values()]
-    .sort((a, b) => (a.code < b.code ? -1 : 1))
-    .map((state) => {
-      const statewide = model.series.filter((s) => s.state === state.code && !s.county);
-      const periodTypes: CoverageItem['period_types'] = {};
-      for (const pt of PERIOD_TYPE_NAMES) {
-        const series = statewide.filter((s) => s.periodType === pt && s.rows.length);
-        if (!series.length) continue;
-        const periods = series.flatMap((s) => s.rows.map((r) => r.period)).sort();
-        const counted = series
-          .filter((s) => s.rows.some((r) => r.snapshots.some((x) => x.values.policy_count !== null)))
-          .sort((a, b) => Number(b.lineKey === 'all') - Number(a.lineKey === 'all'));
-        const basis = (series.find((s) => s.lineKey === 'all') ?? series[0]).basis;
-        if (!basis) throw new Error(`no basis for ${state.code} ${pt}: the ingest checks bases.csv before this`);
-        periodTypes[pt] = {
-          from: periods[0],
-          to: periods.at(-1)!,
-          latest_report_date: latestPublication(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
-          count_unit: counted[0]?.countUnit ?? null,
-          basis,
-        };
-      }
-      const insurerPeriods = (model.insurers.get(state.code) ?? []).filter(isRankable).map((p) => p.period);
-      return {
-        state: state.code,
-        name: state.name,
-        stamping_office: state.office,
-        stamping_office_name_basis: state.nameBasis,
-        period_types: periodTypes,
-        capabilities: {
-          has_county_data: model.series.some((s) => s.state === state.code && s.county !== null),
-          has_insurer_data: insurerPeriods.length > 0,
-          has_new_renewal_split: statewide.some((s) =>
-            s.rows.some((r) => r.snapshots.some((x) => x.values.new_business_policy_pct !== null || x.values.renewal_policy_pct !== null)),
-          ),
-        },
-        insurer_periods: insurerPeriods,
-      };
-    });
+/** A state's item of /v1/coverage, from its model. */
+function coverage(state: State, model: Model): CoverageItem {
+  const statewide = model.series.filter((s) => s.state === state.code && !s.county);
+  const periodTypes: CoverageItem['period_types'] = {};
+  for (const pt of PERIOD_TYPE_NAMES) {
+    const series = statewide.filter((s) => s.periodType === pt && s.rows.length);
+    if (!series.length) continue;
+    const periods = series.flatMap((s) => s.rows.map((r) => r.period)).sort();
+    const counted = series
+      .filter((s) => s.rows.some((r) => r.snapshots.some((x) => x.values.policy_count !== null)))
+      .sort((a, b) => Number(b.lineKey === 'all') - Number(a.lineKey === 'all'));
+    const basis = (series.find((s) => s.lineKey === 'all') ?? series[0]).basis;
+    if (!basis) throw new Error(`no basis for ${state.code} ${pt}: the ingest checks bases.csv before this`);
+    periodTypes[pt] = {
+      from: periods[0],
+      to: periods.at(-1)!,
+      latest_report_date: latestPublication(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
+      count_unit: counted[0]?.countUnit ?? null,
+      basis,
+    };
+  }
+  const insurerPeriods = (model.insurers.get(state.code) ?? []).filter(isRankable).map((p) => p.period);
+  return {
+    state: state.code,
+    name: state.name,
+    stamping_office: state.office,
+    stamping_office_name_basis: state.nameBasis,
+    period_types: periodTypes,
+    capabilities: {
+      has_county_data: model.series.some((s) => s.state === state.code && s.county !== null),
+      has_insurer_data: insurerPeriods.length > 0,
+      has_new_renewal_split: statewide.some((s) =>
+        s.rows.some((r) => r.snapshots.some((x) => x.values.new_business_policy_pct !== null || x.values.renewal_policy_pct !== null)),
+      ),
+    },
+    insurer_periods: insurerPeriods,
+  };
 }
 
-/** Every publication of the build, in id order: what snapshots and insurer lists point into. */
-function publicationRefs(dataset: Dataset): { refs: PublicationRef[]; position: Map<string, number> } {
-  const pubs = [...dataset.publications].sort((a, b) => (a.id < b.id ? -1 : 1));
+/** Every publication of the build, in id order (index.json's list), and where each id is in it: what snapshots and insurer lists point into. */
+export interface Citations {
+  refs: PublicationRef[];
+  position: Map<string, number>;
+}
+
+export function publicationRefs(publications: readonly Publication[]): Citations {
+  const pubs = [...publications].sort((a, b) => (a.id < b.id ? -1 : 1));
   return {
     refs: pubs.map(refOf),
     position: new Map(pubs.map((p, i) => [p.id, i])),
@@ -145,37 +149,42 @@ function seriesShard(s: Series, lineEcho: string, position: Map<string, number>)
   };
 }
 
-export function renderShards(dataset: Dataset, model: Model): Map<string, string> {
-  const files = new Map<string, string>();
-  const { refs, position } = publicationRefs(dataset);
+/** What the files that cover every state need of one state: its coverage item and its entry in index.json. */
+export interface StateShards {
+  coverage: CoverageItem;
+  index: IndexShard['states'][string];
+}
+
+/**
+ * The files of state `code`, each handed to `emit` as it is rendered: its lines, publications and sample,
+ * its series and its insurers. `dataset` and `model` need hold only the state's figures and series.
+ */
+export function renderState(dataset: Dataset, model: Model, code: string, { refs, position }: Citations, emit: (path: string, text: string) => void): StateShards {
   const cite = (ids: string[]) => citedPublications(refs, ids.map((id) => position.get(id)!));
-  const coverageBody = coverageResponse.parse(coverage(dataset, model));
-  files.set('free/coverage.json', json(coverageBody));
+  const state = dataset.states.get(code)!;
+  const item = coverageItem.parse(coverage(state, model));
+  const lineItems = linesResponse.parse(lines(dataset, code));
+  emit(`free/lines/${code}.json`, json(lineItems));
+  emit(`free/publications/${code}.json`, json(publicationsResponse.parse(publications(dataset, code, refs, position))));
+  emit(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types, cite))));
 
-  const index: IndexShard['states'] = {};
-  for (const item of coverageBody) {
-    const code = item.state;
-    const state = dataset.states.get(code)!;
-    const lineItems = linesResponse.parse(lines(dataset, code));
-    files.set(`free/lines/${code}.json`, json(lineItems));
-    files.set(`free/publications/${code}.json`, json(publicationsResponse.parse(publications(dataset, code, refs, position))));
-    files.set(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types, cite))));
-
-    const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
-    const echo = (lineKey: string) =>
-      lineKey === 'all' ? 'all' : lineKey.startsWith('category:') ? lineKey.slice(9) : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
-    const shardPaths: string[] = [];
-    for (const s of series) {
-      const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
-      files.set(`private/${path}`, json(seriesShard(s, echo(s.lineKey), position)));
-      shardPaths.push(path);
-    }
-    const insurers = model.insurers.get(code);
-    if (insurers) {
-      const periods = insurers.map(({ pubs, ...p }) => ({ ...p, publications: pubs.map((id) => position.get(id)!).sort((a, b) => a - b) }));
-      files.set(`private/insurers/${code}.json`, json({ state: code, periods } satisfies InsurersShard));
-    }
-    index[code] = {
+  const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
+  const echo = (lineKey: string) =>
+    lineKey === 'all' ? 'all' : lineKey.startsWith('category:') ? lineKey.slice(9) : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
+  const shardPaths: string[] = [];
+  for (const s of series) {
+    const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
+    emit(`private/${path}`, json(seriesShard(s, echo(s.lineKey), position)));
+    shardPaths.push(path);
+  }
+  const insurers = model.insurers.get(code);
+  if (insurers) {
+    const periods = insurers.map(({ pubs, ...p }) => ({ ...p, publications: pubs.map((id) => position.get(id)!).sort((a, b) => a - b) }));
+    emit(`private/insurers/${code}.json`, json({ state: code, periods } satisfies InsurersShard));
+  }
+  return {
+    coverage: item,
+    index: {
       source: state.source,
       lines: lineItems.map(({ note: _note, ...l }) => ({ ...l, dir: lineDir(`line:${l.id}`) })),
       categories: [...new Set(lineItems.flatMap((l) => (l.category ? [l.category] : [])))]
@@ -183,9 +192,17 @@ export function renderShards(dataset: Dataset, model: Model): Map<string, string
         .map((name) => ({ name, dir: lineDir(`category:${name}`) })),
       counties: [...new Set(series.flatMap((s) => (s.county ? [s.county] : [])))].sort().map((name) => ({ name, dir: slug(name) })),
       shards: shardPaths.sort(),
-    };
-  }
-  files.set('private/index.json', json({ publications: refs, states: index } satisfies IndexShard));
-  for (const [path, text] of datasetFiles(dataset)) files.set(path, text);
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+    },
+  };
+}
+
+/** The files that cover every state, from each state's rendering (in state code order), and the further datasets' files. */
+export function renderShared(states: StateShards[], { refs }: Citations, records: Dataset['records']): [string, string][] {
+  const index: IndexShard['states'] = {};
+  for (const s of states) index[s.coverage.state] = s.index;
+  return [
+    ['free/coverage.json', json(coverageResponse.parse(states.map((s) => s.coverage)))],
+    ['private/index.json', json({ publications: refs, states: index } satisfies IndexShard)],
+    ...datasetFiles(records),
+  ];
 }

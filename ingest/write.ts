@@ -1,22 +1,56 @@
-// Writes shard files atomically: everything goes to a temporary folder beside the target, which is
-// then renamed into place, so a failed build never leaves a half-written tree behind.
+// Writes a build atomically, file by file: everything goes to a work folder beside the output (the
+// staging tree, and the figures parked there while the build runs, ingest/spill.ts), and only `commit`
+// swaps the staging tree into place, with the manifest of what was written. `remove` (always, in a
+// `finally`) deletes the work folder, so a failed build never leaves a half-written tree behind and
+// never touches the previous one.
 import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { MANIFEST, type Manifest, sha256 } from '../domain/manifest.ts';
 
-export function writeAtomically(outDir: string, files: Map<string, string>): void {
-  const tmp = `${outDir}.tmp-${process.pid}`;
-  const old = `${outDir}.old-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  try {
-    for (const [path, text] of files) {
-      const target = join(tmp, path);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text);
-    }
-    if (existsSync(outDir)) renameSync(outDir, old);
-    renameSync(tmp, outDir);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-    rmSync(old, { recursive: true, force: true });
+export class Staging {
+  /** The work folder: `staging/` becomes the output; anything else in it is deleted with it. */
+  readonly work: string;
+  private readonly staging: string;
+  /** Path → SHA-256 and size of every file written: the manifest. */
+  private readonly written = new Map<string, { hash: string; size: number }>();
+  private readonly dirs = new Set<string>();
+  bytes = 0;
+
+  private readonly outDir: string;
+
+  constructor(outDir: string) {
+    this.outDir = outDir;
+    this.work = `${outDir}.tmp-${process.pid}`;
+    this.staging = join(this.work, 'staging');
+    rmSync(this.work, { recursive: true, force: true });
+    mkdirSync(this.staging, { recursive: true });
+  }
+
+  get files(): number {
+    return this.written.size;
+  }
+
+  /** Writes `text` at `path` below the staging tree; a path written again holds the last text, as a map of files would. */
+  write(path: string, text: string): void {
+    const bytes = Buffer.from(text);
+    const target = join(this.staging, path);
+    const dir = dirname(target);
+    if (!this.dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.dirs.add(dir);
+    writeFileSync(target, bytes);
+    this.bytes += bytes.length - (this.written.get(path)?.size ?? 0);
+    this.written.set(path, { hash: sha256(bytes), size: bytes.length });
+  }
+
+  /** Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging tree into place. */
+  commit(): void {
+    const files = Object.fromEntries([...this.written].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { hash }]) => [path, hash]));
+    this.write(MANIFEST, JSON.stringify({ files } satisfies Manifest, null, 1) + '\n');
+    const old = join(this.work, 'old');
+    if (existsSync(this.outDir)) renameSync(this.outDir, old);
+    renameSync(this.staging, this.outDir);
+  }
+
+  remove(): void {
+    rmSync(this.work, { recursive: true, force: true });
   }
 }

@@ -60,6 +60,8 @@ export function refusals(prefix: string) {
   afterAll(() => tmp.cleanup());
   return {
     tmp,
+    /** The good build's folder, which failing builds are built over. */
+    shards: () => shards,
     /** The good build's files. */
     built: () => before,
     /** Builds `data` over the good shards; returns the problems of the IngestError it must throw. */
