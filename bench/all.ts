@@ -16,6 +16,7 @@ const commit = git('rev-parse', '--short', 'HEAD');
 const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
 if (dirty) console.warn('warning: the working tree has uncommitted changes; docs/benchmarks.md will say so');
 
+mkdirSync(join(ROOT, '.tmp'), { recursive: true });
 const tmp = mkdtempSync(join(ROOT, '.tmp', 'bench-all-'));
 /** Runs one benchmark script in its own process, its output shown as it goes, and returns its JSON results. */
 function run<T>(script: string, env: Record<string, string> = {}, nodeFlags: string[] = []): T {
