@@ -8,7 +8,7 @@
 // Data: a SYNTHETIC one-state corpus in a temp dir. Not a test: it reports goals, and exits 0 either way.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +19,8 @@ import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
 const STATE = 'FL';
 const YEARS = 20;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '32,64').split(',').map(Number);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Math.min(2, SECONDS);
 
 // autocannon ships no types: only the fields read here.
@@ -45,12 +45,30 @@ interface Target {
   headers?: Record<string, string>;
 }
 
-async function measure(base: string, t: Target, duration: number, connections: number): Promise<CannonResult> {
+/**
+ * CPU time (user + system, ms) a process has used, from /proc (Linux; null elsewhere): the server's own
+ * work per request, which the req/s ratio cannot show when the load generator, on the same machine, is
+ * the bottleneck, and which a machine slowed by its host leaves unchanged.
+ */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
+
+async function measure(base: string, t: Target, duration: number, connections: number, pid?: number): Promise<CannonResult & { cpuUsPerRequest: number | null }> {
   const url = base + t.target;
+  const cpuBefore = cpuMs(pid);
   const r = await autocannon({ url, connections, duration, method: t.method ?? 'GET', ...(t.body ? { body: t.body, headers: t.headers } : {}) });
   if (r.non2xx || r.errors || r.timeouts || !r['2xx'])
     throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r['2xx']} 2xx`);
-  return r;
+  const cpuAfter = cpuMs(pid);
+  return { ...r, cpuUsPerRequest: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / r['2xx'] };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'slmd-bench-api-'));
@@ -146,12 +164,15 @@ try {
   for (const connections of CONNECTIONS) {
     for (const r of routes) for (const base of [server.base, ceilingBase]) await measure(base, r, WARMUP_SECONDS, connections);
     for (const [i, r] of routes.entries()) {
-      const mine: CannonResult[] = [];
-      const top: CannonResult[] = [];
+      const mine: Awaited<ReturnType<typeof measure>>[] = [];
+      const top: Awaited<ReturnType<typeof measure>>[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        mine.push(await measure(server.base, r, SECONDS, connections));
-        top.push(await measure(ceilingBase, r, SECONDS, connections));
+        mine.push(await measure(server.base, r, SECONDS, connections, server.child.pid));
+        top.push(await measure(ceilingBase, r, SECONDS, connections, ceiling.pid));
       }
+      const cpuOf = (ms: typeof mine) => (ms.some((m) => m.cpuUsPerRequest === null) ? null : median(ms.map((m) => m.cpuUsPerRequest!)));
+      const cpu = cpuOf(mine);
+      const ceilingCpu = cpuOf(top);
       const ratios = mine.map((m, k) => m.requests.mean / top[k].requests.mean);
       const ratio = median(ratios);
       const p99 = median(mine.map((m) => m.latency.p99));
@@ -160,18 +181,19 @@ try {
       lines.push(
         `${String(connections).padStart(4)}  ${r.label.padEnd(36)} ${String(bytes).padStart(8)} ${median(mine.map((m) => m.requests.mean)).toFixed(0).padStart(8)} ` +
           `${median(top.map((m) => m.requests.mean)).toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}× ` +
-          `${median(mine.map((m) => m.latency.p50)).toFixed(0).padStart(5)} ${p99.toFixed(0).padStart(5)} ${p99Top.toFixed(0).padStart(5)}   (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+          `${median(mine.map((m) => m.latency.p50)).toFixed(0).padStart(5)} ${p99.toFixed(0).padStart(5)} ${p99Top.toFixed(0).padStart(5)} ` +
+          `${(cpu?.toFixed(0) ?? '-').padStart(6)} ${(ceilingCpu?.toFixed(0) ?? '-').padStart(6)}   (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
       );
       const p50 = median(mine.map((m) => m.latency.p50));
       const reqs = median(mine.map((m) => m.requests.mean));
       const ceilingReqs = median(top.map((m) => m.requests.mean));
       const met = r.goal === null ? null : ratio >= r.goal && p99 <= 2 * Math.max(p99Top, 1);
-      results.push({ connections, label: r.label, bytes, reqs, ceilingReqs, ratio, rounds: ratios, p50, p99, ceilingP99: p99Top, goal: r.goal, met });
+      results.push({ connections, label: r.label, bytes, reqs, ceilingReqs, ratio, rounds: ratios, p50, p99, ceilingP99: p99Top, cpuUsPerRequest: cpu, ceilingCpuUsPerRequest: ceilingCpu, goal: r.goal, met });
       if (r.goal !== null)
         goals.push(`goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ceiling, p99 ≤ 2× its: ${ratio.toFixed(2)}×, p99 ${p99} vs ${p99Top} ms → ${met ? 'met' : 'NOT MET'}`);
     }
   }
-  console.log(`\nconn  ${'route'.padEnd(36)} ${'bytes'.padStart(8)} ${'req/s'.padStart(8)} ${'ceiling'.padStart(8)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'c.p99'.padStart(5)}   (ratio each round; ms)`);
+  console.log(`\nconn  ${'route'.padEnd(36)} ${'bytes'.padStart(8)} ${'req/s'.padStart(8)} ${'ceiling'.padStart(8)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'c.p99'.padStart(5)} ${'cpu µs'.padStart(6)} ${'c.cpu'.padStart(6)}   (ratio each round; ms; CPU µs a request)`);
   for (const l of lines) console.log(l);
   console.log('');
   for (const g of goals) console.log(g);
