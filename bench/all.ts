@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { buildShards } from '../ingest/build.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 import { ROOT, astroBuild } from '../tests/support/server.ts';
+import type { Corpus } from './ingest.ts';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
 const commit = git('rev-parse', '--short', 'HEAD');
@@ -65,15 +66,6 @@ interface ApiResult {
   goal: number | null;
   met: boolean | null;
 }
-interface IngestCorpus {
-  label: string;
-  figures: number;
-  ms: number;
-  msPer1k: number;
-  peakRssMiB: number;
-  files: number;
-  bytes: number;
-}
 interface X402Result {
   payments: number;
   rows: { label: string; n: number; median: number; p99: number; mean: number }[];
@@ -105,7 +97,7 @@ try {
 
   const api = run<{ corpus: string; seconds: number; rounds: number; results: ApiResult[] }>('api.ts');
   const x402 = run<X402Result>('x402.ts');
-  const ingest = run<{ corpora: IngestCorpus[] }>('ingest.ts', {}, ['--expose-gc']);
+  const ingest = run<{ corpora: Corpus[] }>('ingest.ts', {}, ['--expose-gc']);
   const pages = run<PagesResult>('pages.ts');
 
   const goals: string[] = [];

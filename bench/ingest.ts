@@ -21,7 +21,8 @@ const VINTAGES = 3;
 const SCALES = (process.env.BENCH_INGEST_SCALES ?? '1,2,4').split(',').map(Number);
 if (!SCALES.length || SCALES.some((s) => !Number.isInteger(s) || s < 1)) throw new Error(`BENCH_INGEST_SCALES: expected whole numbers from 1, such as 1,2,4; got '${process.env.BENCH_INGEST_SCALES}'`);
 
-interface Corpus {
+/** One corpus's result, as printed and as written to BENCH_JSON (bench/all.ts reads it). */
+export interface Corpus {
   label: string;
   figures: number;
   ms: number;
