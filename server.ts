@@ -13,7 +13,7 @@ import { isApiPath } from './api/paths.ts';
 import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/handle-mcp.ts';
 import { paymentSettings } from './api/payment/settings.ts';
 import { checkShards, shardsDir } from './api/store.ts';
-import { AnswerCache, prepareFreeAnswers } from './api/prepared.ts';
+import { AnswerCache, type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
 import { ROUTE_CONTRACTS } from './domain/contract.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -105,9 +105,13 @@ function answerPrepared(req: IncomingMessage, res: ServerResponse): boolean {
   const key = `${req.method} ${req.url}`;
   const prepared = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
   if (!prepared || hostProblemOf(req)) return false;
-  res.writeHead(prepared.status, prepared.headers);
-  res.end(prepared.body);
+  write(res, prepared);
   return true;
+}
+
+function write(res: ServerResponse, answer: PreparedAnswer): void {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
 }
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
@@ -119,10 +123,9 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 /** Sends the answer, and keeps it for the next identical request when it is a priced 200 the gate did not guard. */
 async function sendPriced(res: ServerResponse, response: Response, key: string): Promise<void> {
   if (!PRICED_ANSWERS || response.status !== 200) return send(res, response);
-  const answer = { status: 200, headers: Object.fromEntries(response.headers), body: Buffer.from((await bodyOf(response)) ?? '') };
+  const answer = await preparedOf(response);
   PRICED_ANSWERS.set(key, answer);
-  res.writeHead(answer.status, answer.headers);
-  res.end(answer.body);
+  write(res, answer);
 }
 
 /** A plain-text answer for paths outside the API. */

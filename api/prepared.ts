@@ -5,7 +5,7 @@
 // gives; any other spelling, and every error, still goes through the handler.
 import { dispatch } from './dispatch.ts';
 import { coverageResponse } from '../domain/contract.ts';
-import { requiredFreeBody } from './http.ts';
+import { bodyOf, requiredFreeBody } from './http.ts';
 
 export interface PreparedAnswer {
   status: number;
@@ -20,15 +20,18 @@ export function freeTargets(): string[] {
   return ['/v1/coverage', '/v1/premium/sample', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', ...perState];
 }
 
+/** A handler's answer as the bytes and headers the server writes. */
+export async function preparedOf(response: Response): Promise<PreparedAnswer> {
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.from((await bodyOf(response)) ?? '') };
+}
+
 /** `METHOD target` → the answer, for GET and HEAD of every canonical free query answered 200. */
 export async function prepareFreeAnswers(): Promise<Map<string, PreparedAnswer>> {
   const out = new Map<string, PreparedAnswer>();
   for (const target of freeTargets()) {
     for (const method of ['GET', 'HEAD']) {
-      const res = await dispatch(new Request(`http://localhost${target}`, { method }));
-      const body = Buffer.from(await res.arrayBuffer());
-      if (res.status !== 200) continue;
-      out.set(`${method} ${target}`, { status: res.status, headers: Object.fromEntries(res.headers), body });
+      const answer = await preparedOf(await dispatch(new Request(`http://localhost${target}`, { method })));
+      if (answer.status === 200) out.set(`${method} ${target}`, answer);
     }
   }
   return out;

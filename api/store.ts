@@ -110,3 +110,15 @@ export function resetStore(): void {
   bytesCache.clear();
   jsonCache.clear();
 }
+
+/** Makes this process read the shards at `dir` (SHARDS_DIR); returns what puts the previous ones back. */
+export function readShardsFrom(dir: string): () => void {
+  const previous = process.env.SHARDS_DIR;
+  process.env.SHARDS_DIR = dir;
+  resetStore();
+  return () => {
+    if (previous === undefined) delete process.env.SHARDS_DIR;
+    else process.env.SHARDS_DIR = previous;
+    resetStore();
+  };
+}

@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { buildShards } from '../ingest/build.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 import { ROOT, astroBuild } from '../tests/support/server.ts';
+import type { ApiReport, ApiResult } from './api.ts';
 import type { Corpus } from './ingest.ts';
+import type { PagesResult } from './pages.ts';
+import type { X402Result } from './x402.ts';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
 const commit = git('rev-parse', '--short', 'HEAD');
@@ -50,37 +53,6 @@ const timed = (f: () => void) => {
   return performance.now() - t;
 };
 
-interface ApiResult {
-  connections: number;
-  label: string;
-  bytes: number;
-  reqs: number;
-  ceilingReqs: number;
-  ratio: number;
-  rounds: number[];
-  /** The ceiling's req/s in each round: how much the machine itself varied. */
-  ceilingRounds: number[];
-  p50: number;
-  p99: number;
-  ceilingP99: number;
-  cpuUsPerRequest: number | null;
-  ceilingCpuUsPerRequest: number | null;
-  goal: number | null;
-  met: boolean | null;
-}
-interface X402Result {
-  payments: number;
-  rows: { label: string; n: number; median: number; p99: number; mean: number }[];
-  parts: Record<string, Record<string, number>>;
-  own: { challenge: number; paid: number; off: number };
-}
-interface PagesResult {
-  budget: number;
-  home: number;
-  index: number;
-  months: { count: number; smallest: number; median: number; largest: number; largestPath: string };
-  over: string[];
-}
 
 /**
  * A throughput goal's line; for a miss, what was measured about its cause: the spread of the rounds'
@@ -114,7 +86,7 @@ try {
   const staticFiles = sizeOf(join(output, 'static'));
   console.log(`ingest ${seconds(ingestMs)}, astro build (node) ${seconds(nodeBuildMs)}, (vercel) ${seconds(vercelBuildMs)}; function ${mib(fn.bytes)} in ${fn.files} files`);
 
-  const api = run<{ corpus: string; seconds: number; rounds: number; results: ApiResult[] }>('api.ts');
+  const api = run<ApiReport>('api.ts');
   const x402 = run<X402Result>('x402.ts');
   const ingest = run<{ corpora: Corpus[] }>('ingest.ts', {}, ['--expose-gc']);
   const pages = run<PagesResult>('pages.ts');

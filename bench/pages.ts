@@ -6,6 +6,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+/** The results as written to BENCH_JSON (bench/all.ts reads them). */
+export interface PagesResult {
+  budget: number;
+  home: number;
+  index: number;
+  months: { count: number; smallest: number; median: number; largest: number; largestPath: string };
+  over: string[];
+}
+
 const BUDGET = 150 * 1024;
 const out = resolve('.tmp', 'bench-pages');
 execFileSync('npx', ['astro', 'build'], { env: { ...process.env, ASTRO_OUT_DIR: out, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'ignore' });
@@ -44,14 +53,12 @@ if (process.env.BENCH_JSON) {
   const weightOf = (path: string) => rows.find((r) => r.path === path)!;
   const total = (r: { html: number; css: number }) => r.html + r.css;
   const largest = rows.filter((r) => /\d{4}-\d{2}/.test(r.path)).sort((a, b) => total(b) - total(a))[0];
-  writeFileSync(
-    process.env.BENCH_JSON,
-    JSON.stringify({
-      budget: BUDGET,
-      home: total(weightOf('/')),
-      index: total(weightOf('/snapshots/')),
-      months: { count: months.length, smallest: months[0], median: months[Math.floor(months.length / 2)], largest: months.at(-1), largestPath: largest.path },
-      over: over.map((r) => r.path),
-    }),
-  );
+  const report: PagesResult = {
+    budget: BUDGET,
+    home: total(weightOf('/')),
+    index: total(weightOf('/snapshots/')),
+    months: { count: months.length, smallest: months[0], median: months[Math.floor(months.length / 2)], largest: months.at(-1)!, largestPath: largest.path },
+    over: over.map((r) => r.path),
+  };
+  writeFileSync(process.env.BENCH_JSON, JSON.stringify(report));
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MANIFEST } from '../domain/manifest.ts';
-import { resetStore, shardsDir } from '../api/store.ts';
+import { readShardsFrom, shardsDir } from '../api/store.ts';
 
 /** Data folder → the temporary shards ingested from it. */
 const ingested = new Map<string, string>();
@@ -26,8 +26,5 @@ export async function useBuildShards(): Promise<void> {
   const data = resolve(process.env.DATA_DIR ?? 'data');
   let dir = ingested.get(data);
   if (!dir) ingested.set(data, (dir = await ingestIntoTemporaryFolder(data)));
-  if (shardsDir() !== dir) {
-    process.env.SHARDS_DIR = dir;
-    resetStore();
-  }
+  if (shardsDir() !== dir) readShardsFrom(dir); // for the rest of the build
 }

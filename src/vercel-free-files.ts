@@ -136,11 +136,9 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
  * from the shards at `dir` (the ones the function carries), in this process's store, which is put back after.
  */
 async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]; headers: Record<string, string>; body: Buffer }>> {
-  const { resetStore } = await import('../api/store.ts');
+  const { readShardsFrom } = await import('../api/store.ts');
   const { prepareFreeAnswers, freeTargets } = await import('../api/prepared.ts');
-  const previous = process.env.SHARDS_DIR;
-  process.env.SHARDS_DIR = dir;
-  resetStore();
+  const restore = readShardsFrom(dir);
   try {
     const prepared = await prepareFreeAnswers();
     const out = new Map<string, { methods: string[]; headers: Record<string, string>; body: Buffer }>();
@@ -155,8 +153,6 @@ async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]
   } catch (e) {
     throw new Error(`vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run build:vercel runs the ingest first`);
   } finally {
-    if (previous === undefined) delete process.env.SHARDS_DIR;
-    else process.env.SHARDS_DIR = previous;
-    resetStore();
+    restore();
   }
 }

@@ -64,6 +64,21 @@ const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
 const CHALLENGES_KEPT = 1000;
 
 /**
+ * The work kept under `key`, started by `make` when there is none; a failure (the facilitator not yet
+ * reached) is forgotten, so the next call tries again. Past `limit` entries the map starts over, so a
+ * client cycling through keys cannot grow it.
+ */
+function kept<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>, limit = Infinity): Promise<T> {
+  let work = map.get(key);
+  if (!work) {
+    if (map.size >= limit) map.clear();
+    map.set(key, (work = make()));
+    work.catch(() => map.delete(key));
+  }
+  return work;
+}
+
+/**
  * The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a
  * browser (SPEC). With `payment` false the request's payment is not shown, which asks for the challenge.
  * The URL and query the SDK sees are the canonical `resource`, never the request's own text.
@@ -208,17 +223,8 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   // a client cycling through queries or Hosts cannot grow it past CHALLENGES_KEPT.
   const challenges = new Map<string, Promise<string>>();
   /** The route's 402 challenge, as the SDK encodes it. */
-  function challenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
-    const key = `${request.method} ${resource.href}`;
-    let header = challenges.get(key);
-    if (!header) {
-      header = buildChallenge(request, resource, route);
-      if (challenges.size >= CHALLENGES_KEPT) challenges.clear();
-      challenges.set(key, header);
-      header.catch(() => challenges.delete(key)); // a failure (facilitator not yet reached) is tried again next time
-    }
-    return header;
-  }
+  const challenge = (request: Request, resource: URL, route: RouteContract): Promise<string> =>
+    kept(challenges, `${request.method} ${resource.href}`, () => buildChallenge(request, resource, route), CHALLENGES_KEPT);
   async function buildChallenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
     const unpaid = await http.processHTTPRequest(contextOf(request, resource, route, false));
     const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
@@ -236,21 +242,14 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     offered: PaymentRequired;
   }
   const callTerms = new Map<string, Promise<CallTerms>>();
-  function callTermsOf(route: RouteContract, resource: CallResource, context: { resource: string }): Promise<CallTerms> {
-    let terms = callTerms.get(route.path);
-    if (!terms) {
-      terms = (async () => {
-        const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
-        const extensions = resource.extensions && resourceServer.enrichExtensions(resource.extensions, context);
-        const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
-        const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
-        return { requirements, extensions, info, offered };
-      })();
-      callTerms.set(route.path, terms);
-      terms.catch(() => callTerms.delete(route.path));
-    }
-    return terms;
-  }
+  const callTermsOf = (route: RouteContract, resource: CallResource, context: { resource: string }): Promise<CallTerms> =>
+    kept(callTerms, route.path, async () => {
+      const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
+      const extensions = resource.extensions && resourceServer.enrichExtensions(resource.extensions, context);
+      const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
+      const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
+      return { requirements, extensions, info, offered };
+    });
 
   return {
     async charge(request, route, answer, resource) {

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { resetStore } from '../../api/store.ts';
+import { readShardsFrom } from '../../api/store.ts';
 import { buildShards } from '../../ingest/build.ts';
 
 export const FIXTURE_DATA = join(import.meta.dirname, '..', 'fixtures', 'data');
@@ -16,16 +16,7 @@ export function buildInto(dataDir: string): string {
 }
 
 /** Serves the shards at `dir` in this process (SHARDS_DIR); returns what puts the previous ones back. */
-export function serveShards(dir: string): () => void {
-  const previous = process.env.SHARDS_DIR;
-  process.env.SHARDS_DIR = dir;
-  resetStore();
-  return () => {
-    if (previous === undefined) delete process.env.SHARDS_DIR;
-    else process.env.SHARDS_DIR = previous;
-    resetStore();
-  };
-}
+export const serveShards = readShardsFrom;
 
 /** For a whole test file: serve shards built from `dataDir`, and restore the previous ones after. */
 export function useShardsOf(dataDir: string): void {
