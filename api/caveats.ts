@@ -49,7 +49,7 @@ const PARTIAL_YEARS: Caveat = {
 
 const PRINTED: Caveat = {
   name: 'Exact and printed figures',
-  text: 'The six series fields hold exact figures only, so `premium` is often null. What a publication printed otherwise for the period (a rounded or qualified level such as "$1.1B", a growth rate, a share, an average, a count in another unit, a year-to-date figure) is in the row\'s `printed` object, with the words as printed and what it measures. Printed figures are never summed or used to derive another; an office\'s figure outranks a press copy.',
+  text: 'The six series fields hold exact figures only, so `premium` is often null. What a publication printed otherwise for the period (a rounded or qualified level such as "$1.1B", a growth rate, a share, an average, a count in another unit, a year-to-date figure) is in the row\'s `printed` object (`{value, as_printed, qualifier?, period?}`: the words as printed, the qualifier only when there is one, the period only when it is not the row\'s); what each key measures and its unit are said once per answer, in `printed_keys`. Printed figures are never summed or used to derive another; an office\'s figure outranks a press copy.',
   example: '/v1/premium/sample?state=FL',
 };
 

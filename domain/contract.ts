@@ -3,6 +3,7 @@
 // bodies it precomputes against them, and the OpenAPI document is generated from them.
 import { z } from 'zod';
 import { GRANULARITIES, isIsoDate } from './periods.ts';
+import { UNITS } from './metrics.ts';
 import { STATE_CODE, WHOLE_MESSAGE, checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
 import {
   eligibilityParams, eligibilityResponse, enforcementParams, enforcementResponse, rateActivityParams, rateActivityResponse, ratesParams, ratesResponse,
@@ -28,19 +29,26 @@ const nullableString = z.string().nullable();
 export const printedFigure = z
   .object({
     value: z.number().meta({ description: 'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never summed or used to derive another figure.' }),
-    unit: z.enum(['USD', 'count', 'percent']),
-    measures: z.string().meta({ description: 'What the figure measures, e.g. "premium", "change in premium from the same period a year earlier".' }),
-    as_printed: nullableString.meta({ description: 'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples).' }),
-    qualifier: nullableString.meta({
-      description: 'Why it is not in a series field: rounded (fewer than 4 significant digits), the word printed (about, nearly, more than, ...), ambiguous, other basis; null for an exact figure that has no series field (a growth rate, a share, an average, a count in another unit).',
+    as_printed: nullableString.meta({ description: 'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples); null where the publication gave the bare number.' }),
+    qualifier: z.string().optional().meta({
+      description: 'Present only when the figure is not exact: rounded (fewer than 4 significant digits), the word printed (about, nearly, more than, ...), ambiguous, other basis. Absent for an exact figure that has no series field (a growth rate, a share, an average, a count in another unit).',
     }),
-    period: z.string().meta({ description: "The period it covers: the row's, or a year to date (`YYYY-01..MM`) ending in the row's month." }),
+    period: z.string().optional().meta({ description: "Present only when it differs from the row's period: a year to date (`YYYY-01..MM`) ending in the row's month." }),
   })
   .strict()
-  .meta({ id: 'PrintedFigure' });
+  .meta({ id: 'PrintedFigure', description: 'What the key measures and its unit are in the answer\'s printed_keys.' });
 export const printedFigures = z.record(z.string(), printedFigure);
 export type PrintedFigure = z.infer<typeof printedFigure>;
 export type PrintedFigures = z.infer<typeof printedFigures>;
+
+export const printedKeys = z
+  .record(z.string(), z.object({ measures: z.string(), unit: z.enum(UNITS) }).strict())
+  .meta({
+    id: 'PrintedKeys',
+    description:
+      'The legend of the printed entries: for every key the answer\'s printed objects use (and no other), what it measures and its unit (USD, count or percent). Said once per answer, never row by row. A key ending in _ytd is a year to date.',
+  });
+export type PrintedKeys = z.infer<typeof printedKeys>;
 
 export const seriesRow = z
   .object({
@@ -60,7 +68,7 @@ export const seriesRow = z
     renewal_policy_pct: nullableNumber.meta({ description: 'Renewal share of the policy count, 0-100. Same rule.' }),
     printed: printedFigures.nullable().meta({
       description:
-        'What the publications printed for this very period that is not an exact series figure: rounded or qualified levels ("$9.99B", "nearly $999M": invented examples), published growth rates, shares of premium and of items, averages, counts in another unit, and year-to-date figures ending in this month (key suffix _ytd). Keyed by metric (premium, policies, items, premium_yoy_pct, avg_premium_per_item, ...). Latest vintage as of report_date, office publications before press copies. Null when there is none. Rows summed from months carry only what a source printed for the summed period itself.',
+        'What the publications printed for this very period that is not an exact series figure: rounded or qualified levels ("$9.99B", "nearly $999M": invented examples), published growth rates, shares of premium and of items, averages, counts in another unit, and year-to-date figures ending in this month (key suffix _ytd). Keyed by metric (premium, policies, items, premium_yoy_pct, avg_premium_per_item, ...); what each key measures and its unit are in the answer\'s printed_keys. Latest vintage as of report_date, office publications before press copies. Null when there is none. Rows summed from months carry only what a source printed for the summed period itself.',
     }),
   })
   .strict()
@@ -236,6 +244,7 @@ export const premiumResponse = z
     county: nullableString.meta({ description: 'The county parameter uppercased; null means statewide.' }),
     granularity: z.enum(GRANULARITIES),
     data: z.array(seriesRow).meta({ description: 'Ordered by period, ascending. Empty when nothing matches.' }),
+    printed_keys: printedKeys,
     ...provenance,
   })
   .strict()
@@ -335,6 +344,7 @@ export const compareResponse = z
     series: z.record(z.string(), z.array(seriesRow)).meta({
       description: 'Keyed by state code, in the order given. Each series equals the /v1/premium answer for that state.',
     }),
+    printed_keys: printedKeys,
     report_date: nullableString.meta({ description: 'The latest publication date across states (null when no state has figures).' }),
     data_as_of: nullableString.meta({
       description: "The earliest of the states' data_as_of: every series is current at least to it (null when no state has figures).",
@@ -401,6 +411,7 @@ export const sampleResponse = z
     granularity: z.string(),
     sample: z.boolean(),
     data: z.array(seriesRow),
+    printed_keys: printedKeys,
     ...provenance,
     note: z.string(),
   })
@@ -477,7 +488,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: premiumParams,
     response: premiumResponse,
     errors: [400, 402, 404, 500, 503],
-    example: { state: 'FL', line: 'all', county: null, granularity: 'month', data: [], ...NO_FIGURES },
+    example: { state: 'FL', line: 'all', county: null, granularity: 'month', data: [], printed_keys: {}, ...NO_FIGURES },
   },
   {
     path: '/v1/premium/summary',
@@ -510,7 +521,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: compareParams,
     response: compareResponse,
     errors: [400, 402, 404, 500, 503],
-    example: { line: 'all', granularity: 'month', series: { FL: [], TX: [] }, report_date: null, data_as_of: null, source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' }, publications: [] },
+    example: { line: 'all', granularity: 'month', series: { FL: [], TX: [] }, printed_keys: {}, report_date: null, data_as_of: null, source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' }, publications: [] },
   },
   {
     path: '/v1/insurers',

@@ -5,7 +5,8 @@
 import { SERIES_FIELDS, type PrintedFigure, type PrintedFigures, type SeriesField, type SeriesValues } from '../domain/contract.ts';
 import { type PeriodType, monthKey, monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
 import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
-import { COUNT_UNITS, METRIC_INFO, type CountUnit, type Dataset, type Figure, type Metric, type Publication, isPrintedMetric } from './model-types.ts';
+import { type Metric, YTD_SUFFIX } from '../domain/metrics.ts';
+import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, type Publication, isPrintedMetric } from './model-types.ts';
 
 export interface Snapshot {
   asOf: string;
@@ -143,9 +144,9 @@ interface Placed {
   figure?: PrintedFigure;
 }
 
-function printedFigure(f: Figure): PrintedFigure {
-  const info = METRIC_INFO[f.metric];
-  return { value: f.value, unit: info.unit, measures: info.measures, as_printed: f.printed, qualifier: f.qualifier, period: f.period.key };
+/** A printed entry (DECISIONS §9): what it measures is said once per answer (printed_keys), its period only where it is not the row's. */
+function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
+  return { value: f.value, as_printed: f.printed, ...(f.qualifier ? { qualifier: f.qualifier } : {}), ...(f.period.key !== rowPeriod ? { period: f.period.key } : {}) };
 }
 
 /**
@@ -154,11 +155,12 @@ function printedFigure(f: Figure): PrintedFigure {
  */
 function placeFigure(f: Figure, unit: CountUnit | null): { periodType: PeriodType; period: string; placed: Placed } {
   if (f.period.type === 'year_to_date') {
-    const placed = { metric: f.metric, printedKey: `${f.metric}_ytd`, value: f.value, figure: printedFigure(f) };
-    return { periodType: 'month', period: monthKey(f.period.year, f.period.lastMonth), placed };
+    const period = monthKey(f.period.year, f.period.lastMonth);
+    const placed = { metric: f.metric, printedKey: `${f.metric}${YTD_SUFFIX}`, value: f.value, figure: printedFigure(f, period) };
+    return { periodType: 'month', period, placed };
   }
   const field = f.exact && !isPrintedMetric(f.metric) ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined)) : undefined;
-  const placed: Placed = field ? { metric: f.metric, field, value: f.value } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f) };
+  const placed: Placed = field ? { metric: f.metric, field, value: f.value } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key) };
   return { periodType: f.period.type, period: f.period.key, placed };
 }
 

@@ -5,6 +5,7 @@
 import { coverageItem, coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type PublicationsResponse, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
 import type { Dataset, Publication, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
+import { printedKeysOf } from '../domain/metrics.ts';
 import { isRankable } from '../domain/insurers.ts';
 import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
@@ -88,12 +89,14 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   const published = Object.keys(periodTypes).join(', ') || 'none';
   const paid =
     'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
+  const data = rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values, printed: Object.keys(snap.printed).length ? snap.printed : null }));
   return {
     state: code,
     line: 'all',
     granularity: 'month',
     sample: true,
-    data: rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values, printed: Object.keys(snap.printed).length ? snap.printed : null })),
+    data,
+    printed_keys: printedKeysOf(data),
     publications: cite(rows.flatMap((r) => snapshotPubs(r.snap))),
     report_date: latest?.reportDate ?? null,
     data_as_of: latest?.dataAsOf ?? null,

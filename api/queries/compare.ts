@@ -1,6 +1,7 @@
 // /v1/compare: the /v1/premium answer of each listed state, keyed by state. Every state and the line
 // in every state are resolved (404) before any series is read.
 import type { CompareParams, CompareResponse } from '../../domain/contract.ts';
+import { printedKeysOf } from '../../domain/metrics.ts';
 import { cite, readSeries, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
@@ -35,6 +36,7 @@ export function prepareCompare(params: CompareParams): () => CompareResponse {
       line: lineEchoes.size === 1 ? [...lineEchoes][0] : params.line,
       granularity: params.granularity,
       series,
+      printed_keys: printedKeysOf(Object.values(series).flat()),
       report_date: latest.length ? latest.map((l) => l.reportDate).sort().at(-1)! : null,
       data_as_of: latest.length ? latest.map((l) => l.dataAsOf).sort()[0] : null,
       source,

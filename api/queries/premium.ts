@@ -1,5 +1,6 @@
 // /v1/premium: one state's series for a line (or category) and optional county, as of a date.
 import type { PremiumParams, PremiumResponse } from '../../domain/contract.ts';
+import { printedKeysOf } from '../../domain/metrics.ts';
 import { cite, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
@@ -25,6 +26,7 @@ export function preparePremium(params: PremiumParams): () => PremiumResponse {
       county: county?.name ?? null,
       granularity,
       data,
+      printed_keys: printedKeysOf(data),
       report_date: latest?.reportDate ?? null,
       data_as_of: latest?.dataAsOf ?? null,
       source: entry.source,

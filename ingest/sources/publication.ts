@@ -4,7 +4,8 @@ import { isIsoDate, lastDay, parsePeriod } from '../../domain/periods.ts';
 import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
-import { METRICS, isPrintedMetric, type Figure, type Line, type Metric, type Publication, type State } from '../model-types.ts';
+import { METRICS, type Metric } from '../../domain/metrics.ts';
+import { isPrintedMetric, type Figure, type Line, type Publication, type State } from '../model-types.ts';
 import { parseHeader } from './header.ts';
 import { valueProblem } from './values.ts';
 

@@ -1,7 +1,8 @@
 // What a figure's value may be (data/README.md, "Plausible values"): a plain decimal as printed, within
 // bounds no real figure comes near, that the API serves back exactly as written. A sign, a pasted cell
 // or a digit too many then stops the ingest instead of reaching the API as `-336700000` or `1e+30`.
-import { CHANGE_METRICS, COUNT_METRICS, PCT_METRICS, type Metric } from '../model-types.ts';
+import type { Metric } from '../../domain/metrics.ts';
+import { CHANGE_METRICS, COUNT_METRICS, PCT_METRICS } from '../model-types.ts';
 
 /** Money is below USD 10 trillion: the whole U.S. surplus lines market writes about 1% of that a year. */
 const MONEY_LIMIT = 1e13;

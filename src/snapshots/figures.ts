@@ -1,10 +1,11 @@
 // One figure as a snapshot page shows it, taken from a series row as of a date: an exact series field,
 // or what the publication printed (DECISIONS §9), with the publications that printed it.
-import { SERIES_FIELDS, type PrintedFigure, type SeriesField } from '../../domain/contract.ts';
+import { SERIES_FIELDS } from '../../domain/contract.ts';
+import { type MetricInfo, printedKeyInfo, seriesFieldInfo } from '../../domain/metrics.ts';
 import type { Granularity } from '../../domain/periods.ts';
 import type { PreparedSnapshot } from '../../api/queries/series.ts';
 
-export type Unit = PrintedFigure['unit'];
+export type Unit = MetricInfo['unit'];
 
 export interface Figure {
   state: string;
@@ -42,15 +43,6 @@ export interface RowRef {
   asOf: string;
 }
 
-const FIELD_INFO: Record<SeriesField, { unit: Unit; measures: string }> = {
-  premium: { unit: 'USD', measures: 'premium' },
-  policy_count: { unit: 'count', measures: 'count' },
-  new_business_premium: { unit: 'USD', measures: 'new-business premium' },
-  renewal_premium: { unit: 'USD', measures: 'renewal premium' },
-  new_business_policy_pct: { unit: 'percent', measures: 'new-business share of policies' },
-  renewal_policy_pct: { unit: 'percent', measures: 'renewal share of policies' },
-};
-
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2, minimumFractionDigits: 0 });
 const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
@@ -71,7 +63,8 @@ export function figuresOf(ref: RowRef, snap: PreparedSnapshot, countUnit: string
   for (const field of SERIES_FIELDS) {
     const value = snap.values[field];
     if (value === null) continue;
-    const info = FIELD_INFO[field];
+    const info = seriesFieldInfo(field, null);
+    // A count is named by its unit in a word ("items"), not by the unit's whole legend.
     const measures = field === 'policy_count' ? (countUnit ?? 'count') : info.measures;
     const text = formatExact(value, info.unit, field);
     out.push({ ...ref, field, value, unit: info.unit, measures, covers: ref.period, text, exact: true, asPrinted: null, qualifier: null, sources: snap.sources[field] ?? [] });
@@ -79,18 +72,19 @@ export function figuresOf(ref: RowRef, snap: PreparedSnapshot, countUnit: string
   const printed = snap.row.printed ?? {};
   for (const key of Object.keys(printed).sort()) {
     const p = printed[key];
-    const exact = p.qualifier === null;
+    const { unit, measures } = printedKeyInfo(key)!;
+    const exact = p.qualifier === undefined;
     out.push({
       ...ref,
       field: `printed.${key}`,
       value: p.value,
-      unit: p.unit,
-      measures: p.measures,
-      covers: p.period,
-      text: exact ? formatExact(p.value, p.unit, key) : (p.as_printed ?? formatExact(p.value, p.unit, key)),
+      unit,
+      measures,
+      covers: p.period ?? ref.period,
+      text: exact ? formatExact(p.value, unit, key) : (p.as_printed ?? formatExact(p.value, unit, key)),
       exact,
       asPrinted: p.as_printed,
-      qualifier: p.qualifier,
+      qualifier: p.qualifier ?? null,
       sources: snap.sources[`printed.${key}`] ?? [],
     });
   }

@@ -249,13 +249,12 @@ interface PublicationRef {
 }
 interface PrintedEntry {
   value: number;
-  unit: string;
-  measures: string;
   as_printed: string | null;
-  qualifier: string | null;
-  period: string;
+  qualifier?: string;
+  period?: string;
 }
 type SeriesRow = Record<Field, number | null> & { period: string; printed: Record<string, PrintedEntry> | null };
+type PrintedKeys = Record<string, { measures: string; unit: string }>;
 
 const counts = { answers: 0, emptyAnswers: 0, fields: 0, summedFields: 0, printed: 0, summaryFigures: 0, insurerFigures: 0, publications: 0 };
 
@@ -326,21 +325,38 @@ class Answer {
     const where = `${state} ${row.period} printed.${k}=${e.value}`;
     const ytd = k.endsWith('_ytd');
     const metric = ytd ? k.slice(0, -4) : k;
-    const ytdMatch = /^(\d{4})-01\.\.(\d{2})$/.exec(e.period);
-    if (ytd ? !ytdMatch || `${ytdMatch[1]}-${ytdMatch[2]}` !== row.period : e.period !== row.period)
-      this.problem(`${where}: its period ${e.period} is not ${ytd ? 'a year to date ending in' : ''} the row's period ${row.period}`);
+    // A period is given only where it is not the row's (DECISIONS §9): a year to date ending in the row's month.
+    const ytdMatch = /^(\d{4})-01\.\.(\d{2})$/.exec(e.period ?? '');
+    if (ytd ? !ytdMatch || `${ytdMatch[1]}-${ytdMatch[2]}` !== row.period : e.period !== undefined)
+      this.problem(`${where}: its period ${e.period} is not ${ytd ? 'a year to date ending in' : 'left out as'} the row's period ${row.period}`);
+    const period = e.period ?? row.period;
     const lines = line.kind === 'all' ? ['all'] : line.kind === 'line' ? [line.code] : line.codes;
-    const held = this.listedRows(state, lines, e.period, metric).filter(
-      (r) => r.value === e.value && (r.printed || null) === e.as_printed && (r.qualifier || null) === e.qualifier,
+    const held = this.listedRows(state, lines, period, metric).filter(
+      (r) => r.value === e.value && (r.printed || null) === e.as_printed && (r.qualifier || undefined) === e.qualifier,
     );
     if (!held.length) {
-      const anywhere = lines.flatMap((l) => STATEWIDE.get(key(state, l, e.period, metric)) ?? []).filter((r) => r.value === e.value);
+      const anywhere = lines.flatMap((l) => STATEWIDE.get(key(state, l, period, metric)) ?? []).filter((r) => r.value === e.value);
       return this.problem(
         `${where} (${JSON.stringify(e.as_printed)}, ${e.qualifier}): no listed publication prints it` +
           (anywhere.length ? `; printed in ${anywhere.map((r) => `${r.pub.file} as ${JSON.stringify(r.printed)}/${r.qualifier || 'exact'}`).join(', ')}` : ''),
       );
     }
     held.forEach((r) => this.contributed.add(r.pub));
+  }
+
+  /**
+   * printed_keys (DECISIONS §9): the legend of exactly the keys the rows use, each unit the one its name
+   * implies (a share or change is a percent, a premium or an average premium is USD, anything else a count).
+   */
+  legend(printedKeys: Record<string, { measures: string; unit: string }> | undefined, rows: SeriesRow[]) {
+    const used = [...new Set(rows.flatMap((r) => Object.keys(r.printed ?? {})))].sort();
+    if (!printedKeys) return this.problem('has no printed_keys');
+    if (JSON.stringify(Object.keys(printedKeys).sort()) !== JSON.stringify(used))
+      this.problem(`printed_keys lists ${Object.keys(printedKeys).join(', ') || 'nothing'}, the rows use ${used.join(', ') || 'nothing'}`);
+    for (const [key, { measures, unit }] of Object.entries(printedKeys)) {
+      const expected = /_pct(_ytd)?$/.test(key) ? 'percent' : /^(premium|avg_premium_per_[a-z]+|new_business_premium|renewal_premium)(_ytd)?$/.test(key) ? 'USD' : 'count';
+      if (unit !== expected || !measures) this.problem(`printed_keys.${key} is ${JSON.stringify({ measures, unit })}: expected a ${expected} with what it measures`);
+    }
   }
 
   series(state: string, line: LineSpec, type: PeriodType, rows: SeriesRow[]) {
@@ -432,10 +448,11 @@ describe('every figure of every answer is held by a publication it lists, and ea
     for (const g of granularitiesOf(state)) {
       for (const { param, echo, spec } of specs) {
         const query = `/v1/premium?state=${state}&line=${encodeURIComponent(param)}&granularity=${g}`;
-        const body = await get<{ line: string; granularity: string; data: SeriesRow[]; publications: PublicationRef[] }>(query);
+        const body = await get<{ line: string; granularity: string; data: SeriesRow[]; printed_keys: PrintedKeys; publications: PublicationRef[] }>(query);
         const answer = new Answer(query, body.publications);
         if (body.line !== echo || body.granularity !== g) answer.problem(`echoes line ${body.line}, granularity ${body.granularity}`);
         answer.series(state, spec, g, body.data);
+        answer.legend(body.printed_keys, body.data);
         problems.push(...answer.finish());
       }
     }
@@ -444,18 +461,20 @@ describe('every figure of every answer is held by a publication it lists, and ea
 
   it.each(GRANULARITIES)('/v1/compare of every state, granularity %s', async (g) => {
     const query = `/v1/compare?states=${STATES.join(',')}&granularity=${g}`;
-    const body = await get<{ series: Record<string, SeriesRow[]>; publications: PublicationRef[] }>(query);
+    const body = await get<{ series: Record<string, SeriesRow[]>; printed_keys: PrintedKeys; publications: PublicationRef[] }>(query);
     const answer = new Answer(query, body.publications);
     expect(Object.keys(body.series).sort()).toEqual([...STATES].sort());
     for (const [state, rows] of Object.entries(body.series)) answer.series(state, { kind: 'all' }, g, rows);
+    answer.legend(body.printed_keys, Object.values(body.series).flat());
     expectNoProblems(answer.finish());
   });
 
   it.each(STATES)('%s: /v1/premium/sample', async (state) => {
     const query = `/v1/premium/sample?state=${state}`;
-    const body = await get<{ data: SeriesRow[]; publications: PublicationRef[] }>(query);
+    const body = await get<{ data: SeriesRow[]; printed_keys: PrintedKeys; publications: PublicationRef[] }>(query);
     const answer = new Answer(query, body.publications);
     answer.series(state, { kind: 'all' }, 'month', body.data);
+    answer.legend(body.printed_keys, body.data);
     expectNoProblems(answer.finish());
   });
 

@@ -60,9 +60,9 @@ describe('the real dataset reaches every state', () => {
     for (const r of printedPremium) {
       // FSLSO prints its monthly premium rounded: never an exact figure, so the series field stays null.
       expect(r.premium).toBeNull();
-      expect(r.printed!.premium).toMatchObject({ unit: 'USD', period: r.period });
+      expect(r.printed!.premium).not.toHaveProperty('period'); // the row's own
       expect(r.printed!.premium.as_printed).toMatch(/\$/);
-      expect(r.printed!.premium.qualifier).not.toBeNull();
+      expect(r.printed!.premium.qualifier).toEqual(expect.any(String));
     }
     // FSLSO's July 2025 newsletter: "$1.6B"; its October 2025 issue prints July's 174,117 policies exactly.
     const july = sample.data.find((r) => r.period === '2025-07')!;

@@ -40,7 +40,7 @@ describe('the real dataset through /v1/premium', () => {
     const body = await premium('state=TX&from=2024-01&to=2024-01');
     expect(body.data.map((r) => [r.period, r.premium, r.policy_count])).toEqual([['2024-01', null, 56728]]);
     // the "$1.1B" is served as printed, beside the null premium
-    expect(body.data[0].printed?.premium).toEqual({ value: 1100000000, unit: 'USD', measures: 'premium', as_printed: '$1.1B', qualifier: 'rounded', period: '2024-01' });
+    expect(body.data[0].printed?.premium).toEqual({ value: 1100000000, as_printed: '$1.1B', qualifier: 'rounded' });
   });
 
   it('Texas, August 2024: the premium printed rounded ($1.51B) is printed, not served as premium; 71,500 policies, printed in full, are exact', async () => {
@@ -48,7 +48,7 @@ describe('the real dataset through /v1/premium', () => {
     // it is exact though it ends in zeros (data/README.md, exact figures): it was kept out before that rule.
     const [row] = (await premium('state=TX&from=2024-08&to=2024-08')).data;
     expect([row.period, row.premium, row.policy_count]).toEqual(['2024-08', null, 71500]);
-    expect(row.printed?.premium).toEqual({ value: 1510000000, unit: 'USD', measures: 'premium', as_printed: '$1.51B', qualifier: 'rounded', period: '2024-08' });
+    expect(row.printed?.premium).toEqual({ value: 1510000000, as_printed: '$1.51B', qualifier: 'rounded' });
   });
 
   it("Florida, July 2025, line 1000 Commercial Property: $564,900,000 and 34,847 policies (FSLSO newsletter)", async () => {

@@ -86,9 +86,12 @@ const FL_MONTHS_PUBS = [PUB.FL_2024_01, PUB.FL_2024_02, PUB.FL_2024_03];
 
 // What the fixture prints that fills no series field (DECISIONS §9):
 // 2024-01.csv `FL,2024-01,all,,,items,1501,,,...`: exact, in another unit than FL's policies.
-const JAN_ITEMS = { items: { value: 1501, unit: 'count', measures: expect.stringContaining('items'), as_printed: null, qualifier: null, period: '2024-01' } } as PrintedFigures;
+const JAN_ITEMS = { items: { value: 1501, as_printed: null } } as PrintedFigures;
 // 2024-02.csv `FL,2024-02,all,,,premium,1200000,rounded,$1.2M,`: rounded.
-const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, unit: 'USD', measures: 'premium', as_printed: '$1.2M', qualifier: 'rounded', period: '2024-02' } };
+/** The legend of those two keys (printed_keys, DECISIONS §9). */
+const ITEMS_KEY = { items: { measures: expect.stringContaining('items'), unit: 'count' } };
+const PREMIUM_KEY = { premium: { measures: 'premium', unit: 'USD' } };
+const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, as_printed: '$1.2M', qualifier: 'rounded' } };
 
 // FL statewide all-lines months, latest vintage of each field:
 // 2024-01.csv (report 2024-02-01): premium 1111111.11, policies 1001, shares 40/60; 2024-02.csv
@@ -457,6 +460,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'month',
         data: [FL_JAN, FL_FEB, FL_MAR],
+        printed_keys: { ...ITEMS_KEY, ...PREMIUM_KEY },
         // The latest publication among the figures: 2024-03.csv (report 2024-04-01, data as of 2024-03-31).
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
@@ -488,6 +492,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'month',
         data: IL_MONTHS,
+        printed_keys: {},
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         source: SOURCE.IL,
@@ -505,6 +510,7 @@ export function contractSuite(call: Call) {
           county: null,
           granularity: 'month',
           data: [],
+          printed_keys: {},
           report_date: null,
           data_as_of: null,
           source: SOURCE[state],
@@ -546,6 +552,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'month',
         data: [row('2024-03', { premium: 100000.25, policy_count: 51 })],
+        printed_keys: {},
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
@@ -579,6 +586,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'month',
         data: [row('2024-03', { premium: 600000.75, policy_count: 452 })],
+        printed_keys: {},
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
@@ -622,6 +630,7 @@ export function contractSuite(call: Call) {
         county: 'MIAMI-DADE',
         granularity: 'year',
         data: [row('2023', { premium: 765432.1 })],
+        printed_keys: {},
         report_date: '2024-01-15',
         data_as_of: '2023-12-31',
         source: SOURCE.FL,
@@ -674,6 +683,7 @@ export function contractSuite(call: Call) {
           county: null,
           granularity: 'month',
           data: [],
+          printed_keys: {},
           report_date: null,
           data_as_of: null,
           source: SOURCE.FL,
@@ -709,6 +719,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'quarter',
         data: [row('2023-Q4', { premium: 3456789, policy_count: 3001 }), row('2024-Q1', { premium: 3666666.66, policy_count: 3315 })],
+        printed_keys: {},
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
@@ -741,6 +752,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'year',
         data: [row('2022', IL_2022), row('2023', IL_2023)],
+        printed_keys: {},
         // il-2023-12.csv: report 2024-01-20, data as of 2023-12-31.
         report_date: '2024-01-20',
         data_as_of: '2023-12-31',
@@ -758,6 +770,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'half_year',
         data: [row('2023-H1', { premium: 4567890123 })],
+        printed_keys: {},
         report_date: '2024-02-10',
         data_as_of: '2023-12-31',
         source: SOURCE.TX,
@@ -797,7 +810,7 @@ export function contractSuite(call: Call) {
     it('before every publication: 200 with data [], null report_date and data_as_of, the source kept', async () => {
       // The first FL monthly figures are in 2024-01.csv (report 2024-02-01); the first FL figure at
       // all is 2023-q4.csv (report 2024-01-15).
-      const empty = { state: 'FL', line: 'all', county: null, data: [], report_date: null, data_as_of: null, source: SOURCE.FL, publications: [] };
+      const empty = { state: 'FL', line: 'all', county: null, data: [], printed_keys: {}, report_date: null, data_as_of: null, source: SOURCE.FL, publications: [] };
       expect(await premium('state=FL&report_date=2024-01-31')).toEqual({ ...empty, granularity: 'month' });
       expect(await premium('state=FL&granularity=quarter&report_date=2024-01-14')).toEqual({ ...empty, granularity: 'quarter' });
     });
@@ -810,6 +823,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'month',
         data: [row('2024-01', { premium: 1111111.11, policy_count: 1001, new_business_policy_pct: 40, renewal_policy_pct: 60 }, JAN_ITEMS)],
+        printed_keys: ITEMS_KEY,
         report_date: '2024-02-01',
         data_as_of: '2024-01-31',
         source: SOURCE.FL,
@@ -1065,6 +1079,7 @@ export function contractSuite(call: Call) {
         line: 'all',
         granularity: 'month',
         series: { FL: [FL_JAN, FL_FEB, FL_MAR], IL: IL_MONTHS },
+        printed_keys: { ...ITEMS_KEY, ...PREMIUM_KEY },
         // Latest across states: FL's 2024-03.csv (2024-04-01). Earliest data_as_of across states: IL's
         // latest report il-2024-02.csv is current to 2024-02-29 (FL's to 2024-03-31).
         report_date: '2024-04-01',
@@ -1095,6 +1110,7 @@ export function contractSuite(call: Call) {
         line: 'all',
         granularity: 'month',
         series: { TX: [], NY: [] },
+        printed_keys: {},
         report_date: null,
         data_as_of: null,
         source: { TX: SOURCE.TX, NY: SOURCE.NY },
@@ -1232,6 +1248,7 @@ export function contractSuite(call: Call) {
         granularity: 'month',
         sample: true,
         data: [FL_JAN, FL_FEB, FL_MAR],
+        printed_keys: { ...ITEMS_KEY, ...PREMIUM_KEY },
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,
@@ -1250,6 +1267,7 @@ export function contractSuite(call: Call) {
         granularity: 'month',
         sample: true,
         data: IL_MONTHS.slice(2),
+        printed_keys: {},
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         source: SOURCE.IL,
@@ -1266,6 +1284,7 @@ export function contractSuite(call: Call) {
         granularity: 'month',
         sample: true,
         data: [],
+        printed_keys: {},
         report_date: null,
         data_as_of: null,
         source: SOURCE[state],

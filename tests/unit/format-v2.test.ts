@@ -151,7 +151,7 @@ describe('accepted', () => {
     const data = withRows('FL,2023-12,all,,,premium,1240000000,rounded,$1.24B,');
     expect(december(data)).toEqual([[
       '2024-01-25', '2024-01-25', '2023-12-31', null, null, null, null, null, null, true, cite,
-      { premium: { value: 1240000000, unit: 'USD', measures: 'premium', as_printed: '$1.24B', qualifier: 'rounded', period: '2023-12' } },
+      { premium: { value: 1240000000, as_printed: '$1.24B', qualifier: 'rounded' } },
     ]]);
   });
 

@@ -61,7 +61,7 @@ describe('office publications before press copies', () => {
 
   it('serves a press figure only for a metric no office printed for the row', () => {
     const april = rowOf(months(), '2024-04')!;
-    const change = { value: 5.5, unit: 'percent', measures: 'change in premium from the same period a year earlier', as_printed: '+5.5%', qualifier: null, period: '2024-04' };
+    const change = { value: 5.5, as_printed: '+5.5%' };
     expect(april.snapshots.map(view)).toEqual([
       ['2024-05-01', '2024-05-01', '2024-04-30', 1404040.4, null, null, null, null, null, true, [url('Office April')], { premium_yoy_pct: change }],
       // the press adds the policies (1444) the office did not print; its premium and change are ignored
@@ -75,7 +75,7 @@ describe('office publications before press copies', () => {
     expect(may.snapshots.map(view)).toEqual([
       [
         '2024-06-01', '2024-06-01', '2024-05-31', null, null, null, null, null, null, true, [url('Office May')],
-        { premium: { value: 1600000, unit: 'USD', measures: 'premium', as_printed: 'nearly $1.6 million', qualifier: 'nearly', period: '2024-05' } },
+        { premium: { value: 1600000, as_printed: 'nearly $1.6 million', qualifier: 'nearly' } },
       ],
     ]);
     expect(asOf(may, '2099-01-01')![3]).toBeNull();

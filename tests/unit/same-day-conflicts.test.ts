@@ -63,7 +63,7 @@ describe('two publications of one report_date', () => {
     const after = uncited(readTree(out));
     // January keeps 2024-01.csv's exact 1111111.11 in every vintage; the flash's "about $1.1M" is printed
     // (beside the items 1501 that 2024-01.csv prints in another unit than policies)
-    const about = { value: 1100000, unit: 'USD', measures: 'premium', as_printed: 'about $1.1M', qualifier: 'about', period: '2024-01' };
+    const about = { value: 1100000, as_printed: 'about $1.1M', qualifier: 'about' };
     const jan = rowOf(after.get('private/series/FL/all/month.json'), '2024-01')!;
     expect(jan.snapshots.map((s) => [s[0], s[3], s[10].premium])).toEqual([
       ['2024-02-01', 1111111.11, about],
