@@ -3,12 +3,13 @@ import type { z } from 'zod';
 import type { ErrorBody } from '../domain/contract.ts';
 import { echo } from '../domain/echo.ts';
 import { toJson } from './json.ts';
-import type { FreeOperation } from './operations.ts';
+import type { CsvAnswer, FreeOperation } from './operations.ts';
 import { ShardError, freeBody } from './store.ts';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export const FREE_CACHE = 'public, max-age=3600';
 /** Priced answers are one buyer's: never stored by a browser or a shared cache (DECISIONS.md §6). */
@@ -57,20 +58,25 @@ export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: stri
   return respond(text, { status, headers });
 }
 
-/** A 200 JSON answer (route() leaves the body out for HEAD). */
-function okJson(body: Body, cache: Record<string, string>): Response {
+/** A 200 answer (route() leaves the body out for HEAD). */
+function ok(body: Body, type: string, headers: Record<string, string>): Response {
   return respond(body, {
     status: 200,
-    headers: { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(body)), ...cache },
+    headers: { ...CORS_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers },
   });
 }
 
+const FREE_HEADERS = { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE };
+/** A CSV answer is a file to a browser or a spreadsheet: it comes with a name. */
+const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; filename="${fileName}"` });
+
 /** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
-export const freeJson = (bytes: Uint8Array<ArrayBuffer>) =>
-  okJson(bytes, { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE });
+export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
+export const freeCsv = ({ text, fileName }: CsvAnswer) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) });
 
 /** A priced route's answer, serialised per request. */
-export const pricedJson = (body: unknown) => okJson(toJson(body), { 'Cache-Control': PRICED_CACHE });
+export const pricedJson = (body: unknown) => ok(toJson(body), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
+export const pricedCsv = ({ text, fileName }: CsvAnswer) => ok(text, CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) });
 
 function preflight(): Response {
   return new Response(null, {
@@ -124,9 +130,9 @@ export function requiredFreeBody(path: string): Uint8Array<ArrayBuffer> {
   return body;
 }
 
-/** A state's precomputed free body (`free/<folder>/<state>.json`); 404 for a state the build does not have. */
-export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBuffer> {
-  const body = freeBody(`${folder}/${state}.json`);
+/** A state's precomputed free body (`free/<folder>/<state>.<ext>`); 404 for a state the build does not have. */
+export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv' = 'json'): Uint8Array<ArrayBuffer> {
+  const body = freeBody(`${folder}/${state}.${ext}`);
   if (body) return body;
   requiredFreeBody('coverage.json'); // no build at all is a 500, not "unknown state"
   throw unknownState(state);
@@ -134,7 +140,10 @@ export function freeStateBody(folder: string, state: string): Uint8Array<ArrayBu
 
 /** A free route over HTTP: its parameters from the query string (a route without any ignores it), its precomputed bytes. */
 export const freeRoute = (operation: FreeOperation): Handler =>
-  route((_request, url) => freeJson(operation.body(operation.params ? parseQuery(url, operation.params) : {})));
+  route((_request, url) => {
+    const params = operation.params ? parseQuery(url, operation.params) : {};
+    return operation.csv && params.format === 'csv' ? freeCsv(operation.csv(params)) : freeJson(operation.body(params));
+  });
 
 /**
  * Parses the query string with a route's parameter schema. Unknown and repeated parameters are

@@ -2,6 +2,7 @@
 // prices and rules are never written twice. Served prerendered at /openapi.json.
 import { z } from 'zod';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
+import { CSV_COLUMNS } from '../domain/csv-answer.ts';
 import { OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
 import { FREE_CACHE, PRICED_CACHE } from './http.ts';
 import { parametersSchema } from './json-schemas.ts';
@@ -52,12 +53,26 @@ const PAYMENT_SIGNATURE = {
   schema: { type: 'string' },
 };
 
+/** The text/csv answer of a route that takes `format` (DECISIONS §11). */
+const CSV_CONTENT = {
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description: `With format=csv: RFC 4180 (CRLF line ends), a header line \`${CSV_COLUMNS.join(',')}\` and one line per figure, exact (kind exact: a series field) and printed (kind printed: a printed entry, with its words and qualifier), each with the report_date and URL of the publication that printed it; a figure summed from parts names every part's URL, space-separated, and the latest date. An answer with no figure is the header line alone.`,
+    },
+  },
+};
+
 function responses(route: RouteContract): Json {
+  const csv = Boolean(route.params && 'format' in route.params.shape);
   const out: Json = {
     200: {
       description: 'OK',
-      headers: cacheHeader(route.priceUsd ? PRICED_CACHE : FREE_CACHE),
-      content: json(ref(route.response)),
+      headers: {
+        ...cacheHeader(route.priceUsd ? PRICED_CACHE : FREE_CACHE),
+        ...(csv ? { 'Content-Disposition': { description: 'With format=csv: attachment, with a file name naming the query.', schema: { type: 'string' } } } : {}),
+      },
+      content: { ...json(ref(route.response)), ...(csv ? CSV_CONTENT : {}) },
     },
   };
   if (route.priceUsd)

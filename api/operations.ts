@@ -4,6 +4,12 @@
 import type { z } from 'zod';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
 
+/** An answer as CSV (DECISIONS §11), with the file name its Content-Disposition gives. */
+export interface CsvAnswer {
+  text: string | Uint8Array<ArrayBuffer>;
+  fileName: string;
+}
+
 /** A free route: its answer is bytes the ingest precomputed. */
 export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   kind: 'free';
@@ -12,6 +18,8 @@ export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   params: S | null;
   /** The precomputed answer (an HttpError 404 when there is none, e.g. an unknown state). */
   body(params: z.infer<S>): Uint8Array<ArrayBuffer>;
+  /** The precomputed CSV answer, for a route that takes `format=csv`. */
+  csv?(params: z.infer<S>): CsvAnswer;
 }
 
 /** A priced route: parse and resolve now, compute once paid. */
@@ -21,6 +29,8 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
   params: S;
   /** Resolves the parsed parameters (an HttpError 404 for an unknown state, line, ...) and returns the computation. */
   prepare(params: z.infer<S>): () => unknown;
+  /** The computed answer as CSV, for a route that takes `format=csv`. */
+  csv?(body: unknown, params: z.infer<S>): CsvAnswer;
 }
 
 export type Operation = FreeOperation | PricedOperation;
@@ -33,8 +43,16 @@ function contractOf(path: string, params: z.ZodObject | null, priced: boolean): 
   return contract;
 }
 
-export const freeOperation = <S extends z.ZodObject>(path: string, params: S | null, body: (params: z.infer<S>) => Uint8Array<ArrayBuffer>): FreeOperation =>
-  ({ kind: 'free', contract: contractOf(path, params, false), params, body }) as FreeOperation;
+export const freeOperation = <S extends z.ZodObject>(
+  path: string,
+  params: S | null,
+  body: (params: z.infer<S>) => Uint8Array<ArrayBuffer>,
+  csv?: (params: z.infer<S>) => CsvAnswer,
+): FreeOperation => ({ kind: 'free', contract: contractOf(path, params, false), params, body, csv }) as FreeOperation;
 
-export const pricedOperation = <S extends z.ZodObject>(path: string, params: S, prepare: (params: z.infer<S>) => () => unknown): PricedOperation =>
-  ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare }) as unknown as PricedOperation;
+export const pricedOperation = <S extends z.ZodObject, B>(
+  path: string,
+  params: S,
+  prepare: (params: z.infer<S>) => () => B,
+  csv?: (body: B, params: z.infer<S>) => CsvAnswer,
+): PricedOperation => ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare, csv }) as unknown as PricedOperation;

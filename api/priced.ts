@@ -1,6 +1,6 @@
 // A priced route: parameters checked and the request resolved (400/404) before any payment is asked
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
-import { type Handler, parseQuery, pricedJson, route } from './http.ts';
+import { type Handler, parseQuery, pricedCsv, pricedJson, route } from './http.ts';
 import type { PricedOperation } from './operations.ts';
 import { configuredGate } from './payment/configured.ts';
 
@@ -30,13 +30,15 @@ export const readableQuery = (params: Record<string, unknown>) =>
 export const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
 
 export function pricedRoute(operation: PricedOperation): Handler {
-  const { contract, params, prepare } = operation;
+  const { contract, params, prepare, csv } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     const compute = prepare(parsed);
     const answer = () => {
       const body = compute();
-      return { response: pricedJson(body), hasFigures: citesPublications(body) };
+      // The same answer in either format: figures, price and the no-charge rule are the JSON's.
+      const response = csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed)) : pricedJson(body);
+      return { response, hasFigures: citesPublications(body) };
     };
     const gate = await configuredGate();
     return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().response;

@@ -173,7 +173,9 @@ const monthParam = (bound: string) =>
     .string()
     .regex(MONTH, 'a month YYYY-MM (01-12), e.g. 2024-01')
     .meta({
-      description: `${bound}, \`YYYY-MM\`. Rows are selected by the first month of their period (as FRED does): with granularity=year, from=2024-06 excludes 2024 and to=2024-06 includes it.`,
+      description: bound.includes('lower')
+        ? `${bound}, \`YYYY-MM\`, on the first month of a row's period (as FRED does): with granularity=year, from=2024-06 excludes 2024 and to=2024-06 includes it.`
+        : `${bound}, \`YYYY-MM\`, on the first month of a row's period, as for from.`,
       example: '2024-01',
     });
 const lineParam = z
@@ -182,14 +184,14 @@ const lineParam = z
   .default('all')
   .meta({
     description:
-      'Case-insensitive, first match wins: `all` (the all-lines figures the source publishes, not a sum of lines), a source_code, a line name, or a category (the sum, vintage by vintage, of the lines of that category that have a row for the period). `category:<name>` asks for the category only, for states with a line named like a category (FL line 1000 is "Commercial Property"). Unknown → 404. See /v1/lines.',
+      '`all` (the all-lines figures the source publishes, not a sum of lines), a source_code, a line name or a category (the sum, vintage by vintage, of its lines with a row for the period); case-insensitive, first match wins. `category:<name>` asks for the category only, where a line has its name (FL line 1000 is "Commercial Property"). Unknown → 404; see /v1/lines.',
     example: 'all',
   });
 const granularityParam = z
   .enum(GRANULARITIES, { error: 'one of month, quarter, half_year, year' })
   .meta({
     description:
-      'Quarter and year rows are the source\'s own where it publishes them, else summed from months, only for periods whose every month is present. A summed field is null when any month has it null. Default month (year with county).',
+      'Quarter and year rows are the source\'s own where it publishes them, else summed from months when every month is present (a summed field is null when any month has it null). Default month (year with county).',
     example: 'year',
   });
 const reportDateParam = z
@@ -198,8 +200,21 @@ const reportDateParam = z
   .refine(isIsoDate, 'a real calendar date YYYY-MM-DD')
   .meta({
     description:
-      'As-of pinning: each period shows the figures as published on or before this date (field by field from the latest report that printed each field). Periods first published later are absent; a date before every publication gives data: []. Omitted: the latest report for each period.',
+      'As-of pinning: each period as published on or before this date (each field from the latest report printing it). Periods first published later are absent; a date before every publication gives data: []. Omitted: each period\'s latest report.',
     example: '2024-03-01',
+  });
+
+/** The answer formats of the series routes (DECISIONS §11). MCP tools take no format: they answer JSON and a text rendering. */
+export const FORMATS = ['json', 'csv'] as const;
+const formatParam = z
+  .enum(FORMATS, { error: 'json or csv' })
+  .optional()
+  // json is the default: asked for or not, one answer, one canonical query (the payment challenge's resource).
+  .transform((f) => (f === 'csv' ? f : undefined))
+  .meta({
+    description:
+      'json (default) or csv: text/csv, long form, one line per figure, exact and printed, each with the report_date and URL of the publication that printed it (a figure summed here from parts: every part\'s URL, space-separated, and the latest date). Columns: state, line, granularity, period, field, value, kind (exact or printed), as_printed, qualifier, measures, unit, report_date, publication_url. Same validation, price and no-charge rule; an answer with no figure is the header line alone.',
+    example: 'csv',
   });
 
 // ---- /v1/premium ------------------------------------------------------------------------------
@@ -216,13 +231,14 @@ export const premiumParams = z
       .optional()
       .meta({
         description:
-          'County name, case-insensitive, echoed uppercased. Annual county-level data only: granularity defaults to year, and month or quarter → 400. A state without county data, or an unknown county → 404 (see has_county_data in /v1/coverage). Omit for statewide.',
+          'County name, case-insensitive, echoed uppercased; omit for statewide. County data is annual: granularity defaults to year, any other → 400. A state without county data (has_county_data in /v1/coverage) or an unknown county → 404.',
         example: 'Miami-Dade',
       }),
     from: monthParam('Inclusive lower bound').optional(),
     to: monthParam('Inclusive upper bound').optional(),
     granularity: granularityParam.optional(),
     report_date: reportDateParam.optional(),
+    format: formatParam,
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -330,6 +346,7 @@ export const compareParams = z
     to: monthParam('Inclusive upper bound').optional(),
     granularity: granularityParam.default('month'),
     report_date: reportDateParam.optional(),
+    format: formatParam,
   })
   .strict()
   .superRefine(checkRange);
@@ -366,7 +383,7 @@ export const insurersParams = z
       .regex(/^\d{4}(-(0[1-9]|1[0-2]))?$/, 'a month YYYY-MM (01-12) or a year YYYY')
       .meta({
         description:
-          'Month `YYYY-MM` or year `YYYY`. A year ranking is the source\'s own, or summed from months only when the source published all 12 monthly lists with the same insurers and exact premiums. A period without a published exact ranking → 404, whose message lists the periods that have one.',
+          'Month `YYYY-MM` or year `YYYY`. A year ranking is the source\'s own, or summed from months when all 12 monthly lists have the same insurers and exact premiums. A period without a published exact ranking → 404 listing those that have one.',
         example: '2024-01',
       }),
   })
@@ -401,6 +418,7 @@ export type InsurersResponse = z.infer<typeof insurersResponse>;
 export const sampleParams = z
   .object({
     state: stateParam.default('FL').meta({ description: 'Two-letter state code, case-insensitive. Default FL.', default: 'FL', example: 'TX' }),
+    format: formatParam,
   })
   .strict();
 

@@ -6,6 +6,7 @@ import { coverageItem, coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publi
 import type { Dataset, Publication, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { printedKeysOf } from '../domain/metrics.ts';
+import { seriesCsv } from '../domain/csv-answer.ts';
 import { isRankable } from '../domain/insurers.ts';
 import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
@@ -81,7 +82,9 @@ function lines(dataset: Dataset, state: string): LineItem[] {
     .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category, note: l.note }));
 }
 
-function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types'], cite: (ids: string[]) => PublicationRef[]): SampleResponse {
+/** The free sample, as JSON and as CSV (each figure with the publication that printed it). */
+function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types'], { refs, position }: Citations): { body: SampleResponse; csv: string } {
+  const cite = (ids: string[]) => citedPublications(refs, ids.map((id) => position.get(id)!));
   const state = dataset.states.get(code)!;
   const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
   const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
@@ -90,7 +93,19 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
   const paid =
     'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
   const data = rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values, printed: Object.keys(snap.printed).length ? snap.printed : null }));
-  return {
+  const csv = seriesCsv([
+    {
+      state: code,
+      line: 'all',
+      granularity: 'month',
+      countUnit: months?.countUnit ?? null,
+      rows: data.map((row, i) => ({
+        row,
+        sources: Object.fromEntries(Object.entries(rows[i].snap.sources).map(([figure, ids]) => [figure, ids.map((id) => refs[position.get(id)!])])),
+      })),
+    },
+  ]);
+  const body: SampleResponse = {
     state: code,
     line: 'all',
     granularity: 'month',
@@ -105,6 +120,7 @@ function sample(dataset: Dataset, model: Model, code: string, periodTypes: Cover
       ? `Free sample: the latest ${rows.length} monthly statewide all-lines rows, latest vintage. ${paid}`
       : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. Period types published: ${published} (see /v1/coverage). ${paid}`,
   };
+  return { body, csv };
 }
 
 /** The publications with figures for a state, with what each covers: /v1/publications. */
@@ -163,13 +179,14 @@ export interface StateShards {
  * its series and its insurers. `dataset` and `model` need hold only the state's figures and series.
  */
 export function renderState(dataset: Dataset, model: Model, code: string, { refs, position }: Citations, emit: (path: string, text: string) => void): StateShards {
-  const cite = (ids: string[]) => citedPublications(refs, ids.map((id) => position.get(id)!));
   const state = dataset.states.get(code)!;
   const item = coverageItem.parse(coverage(state, model));
   const lineItems = linesResponse.parse(lines(dataset, code));
   emit(`free/lines/${code}.json`, json(lineItems));
   emit(`free/publications/${code}.json`, json(publicationsResponse.parse(publications(dataset, code, refs, position))));
-  emit(`free/sample/${code}.json`, json(sampleResponse.parse(sample(dataset, model, code, item.period_types, cite))));
+  const free = sample(dataset, model, code, item.period_types, { refs, position });
+  emit(`free/sample/${code}.json`, json(sampleResponse.parse(free.body)));
+  emit(`free/sample/${code}.csv`, free.csv);
 
   const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
   const echo = (lineKey: string) =>

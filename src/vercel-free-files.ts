@@ -104,11 +104,12 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
   for (const [target, { methods, headers, body }] of answers) {
     const url = new URL(target, 'http://x');
     const query = [...url.searchParams];
-    const names = query.map(([key, value]) => {
+    for (const [, value] of query)
       if (!/^[A-Za-z0-9_-]+$/.test(value)) throw new Error(`vercel free files: ${target}: a query value that is not a plain file name`);
-      return value;
-    });
-    const file = `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}.json`;
+    // The format is the file's extension: /v1/premium/sample?state=FL&format=csv is _free/v1/premium/sample/FL.csv.
+    const names = query.filter(([key]) => key !== 'format').map(([, value]) => value);
+    const ext = url.searchParams.get('format') ?? 'json';
+    const file = `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}.${ext}`;
     const onDisk = join(output, 'static', file);
     if (existsSync(onDisk)) throw new Error(`vercel free files: ${file} is already in the build output`);
     mkdirSync(dirname(onDisk), { recursive: true });

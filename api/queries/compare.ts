@@ -1,8 +1,10 @@
 // /v1/compare: the /v1/premium answer of each listed state, keyed by state. Every state and the line
 // in every state are resolved (404) before any series is read.
 import type { CompareParams, CompareResponse } from '../../domain/contract.ts';
+import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
-import { cite, readSeries, resolveLine, stateIndex } from './series.ts';
+import type { CsvAnswer } from '../operations.ts';
+import { cite, csvSeries, readSeries, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
 export function prepareCompare(params: CompareParams): () => CompareResponse {
@@ -43,4 +45,10 @@ export function prepareCompare(params: CompareParams): () => CompareResponse {
       publications: cite(publications),
     };
   };
+}
+
+/** The answer as CSV: every state's lines, in the order given; `line` is each state's own echo of the parameter. */
+export function compareCsv(body: CompareResponse, params: CompareParams): CsvAnswer {
+  const series = Object.entries(body.series).map(([state, rows]) => csvSeries(state, resolveLine(state, stateIndex(state), params.line).echo, body.granularity, rows));
+  return { text: seriesCsv(series), fileName: csvFileName('compare', ...Object.keys(body.series), body.line, body.granularity) };
 }

@@ -1,7 +1,9 @@
 // /v1/premium: one state's series for a line (or category) and optional county, as of a date.
 import type { PremiumParams, PremiumResponse } from '../../domain/contract.ts';
+import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
-import { cite, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
+import type { CsvAnswer } from '../operations.ts';
+import { cite, csvSeries, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
 export function preparePremium(params: PremiumParams): () => PremiumResponse {
@@ -34,3 +36,9 @@ export function preparePremium(params: PremiumParams): () => PremiumResponse {
     };
   };
 }
+
+/** The answer as CSV: one line per figure with its publication. */
+export const premiumCsv = (body: PremiumResponse): CsvAnswer => ({
+  text: seriesCsv([csvSeries(body.state, body.line, body.granularity, body.data)]),
+  fileName: csvFileName('premium', body.state, body.line, ...(body.county ? [body.county] : []), body.granularity),
+});

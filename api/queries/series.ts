@@ -6,6 +6,7 @@ import { HttpError, unknownState } from '../http.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../../domain/periods.ts';
 import { precomputed } from '../json.ts';
 import { citedPublications } from '../../domain/publications.ts';
+import type { CsvSeries } from '../../domain/csv-answer.ts';
 import type { IndexShard, PublicationRef, SeriesShard, StateIndex } from '../../domain/shard-types.ts';
 import { ShardError, privateShard } from '../store.ts';
 import { inForceOn, latestPublication } from '../../domain/vintages.ts';
@@ -108,6 +109,29 @@ export interface PreparedRow {
   snapshots: PreparedSnapshot[];
 }
 
+/**
+ * What a CSV line needs of a row that the JSON answer does not say: the publications behind each figure and
+ * the series' count unit. Kept beside each row object (built once per shard and shared by every answer).
+ */
+const rowProvenance = new WeakMap<SeriesRow, { sources: Record<string, number[]>; countUnit: string | null }>();
+
+/** A series answer's rows with the publications behind each figure: what its CSV lines say (DECISIONS §11). */
+export function csvSeries(state: string, line: string, granularity: string, rows: readonly SeriesRow[]): CsvSeries {
+  const refs = index().publications;
+  const provenance = rows.map((row) => {
+    const known = rowProvenance.get(row);
+    if (!known) throw new Error(`${state} ${row.period}: a row not read from a series shard`);
+    return known;
+  });
+  return {
+    state,
+    line,
+    granularity,
+    countUnit: provenance[0]?.countUnit ?? null,
+    rows: rows.map((row, i) => ({ row, sources: Object.fromEntries(Object.entries(provenance[i].sources).map(([figure, at]) => [figure, at.map((p) => refs[p])])) })),
+  };
+}
+
 function prepare(shard: SeriesShard): PreparedRow[] {
   return shard.rows.map(({ period, snapshots }) => ({
     period,
@@ -116,7 +140,9 @@ function prepare(shard: SeriesShard): PreparedRow[] {
       ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published, sources, printed]) => {
         const values = { premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct };
         const publications = [...new Set(Object.values(sources).flat())];
-        return { asOf, reportDate, dataAsOf, published, values, publications, sources, row: precomputed({ period, ...values, printed }) };
+        const row = precomputed({ period, ...values, printed });
+        rowProvenance.set(row, { sources, countUnit: shard.count_unit });
+        return { asOf, reportDate, dataAsOf, published, values, publications, sources, row };
       },
     ),
   }));

@@ -2,7 +2,7 @@
 import { compareParams } from '../../domain/contract.ts';
 import { pricedOperation } from '../operations.ts';
 import { pricedRoute } from '../priced.ts';
-import { prepareCompare } from '../queries/compare.ts';
+import { compareCsv, prepareCompare } from '../queries/compare.ts';
 
-export const compare = pricedOperation('/v1/compare', compareParams, prepareCompare);
+export const compare = pricedOperation('/v1/compare', compareParams, prepareCompare, compareCsv);
 export const compareStates = pricedRoute(compare);

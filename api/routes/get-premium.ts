@@ -3,7 +3,7 @@
 import { premiumParams } from '../../domain/contract.ts';
 import { pricedOperation } from '../operations.ts';
 import { pricedRoute } from '../priced.ts';
-import { preparePremium } from '../queries/premium.ts';
+import { preparePremium, premiumCsv } from '../queries/premium.ts';
 
-export const premium = pricedOperation('/v1/premium', premiumParams, preparePremium);
+export const premium = pricedOperation('/v1/premium', premiumParams, preparePremium, premiumCsv);
 export const getPremium = pricedRoute(premium);

@@ -10,6 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { freeTargets } from '../../api/prepared.ts';
+import { paymentTerms } from '../../api/payment/terms.ts';
+import { WELL_KNOWN_X402_PATH, wellKnownX402Text } from '../../api/well-known-x402.ts';
 import { buildShards } from '../../ingest/build.ts';
 import { serveFacilitator } from '../support/chain.ts';
 import { ROOT, astroBuild } from '../support/server.ts';
@@ -210,7 +212,8 @@ describe('DEPLOY_TARGET=vercel build', () => {
     const targets = freeTargets(); // what the integration wrote files for: one list, api/prepared.ts
     restore();
     const states = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')).length;
-    expect(targets.length).toBe(5 + 3 * states);
+    // the free routes, lines, sample and publications of each state, and the sample as CSV (default state and each)
+    expect(targets.length).toBe(5 + 3 * states + 1 + states);
     const requests = targets.flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path })));
     const out = await callFunction({}, requests);
     const routes = vercelRoutes();
@@ -222,13 +225,14 @@ describe('DEPLOY_TARGET=vercel build', () => {
       expect(answer.status, what).toBe(200);
       const resolved = resolveRequest(routes, paths, method, path);
       if (resolved.to !== 'static') throw new Error(`${what} reaches ${JSON.stringify(resolved)}, not a static file`);
-      expect(resolved.file, what).toMatch(/^\/_free\/v1\/[a-z/]+(?:\/[A-Z]{2})?\.json$/);
+      const csv = new URL(path, 'https://x').searchParams.get('format') === 'csv';
+      expect(resolved.file, what).toMatch(csv ? /^\/_free\/v1\/premium\/sample(?:\/[A-Z]{2})?\.csv$/ : /^\/_free\/v1\/[a-z/]+(?:\/[A-Z]{2})?\.json$/);
       served.add(resolved.file);
       // The file's bytes are the function's answer to GET (HEAD has no body, and the same headers).
       expect(readFileSync(join(OUTPUT, 'static', resolved.file)).equals(Buffer.from(out[path].body, 'utf8')), what).toBe(true);
       expect(resolved.headers, what).toEqual(withoutLength(answer.headers));
       expect(resolved.headers, what).toMatchObject({
-        'content-type': 'application/json; charset=utf-8',
+        'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
         'cache-control': 'public, max-age=3600',
         'access-control-allow-origin': '*',
         'access-control-expose-headers': expect.stringContaining('PAYMENT-REQUIRED'),
@@ -260,6 +264,13 @@ describe('DEPLOY_TARGET=vercel build', () => {
         '/v1/premium/sample?state=fl',
         '/v1/premium/sample?state=',
         '/v1/premium/sample?granularity=month',
+        '/v1/premium/sample?state=FL&format=json',
+        '/v1/premium/sample?format=json',
+        '/v1/premium/sample?state=FL&format=CSV',
+        '/v1/premium/sample?state=FL&format=',
+        '/v1/premium/sample?state=fl&format=csv',
+        '/v1/lines?state=FL&format=csv',
+        '/v1/coverage?format=csv',
         '/v1/publications?state=TX&report_date=2024-01-01',
         '/v1/coverage?state=FL',
         '/v1/coverage?state',
@@ -283,7 +294,7 @@ describe('DEPLOY_TARGET=vercel build', () => {
       ...targets.flatMap((target) => {
         const url = new URL(target, 'https://x');
         const more = KNOWN_PARAMETERS.filter((k) => !takes(url.pathname).includes(k)).map((k) => `${target}${url.search ? '&' : '?'}${k}=x`);
-        const lower = url.search ? [target.replace(/=([A-Z]{2})$/, (_, s: string) => `=${s.toLowerCase()}`)] : [];
+        const lower = url.searchParams.has('state') ? [target.replace(/state=([A-Z]{2})/, (_, s: string) => `state=${s.toLowerCase()}`)] : [];
         return [
           ...[...more, ...lower].flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path }))),
           ...['POST', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'].map((method) => ({ method, path: target })),
@@ -369,6 +380,48 @@ describe('DEPLOY_TARGET=vercel build', () => {
           expect(pricedFiguresIn(out.premium.body, priced)).toEqual([]);
         } else expect(premium.structuredContent.data.length).toBeGreaterThan(0);
         expect(out['/mcp'].status).toBe(405);
+      }
+    } finally {
+      await facilitator.stop();
+    }
+  });
+
+  it('routes /.well-known/x402 to the function, which answers the document of the build\'s site with the free routes\' headers (the Node server\'s bytes); with the gate on, its resources reach the 402 it states', async () => {
+    const routes = vercelRoutes();
+    const paths = staticPaths();
+    // No static file and no header rule: every method reaches the function, which answers in full.
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST'])
+      expect(resolveRequest(routes, paths, method, WELL_KNOWN_X402_PATH), method).toEqual({ to: 'function', name: '_render', headers: {} });
+    const site = process.env.SITE_URL ?? 'http://127.0.0.1:4321'; // astro.config.mjs's site, as the build had it
+    const requests = ['GET', 'HEAD', 'POST'].map((method) => ({ method, path: WELL_KNOWN_X402_PATH }));
+    const out = await callFunction({}, [...requests, { method: 'GET', path: '/v1/coverage' }]);
+    const get = out[WELL_KNOWN_X402_PATH];
+    expect(get.status).toBe(200);
+    // The bytes tests/discovery/http.test.ts finds on the Node server: one generator, the same site and terms.
+    expect(get.body).toBe(wellKnownX402Text(site, paymentTerms()));
+    expect(get.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
+    expect(get.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600', 'cdn-cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
+    expect(withoutLength(get.headers)).toEqual(withoutLength(out['/v1/coverage'].headers));
+    expect(out[`HEAD ${WELL_KNOWN_X402_PATH}`]).toEqual({ status: 200, headers: get.headers, body: '' });
+    expect([out[`POST ${WELL_KNOWN_X402_PATH}`].status, out[`POST ${WELL_KNOWN_X402_PATH}`].headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
+
+    const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the challenges are needed here
+    try {
+      const payee = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+      const doc = JSON.parse((await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url }, [requests[0]]))[WELL_KNOWN_X402_PATH].body) as { resources: string[]; instructions: string };
+      expect(doc.instructions).toContain(`paid to ${payee}`);
+      const probes = doc.resources.map((url) => ({ method: 'GET', path: `${new URL(url).pathname}${new URL(url).search}`, key: url }));
+      const answers = await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url }, probes);
+      const coverage = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')) as { state: string; insurer_periods: string[] }[];
+      for (const url of doc.resources) {
+        const { pathname, searchParams } = new URL(url);
+        // /v1/insurers ranks only the periods the coverage lists (none in the real data yet): its example is a 404, before payment.
+        const ranked = pathname !== '/v1/insurers' || coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
+        expect(answers[url].status, url).toBe(ranked ? 402 : 404);
+        if (!ranked) continue;
+        const [accept] = decodePaymentRequiredHeader(answers[url].headers['payment-required']).accepts;
+        expect(doc.instructions, url).toContain(`- GET ${url}: ${ROUTE_CONTRACTS.find((r) => r.path === pathname)!.priceUsd} USD (${accept.amount} atomic units).`);
+        expect(accept.payTo, url).toBe(payee);
       }
     } finally {
       await facilitator.stop();

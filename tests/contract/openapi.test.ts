@@ -10,13 +10,14 @@ import { HANDLERS } from '../../api/routes/index.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 
 // SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently; and
-// /v1/publications, the free REST twin of the MCP tool list_publications (issue 11).
+// /v1/publications, the free REST twin of the MCP tool list_publications (issue 11); format (json or csv) on
+// the series routes (DECISIONS §11).
 const SPEC = {
-  '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date'], required: ['state'] },
+  '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['state'] },
   '/v1/premium/summary': { price: '0.10', params: ['state', 'year'], required: ['state', 'year'] },
-  '/v1/compare': { price: '0.50', params: ['states', 'line', 'from', 'to', 'granularity', 'report_date'], required: ['states'] },
+  '/v1/compare': { price: '0.50', params: ['states', 'line', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['states'] },
   '/v1/insurers': { price: '0.10', params: ['state', 'period'], required: ['state', 'period'] },
-  '/v1/premium/sample': { price: null, params: ['state'], required: [] },
+  '/v1/premium/sample': { price: null, params: ['state', 'format'], required: [] },
   '/v1/lines': { price: null, params: ['state'], required: ['state'] },
   '/v1/coverage': { price: null, params: [], required: [] },
   '/v1/publications': { price: null, params: ['state'], required: ['state'] },

@@ -315,6 +315,45 @@ describe('a paid request with the official x402 client', () => {
   });
 });
 
+describe('format=csv (DECISIONS §11): the same price, the same gate, the same no-charge rule', () => {
+  const CSV = [
+    { path: '/v1/premium', query: 'state=FL&format=csv', resource: 'state=FL&line=all&format=csv' },
+    { path: '/v1/compare', query: 'states=FL,IL&format=csv', resource: 'states=FL,IL&line=all&granularity=month&format=csv' },
+  ] as const;
+
+  it.each(CSV)('$path?$query: a 402 naming the CSV query at the JSON price, then the CSV once paid', async (p) => {
+    const url = urlOf(p);
+    const challenge = await challengeOf(url);
+    expect(challenge.resource.url).toBe(`${ORIGIN}${p.path}?${p.resource}`);
+    expect(challenge.accepts.map((a) => BigInt(a.amount))).toEqual([expectedAmount(p.path)]);
+    const expected = await gateOff(url);
+    expect(expected.text.split('\r\n').length).toBeGreaterThan(2); // a header and figures
+    const before = ledger();
+    const res = await pay(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('text/csv; charset=utf-8');
+    expect(await res.text()).toBe(expected.text);
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).success).toBe(true);
+    expect(ledger() - before).toBe(expectedAmount(p.path));
+  });
+
+  it('an empty CSV answer (the header line alone) is given and never settled', async () => {
+    const fac = verifyOnlyFacilitator(BASE);
+    const settle = vi.spyOn(fac, 'settle');
+    installGate(createGate(settingsOf(), fac, ROUTE_CONTRACTS));
+    try {
+      const url = `${ORIGIN}/v1/premium?state=FL&from=1990-01&to=1990-12&format=csv`;
+      const res = await pay(url);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url\r\n');
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      expect(settle).not.toHaveBeenCalled();
+    } finally {
+      installGate(gate);
+    }
+  });
+});
+
 describe('a payment that is refused: 402, no data, nothing received', () => {
   const premium = urlOf(PRICED[0]);
   const compare = urlOf(PRICED[3]);

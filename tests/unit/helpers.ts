@@ -7,6 +7,7 @@ import { afterAll, beforeEach, expect } from 'vitest';
 import type { SeriesShard, SnapshotTuple } from '../../domain/shard-types.ts';
 import { buildShards } from '../../ingest/build.ts';
 import { IngestError, type Problem } from '../../ingest/errors.ts';
+import { csvFields } from '../support/csv.ts';
 
 import { FIXTURE_DATA } from '../support/shards.ts';
 
@@ -178,6 +179,11 @@ export function numberPaths(shards: string, value: number): string[] {
 export function uncited(tree: Map<string, Buffer>): Map<string, any> {
   const out = new Map<string, any>();
   for (const [path, bytes] of tree) {
+    // A CSV answer names each figure's publication in its last two columns (report_date, publication_url).
+    if (path.endsWith('.csv')) {
+      out.set(path, bytes.toString('utf8').split('\r\n').map((line) => csvFields(line).slice(0, -2)));
+      continue;
+    }
     const body = JSON.parse(bytes.toString('utf8'));
     if (path === 'manifest.json') out.set(path, Object.keys(body.files));
     else if (path === 'private/index.json' || path.startsWith('free/sample/')) out.set(path, { ...body, publications: undefined });

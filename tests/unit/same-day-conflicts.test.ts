@@ -73,6 +73,11 @@ describe('two publications of one report_date', () => {
     // Nothing else differs from the build without the flash.
     for (const s of jan.snapshots) delete s[10].premium;
     delete after.get('free/sample/FL.json').data[0].printed.premium;
+    // the sample's CSV: one line more, the printed premium of January (state, line, granularity, period, field, value, kind, ...)
+    const csv: string[][] = after.get('free/sample/FL.csv');
+    const line = csv.findIndex((fields) => fields.slice(3, 7).join() === '2024-01,premium,1100000,printed');
+    expect(csv[line]).toEqual(['FL', 'all', 'month', '2024-01', 'premium', '1100000', 'printed', 'about $1.1M', 'about', 'premium', 'USD']);
+    csv.splice(line, 1);
     expect(after).toEqual(uncited(built()));
   });
 });

@@ -1,0 +1,58 @@
+// A series answer as CSV (DECISIONS §11): long ("tidy") form, one line per figure, exact and printed, each
+// naming the publication that printed that very figure. The ingest writes the free sample's CSV with it and
+// the API the priced answers' (/v1/premium, /v1/compare), so both say the same thing the same way.
+import { stringify } from 'csv-stringify/sync';
+import { SERIES_FIELDS, type SeriesRow } from './contract.ts';
+import { printedKeyInfo, seriesFieldInfo } from './metrics.ts';
+import type { PublicationRef } from './shard-types.ts';
+
+export const CSV_COLUMNS = [
+  'state', 'line', 'granularity', 'period', 'field', 'value', 'kind', 'as_printed', 'qualifier', 'measures', 'unit', 'report_date', 'publication_url',
+] as const;
+
+/** One state's rows, each with the publications behind each of its figures (a series field, or `printed.<key>`). */
+export interface CsvSeries {
+  state: string;
+  line: string;
+  granularity: string;
+  /** What policy_count counts in this series (policies, transactions or items). */
+  countUnit: string | null;
+  rows: { row: SeriesRow; sources: Record<string, readonly PublicationRef[]> }[];
+}
+
+/**
+ * `report_date` and `publication_url` of a figure: its publication's. A figure summed here from several
+ * published parts (a quarter from its months) names every part's publication, URLs separated by a space (no
+ * URL holds one), and the latest of their dates.
+ */
+function citationOf(refs: readonly PublicationRef[] | undefined, what: string): [string, string] {
+  if (!refs?.length) throw new Error(`${what} has no publication: every figure must name the one that printed it`);
+  const sorted = [...refs].sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
+  return [sorted.at(-1)!.report_date, [...new Set(sorted.map((r) => r.url))].join(' ')];
+}
+
+/** The CSV text (RFC 4180: CRLF, quoted where needed) of the series, in order; the header line alone when they hold no figure. */
+export function seriesCsv(series: readonly CsvSeries[]): string {
+  const records: (string | number)[][] = [];
+  for (const { state, line, granularity, countUnit, rows } of series) {
+    for (const { row, sources } of rows) {
+      const where = `${state} ${line} ${row.period}`;
+      for (const field of SERIES_FIELDS) {
+        const value = row[field];
+        if (value === null) continue;
+        const { measures, unit } = seriesFieldInfo(field, countUnit);
+        records.push([state, line, granularity, row.period, field, value, 'exact', '', '', measures, unit, ...citationOf(sources[field], `${where} ${field}`)]);
+      }
+      for (const [key, entry] of Object.entries(row.printed ?? {})) {
+        const info = printedKeyInfo(key);
+        if (!info) throw new Error(`${where}: printed key '${key}' has no legend`);
+        const cited = citationOf(sources[`printed.${key}`], `${where} printed.${key}`);
+        records.push([state, line, granularity, entry.period ?? row.period, key, entry.value, 'printed', entry.as_printed ?? '', entry.qualifier ?? '', info.measures, info.unit, ...cited]);
+      }
+    }
+  }
+  return stringify(records, { header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows' });
+}
+
+/** A file name for an answer's Content-Disposition: its words, each reduced to letters, digits, `-` and `_`. */
+export const csvFileName = (...words: string[]) => `${words.map((w) => w.replace(/[^A-Za-z0-9_-]+/g, '_')).join('-')}.csv`;
