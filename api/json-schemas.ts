@@ -1,6 +1,7 @@
 // JSON Schemas generated from the contract's zod schemas, shaped for where they travel: the x402
-// challenge (a header), MCP tool definitions (read by a model on every session). Descriptions stay in
-// /openapi.json and in the tools' input schemas, where they guide a caller.
+// challenge (a header), MCP tool definitions (read by a model on every session, so an answer is only
+// outlined there). Descriptions stay in /openapi.json and in the tools' input schemas, where they guide
+// a caller; /openapi.json has every response schema in full.
 import { z } from 'zod';
 
 export type Json = Record<string, unknown>;
@@ -36,12 +37,58 @@ export function exampleInput(params: z.ZodObject): Record<string, unknown> {
   return Object.fromEntries(required.map((name) => [name, (params.shape[name] as z.ZodType).meta()?.example]));
 }
 
-/** A response schema with its root inlined (zod writes a root that has an id as a `$ref` into `$defs`), without descriptions. */
-export function responseSchema(response: z.ZodType): { root: Json; defs: Json } {
-  const { $ref, $defs = {} } = withoutDescriptions(z.toJSONSchema(response, { io: 'output' })) as { $ref?: string; $defs?: Record<string, Json> };
+/** A JSON type a schema admits: a JSON Schema `type`, or `null`. */
+type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+
+/** The JSON types `schema` admits (its `$ref`, `anyOf`/`oneOf` branches, `type`, `enum` or `const` followed); null when any. */
+function typesOf(schema: Json, defs: Record<string, Json>): Set<JsonType> | null {
+  if (typeof schema.$ref === 'string') return typesOf(defs[schema.$ref.replace('#/$defs/', '')] ?? {}, defs);
+  const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  if (branches) {
+    const all = new Set<JsonType>();
+    for (const branch of branches) {
+      const types = typesOf(branch, defs);
+      if (!types) return null;
+      types.forEach((t) => all.add(t));
+    }
+    return all;
+  }
+  if (schema.type !== undefined) return new Set((Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[]);
+  const values = schema.enum ?? ('const' in schema ? [schema.const] : undefined);
+  if (Array.isArray(values)) return new Set(values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as JsonType))));
+  return null;
+}
+
+/**
+ * A response's outline, the output schema of its MCP tool (read by a model at the start of every
+ * session, so kept short): the answer's top-level keys, those always present required, with the type
+ * of each list and object among them (null too where the answer may hold null). It admits every
+ * answer the full schema admits; the full schema, with every type, is in /openapi.json
+ * (components.schemas.<id>).
+ */
+export function responseOutline(response: z.ZodType): Json {
+  const { $ref, $defs = {} } = z.toJSONSchema(response, { io: 'output' }) as { $ref?: string; $defs?: Record<string, Json> };
   const id = $ref?.replace('#/$defs/', '');
-  if (!id || !$defs[id]) throw new Error('a response schema must carry an id (zod meta) to be inlined');
-  const { [id]: root, ...defs } = $defs;
-  if (JSON.stringify(defs).includes(`"#/$defs/${id}"`)) throw new Error(`response schema ${id} refers to itself`);
-  return { root, defs };
+  if (!id || !$defs[id]) throw new Error('a response schema must carry an id (zod meta) to be outlined');
+  /** A list's or an object's type, or null for any other value (a scalar, or a value of several types). */
+  const containerType = (schema: Json): Json | null => {
+    const types = typesOf(schema, $defs);
+    const [type, ...more] = [...(types ?? [])].filter((t) => t !== 'null');
+    if (more.length || (type !== 'array' && type !== 'object')) return null;
+    return types!.has('null') ? { anyOf: [{ type }, { type: 'null' }] } : { type };
+  };
+  const root = $defs[id];
+  const rootType = containerType(root);
+  if (rootType?.type === 'object' && root.properties) {
+    const properties = Object.fromEntries(
+      Object.entries(root.properties as Record<string, Json>).flatMap(([key, value]) => {
+        const type = containerType(value);
+        return type ? [[key, type]] : [];
+      }),
+    );
+    const required = (root.required as string[] | undefined) ?? [];
+    return { type: 'object', ...(Object.keys(properties).length ? { properties } : {}), ...(required.length ? { required } : {}) };
+  }
+  if (!rootType) throw new Error(`${id}: an answer is a list or an object`);
+  return rootType;
 }

@@ -172,14 +172,16 @@ const nameParam = (what: string, example: string) =>
     .trim()
     .min(2, `${what} of at least 2 characters`)
     .max(120, `${what} of at most 120 characters`)
-    .meta({ description: `${what}; matched by normalized name (lower case, "&" as "and", punctuation, a leading "the" and corporate suffixes such as Inc., Co., Corp. dropped).`, example });
+    .meta({ description: `${what}, matched by normalized name: case, punctuation, a leading "the" and suffixes such as Inc., Co., Corp. ignored, "&" as "and".`, example });
 const yearParam = z.string().regex(/^\d{4}$/, 'a year YYYY, e.g. 2023').transform(Number).meta({ description: 'A year, `YYYY`.', example: '2023' });
 const dateBound = (bound: string) =>
   z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, 'a month YYYY-MM or a date YYYY-MM-DD, e.g. 2024-01 or 2024-01-15')
     .meta({
-      description: `${bound} on the bucketing date (received date, else closed date, else the publication date): a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`,
+      description: bound.includes('lower')
+        ? `${bound} on the bucketing date (received date, else closed date, else the publication date): a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`
+        : `${bound} on the bucketing date, as for from: a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`,
       example: '2024-01',
     });
 const monthBound = (bound: string) =>
@@ -238,10 +240,10 @@ export const ratesParams = z
     state: stateParam.optional(),
     company: nameParam('A company name', 'Allstate').optional(),
     toi: z.string().trim().min(2, 'a type of insurance of at least 2 characters').max(120).optional().meta({ description: 'Type of insurance: a TOI code, or words of its name, case-insensitive.', example: 'Homeowners' }),
-    coverage_category: z.enum(COVERAGE_CATEGORY_NAMES).optional().meta({ example: 'property' }),
+    coverage_category: z.enum(COVERAGE_CATEGORY_NAMES).optional().meta({ description: 'Only filings of this coverage category.', example: 'property' }),
     from: dateBound('Inclusive lower bound').optional(),
     to: dateBound('Inclusive upper bound').optional(),
-    status: z.enum(['closed', 'pending']).optional().meta({ example: 'closed' }),
+    status: z.enum(['closed', 'pending']).optional().meta({ description: 'Only closed, or only pending, filings.', example: 'closed' }),
   })
   .strict()
   .superRefine(checkRange);

@@ -1,15 +1,33 @@
-// Prints the size of the MCP tool definitions an agent loads (tools/list): characters per tool and in
-// total, with a token estimate. Run: npm run size:mcp
-// Tokens are estimated at 4 characters per token (the usual rule of thumb for English and JSON with
-// OpenAI- and Anthropic-style tokenizers); the characters are exact.
-import { TOOLS } from '../api/mcp/tools/index.ts';
+// Prints the size of the MCP tool definitions an agent loads: the tools/list answer measured as the
+// server sends it (the JSON-RPC response body of POST /mcp, in bytes) against its budget, then each
+// tool's share and the bytes of its description, input schema and output schema. Run: npm run size:mcp
+// (exits 1 over budget). Tokens are estimated at 4 bytes each (the usual rule of thumb for English and
+// JSON with OpenAI- and Anthropic-style tokenizers; nearly every byte is ASCII); the bytes are exact.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../api/mcp/handle-mcp.ts';
 
-const CHARS_PER_TOKEN = 4;
-const size = (value: unknown) => JSON.stringify(value).length;
-const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => (i ? String(c).padStart(11) : String(c).padEnd(20))).join(''));
+const BYTES_PER_TOKEN = 4;
 
-row(['tool', 'chars', '~tokens', 'describe', 'input', 'output']);
-for (const { definition } of TOOLS)
-  row([definition.name, size(definition), Math.round(size(definition) / CHARS_PER_TOKEN), definition.description?.length ?? 0, size(definition.inputSchema), size(definition.outputSchema)]);
-const total = size(TOOLS.map((t) => t.definition));
-row(['all (tools/list)', total, Math.round(total / CHARS_PER_TOKEN), '', '', '']);
+const response = await handleMcp(
+  new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  }),
+);
+const body = await response.text();
+if (response.status !== 200) throw new Error(`tools/list answered ${response.status}: ${body}`);
+const total = Buffer.byteLength(body);
+const tools: Tool[] = JSON.parse(body).result.tools;
+
+const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)));
+const tokens = (n: number) => Math.round(n / BYTES_PER_TOKEN);
+const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => (i ? String(c).padStart(10) : String(c).padEnd(26))).join(''));
+const sum = (pick: (t: Tool) => unknown) => tools.reduce((n, t) => n + bytes(pick(t)), 0);
+
+row(['tool', 'bytes', '~tokens', 'describe', 'input', 'output']);
+for (const tool of tools) row([tool.name, bytes(tool), tokens(bytes(tool)), bytes(tool.description), bytes(tool.inputSchema), bytes(tool.outputSchema)]);
+row(['all tools', sum((t) => t), tokens(sum((t) => t)), sum((t) => t.description), sum((t) => t.inputSchema), sum((t) => t.outputSchema)]);
+row(['tools/list, as sent', total, tokens(total), '', '', '']);
+console.log(`\nbudget ${TOOLS_LIST_MAX_BYTES} bytes: ${total <= TOOLS_LIST_MAX_BYTES ? `within, ${TOOLS_LIST_MAX_BYTES - total} to spare` : `OVER by ${total - TOOLS_LIST_MAX_BYTES}`}`);
+if (total > TOOLS_LIST_MAX_BYTES) process.exitCode = 1;

@@ -21,6 +21,12 @@ const INSTRUCTIONS =
   'Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns the x402 PaymentRequired terms as a tool error, and the payment goes in the call\'s _meta["x402/payment"] (x402 MCP transport, version 2).';
 
 const DEFINITIONS = TOOLS.map((t) => t.definition);
+
+/**
+ * The most the tools/list answer may weigh, as sent (the JSON-RPC response body): every agent session
+ * loads it before its first call (issue 21). `npm run size:mcp` prints it; tests/mcp/in-process.test.ts holds it.
+ */
+export const TOOLS_LIST_MAX_BYTES = 24_000;
 const BY_NAME = new Map(TOOLS.map((t) => [t.definition.name, t]));
 
 // One validator for every request's server: by default each Server builds its own Ajv instance, which

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { LIST_PARAMETERS, type RouteContract } from '../../domain/contract.ts';
 import { echo } from '../../domain/echo.ts';
 import { HttpError, errorBodyOf, parseValues, unknownParameter } from '../http.ts';
-import { type Json, parametersSchema, responseSchema } from '../json-schemas.ts';
+import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts';
 import { toJson } from '../json.ts';
 import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
 import { configuredGate } from '../payment/configured.ts';
@@ -29,46 +29,69 @@ export interface Tool {
  * when it is called without a valid payment: its output schema admits both, so clients that check
  * structured output against the schema (the SDK's Client does, even on errors) can read the terms.
  */
-const PAYMENT_REQUIRED_SCHEMA: Json = {
-  type: 'object',
-  properties: { x402Version: { type: 'integer' }, error: { type: 'string' }, resource: { type: 'object' }, accepts: { type: 'array', items: { type: 'object' } } },
-  required: ['x402Version', 'accepts'],
-};
+const PAYMENT_REQUIRED_SCHEMA: Json = { properties: { accepts: { type: 'array' } }, required: ['x402Version', 'accepts'] };
 
 /** The key an array answer is wrapped in (MCP wants an object): the route's last path segment, `lines`, `coverage`. */
 export const wrapKeyOf = (contract: RouteContract) => (contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null);
 
+/**
+ * A tool's parameters: its route's, but `format` (JSON or CSV, for HTTP callers), as a tool answers
+ * both JSON and a text table (DECISIONS §11): a call naming `format` is refused as an unknown parameter.
+ * The route's zod schema still parses the arguments (its `format` left to its default).
+ */
+const toolParameterNames = (params: z.ZodObject): string[] => Object.keys(params.shape).filter((name) => name !== 'format');
+
+/**
+ * The input schema: the route's parameters with their descriptions and defaults; a required one also
+ * carries its declared example (`examples`), so a first call has one to follow.
+ */
 function inputSchema(params: z.ZodObject | null): ToolDefinition['inputSchema'] {
   if (!params) return { type: 'object', properties: {} };
   const schema = parametersSchema(params);
-  for (const [name, property] of Object.entries(schema.properties)) {
-    delete property.example;
+  const names = toolParameterNames(params);
+  for (const [name, { example, ...property }] of Object.entries(schema.properties)) {
+    if (!names.includes(name)) {
+      delete schema.properties[name];
+      continue;
+    }
+    const examples = schema.required?.includes(name) && example !== undefined ? { examples: [example] } : {};
     if (LIST_PARAMETERS.includes(name)) {
       const { description, ...text } = property;
-      schema.properties[name] = { description, anyOf: [text, { type: 'array', items: { type: 'string' }, minItems: 1 }] };
-    }
+      schema.properties[name] = { description, anyOf: [text, { type: 'array', items: { type: 'string' }, minItems: 1 }], ...examples };
+    } else schema.properties[name] = { ...property, ...examples };
   }
+  if (schema.required) schema.required = schema.required.filter((name) => names.includes(name));
   return schema as ToolDefinition['inputSchema'];
 }
 
+/**
+ * The output schema: the answer's outline (its keys and the type of its lists and objects; the full
+ * schema is in /openapi.json), wrapped in one key for a list; a priced tool's also admits the x402
+ * terms, which it returns instead of the answer when unpaid.
+ */
 function outputSchema(contract: RouteContract): ToolDefinition['outputSchema'] {
-  const { root, defs } = responseSchema(contract.response);
+  const outline = responseOutline(contract.response);
   const key = wrapKeyOf(contract);
-  const answer = key ? { type: 'object', properties: { [key]: root }, required: [key], additionalProperties: false } : root;
-  const schema = contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : answer;
-  return { ...schema, ...(Object.keys(defs).length ? { $defs: defs } : {}) } as ToolDefinition['outputSchema'];
+  const { type: _object, ...answer } = key ? { type: 'object', properties: { [key]: outline }, required: [key] } : outline;
+  return (contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : { type: 'object', ...answer }) as ToolDefinition['outputSchema'];
 }
 
-/** One or two lines: what it returns, its price, its REST twin. */
+/**
+ * What it returns, its price, and what a result holds (DECISIONS §11): a text table to read, and its
+ * REST twin's JSON, whose full schema /openapi.json gives (the output schema outlines it).
+ */
 function description(contract: RouteContract): string {
   const price = contract.priceUsd ? `${contract.priceUsd} USD per call, paid with x402 (USDC on Base)` : 'Free';
-  return `${contract.summary}. ${contract.description.match(/^.*?\.(?=\s|$)/)?.[0] ?? contract.description} ${price}; same answer as GET ${contract.path}.`;
+  const key = wrapKeyOf(contract);
+  return (
+    `${contract.summary}. ${contract.description.match(/^.*?\.(?=\s|$)/)?.[0] ?? contract.description} ${price}. ` +
+    `Returns content: a compact text table to read; structuredContent: the full JSON of GET ${contract.path}${key ? ` under "${key}"` : ''} (schema: /openapi.json).`
+  );
 }
 
 function definition(contract: RouteContract, params: z.ZodObject | null): ToolDefinition {
   return {
     name: contract.operationId,
-    title: contract.summary,
     description: description(contract),
     inputSchema: inputSchema(params),
     outputSchema: outputSchema(contract),
@@ -84,7 +107,7 @@ function definition(contract: RouteContract, params: z.ZodObject | null): ToolDe
 function argumentValues(args: unknown, params: z.ZodObject): Record<string, string> {
   if (args === undefined || args === null) return {};
   if (typeof args !== 'object' || Array.isArray(args)) throw new HttpError(400, 'invalid arguments: expected an object of named arguments');
-  const allowed = Object.keys(params.shape);
+  const allowed = toolParameterNames(params);
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) {
     if (!allowed.includes(name)) throw unknownParameter(name, allowed);

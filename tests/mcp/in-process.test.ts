@@ -15,7 +15,8 @@ import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { handleMcp } from '../../api/mcp/handle-mcp.ts';
+import { exampleInput } from '../../api/json-schemas.ts';
+import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
@@ -60,15 +61,20 @@ const PRICED_TOOLS = ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.oper
 /** MCP wants an object: the two array answers are wrapped in one key each (DECISIONS §8). */
 const WRAPPED: Record<string, string> = { list_lines: 'lines', get_coverage: 'coverage' };
 
-/** A parameter is required when its schema refuses it absent (no default, not optional). */
-const requiredOf = (params: z.ZodObject | null) =>
-  params ? Object.keys(params.shape).filter((name) => !(params.shape[name] as z.ZodType).safeParse(undefined).success) : [];
+/**
+ * A tool's parameters: its route's, but `format` (JSON or CSV on /v1/premium, /v1/compare and
+ * /v1/premium/sample, DECISIONS §11): a tool answers JSON and a text table, and takes no `format`.
+ */
+const toolParamsOf = (params: z.ZodObject | null) => (params ? Object.keys(params.shape).filter((name) => name !== 'format') : []);
 
-/** The declared examples (zod `.meta({ example })`, as the JSON Schema of the parameters carries them), as text. */
+/** A parameter is required when its schema refuses it absent (no default, not optional). */
+const requiredOf = (params: z.ZodObject | null) => toolParamsOf(params).filter((name) => !(params!.shape[name] as z.ZodType).safeParse(undefined).success);
+
+/** The declared examples of a tool's parameters (zod `.meta({ example })`, as the JSON Schema of the parameters carries them), as text. */
 function examplesOf(params: z.ZodObject | null): { required: Record<string, string>; all: Record<string, string> } {
   if (!params) return { required: {}, all: {} };
   const { properties } = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { example?: unknown }> };
-  const all = Object.fromEntries(Object.entries(properties).flatMap(([name, p]) => (p.example === undefined ? [] : [[name, String(p.example)]])));
+  const all = Object.fromEntries(toolParamsOf(params).flatMap((name) => (properties[name].example === undefined ? [] : [[name, String(properties[name].example)]])));
   return { required: Object.fromEntries(requiredOf(params).map((name) => [name, all[name]])), all };
 }
 
@@ -97,8 +103,15 @@ function expectRestAnswer(tool: string, result: CallToolResult, expected: { stat
     expect(result.structuredContent).toBeUndefined();
     const error = JSON.parse(textOf(result));
     expect(() => errorBody.parse(error)).not.toThrow();
-    expect(error).toEqual(expected.body);
+    expect(error).toEqual(asToolError(expected.body));
   }
+}
+
+/** A route's error as its tool says it: an unknown parameter's message lists the tool's parameters, which leave out `format`. */
+function asToolError(body: unknown): unknown {
+  const { error } = errorBody.parse(body);
+  if (!error.message.startsWith('unknown parameter ')) return body;
+  return { error: { ...error, message: error.message.replace(/, 'format'(?=,|$)|'format', /g, '') } };
 }
 
 /** Calls `tool` and checks it against `query` on the REST route; returns the route's status. */
@@ -195,12 +208,29 @@ afterAll(() => installGate(undefined));
 
 describe('tools/list', () => {
   let tools: Tool[];
+  /** The bytes of the tools/list answer as the server sent it (its JSON-RPC response body), read off the wire. */
+  const sent: number[] = [];
   beforeAll(async () => {
-    const client = await connect();
+    const measuring: Fetch = async (input, init) => {
+      const res = await inProcess(input, init);
+      if (typeof init?.body !== 'string' || !init.body.includes('"tools/list"')) return res;
+      const body = await res.arrayBuffer();
+      sent.push(body.byteLength);
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const client = await connect(measuring);
     tools = (await client.listTools()).tools;
     await client.close();
   });
   const toolOf = (name: string) => tools.find((t) => t.name === name)!;
+
+  it(`weighs at most ${TOOLS_LIST_MAX_BYTES} bytes as sent, every tool included (issue 21; npm run size:mcp)`, () => {
+    expect(sent.length).toBeGreaterThan(0);
+    for (const bytes of sent) {
+      expect(bytes).toBeGreaterThan(JSON.stringify(tools).length);
+      expect(bytes).toBeLessThanOrEqual(TOOLS_LIST_MAX_BYTES);
+    }
+  });
 
   it('names one tool per route of the contract, by its operationId', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
@@ -211,12 +241,17 @@ describe('tools/list', () => {
     expect(toolOf(name).annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
   });
 
-  it.each(TOOL_NAMES)('%s: a short description naming the price and the REST twin', (name) => {
-    const { description = '' } = toolOf(name);
+  it.each(TOOL_NAMES)('%s: a short description naming the price, what a result holds and the REST twin', (name) => {
+    const { description = '', title } = toolOf(name);
     const contract = contractOf(name);
-    expect(description.length).toBeGreaterThan(20);
-    expect(description.length).toBeLessThan(400);
-    expect(description.match(/[.!?](?=\s|$)/g)?.length ?? 0).toBeLessThanOrEqual(3);
+    // It opens with the summary a title would repeat: there is none.
+    expect(description.startsWith(`${contract.summary}. `)).toBe(true);
+    expect(title).toBeUndefined();
+    expect(description.length).toBeLessThan(450);
+    expect(description.match(/[.!?](?=\s|$)/g)?.length ?? 0).toBeLessThanOrEqual(4);
+    // DECISIONS §11: the text to read, the JSON in full (its schema in /openapi.json).
+    expect(description).toContain('content: a compact text table to read; structuredContent: the full JSON of');
+    expect(description).toContain('/openapi.json');
     if (contract.priceUsd) {
       expect(description).toContain(`${contract.priceUsd} USD`);
       expect(description).not.toMatch(/\bfree\b/i);
@@ -226,17 +261,29 @@ describe('tools/list', () => {
     expect(description).toMatch(new RegExp(`GET ${escaped}(?![\\w/])`));
   });
 
-  it.each(TOOL_NAMES)("%s: input schema = the route's parameters, required = those without a default", (name) => {
+  it.each(TOOL_NAMES)("%s: input schema = the route's parameters but format, required = those without a default", (name) => {
     const { inputSchema } = toolOf(name);
     const { params } = contractOf(name);
     expect(inputSchema.type).toBe('object');
-    expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual(Object.keys(params?.shape ?? {}).sort());
+    expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual(toolParamsOf(params).sort());
+    expect(inputSchema.properties).not.toHaveProperty('format');
     expect([...(inputSchema.required ?? [])].sort()).toEqual(requiredOf(params).sort());
     // Each declared example is a call the schema admits.
     const { required, all } = examplesOf(params);
     expect(validates(inputSchema, required), JSON.stringify(required)).toBe(true);
     expect(validates(inputSchema, all), JSON.stringify(all)).toBe(true);
     if (params) expect(validates(inputSchema, { ...required, no_such_argument: 'x' })).toBe(false);
+  });
+
+  it.each(TOOL_NAMES)('%s: every parameter described; each required one carries its declared example', (name) => {
+    const { inputSchema } = toolOf(name);
+    const { params } = contractOf(name);
+    const properties = (inputSchema.properties ?? {}) as Record<string, { description?: string; examples?: unknown[] }>;
+    for (const [param, property] of Object.entries(properties)) expect(property.description?.length, param).toBeGreaterThan(10);
+    const examples = Object.fromEntries((inputSchema.required ?? []).map((param) => [param, properties[param].examples?.[0]]));
+    // The route's own example call (the one llms.txt and the x402 discovery give), which the schema admits.
+    expect(examples).toEqual(params ? exampleInput(params) : {});
+    expect(validates(inputSchema, examples), JSON.stringify(examples)).toBe(true);
   });
 
   it('compare_states takes states as one string or as a list of strings', () => {
@@ -259,6 +306,8 @@ describe('tools/list', () => {
       expect(validates(outputSchema, { x402Version: 2, error: 'Payment required', resource: { url: `mcp://tool/${name}` }, accepts: [{ scheme: 'exact' }] })).toBe(true);
     }
     expect(validates(outputSchema, { surely: 'not an answer' })).toBe(false);
+    // Portable: no `type` arrays (strict clients map a schema onto a single-type dialect).
+    expect(JSON.stringify(outputSchema)).not.toMatch(/"type":\[/);
   });
 });
 
@@ -276,6 +325,14 @@ describe('each tool answers what its REST route answers (fixture data)', () => {
     // The required examples alone are a call that answers (the Bazaar example of a priced tool is this call).
     expect(first.status).toBe(200);
     await expectSameAsRest(client, name, all, queryOf(all));
+  });
+
+  it.each(TOOL_NAMES)('%s: the example call its input schema shows (the examples of its required parameters) is answered', async (name) => {
+    const { inputSchema } = (await client.listTools()).tools.find((t) => t.name === name)!;
+    const properties = (inputSchema.properties ?? {}) as Record<string, { examples?: unknown[] }>;
+    const args = Object.fromEntries((inputSchema.required ?? []).map((param) => [param, properties[param].examples?.[0]]));
+    const result = await callTool(client, name, args);
+    expect(result.isError, textOf(result)).toBeFalsy();
   });
 
   it.each(FIXTURE_CALLS)('$tool $args: 200 with figures, the same JSON as the route', async ({ tool, args }) => {
@@ -434,6 +491,19 @@ describe('bad arguments are tool errors with the route\'s own error body', () =>
     expect(body.error.message).toContain(`'${name}'`);
   });
 
+  it.each(TOOL_NAMES.filter((name) => contractOf(name).params))("%s takes no format (a tool answers JSON and a text table): a call naming it is refused as an unknown parameter", async (name) => {
+    const { required } = examplesOf(contractOf(name).params);
+    for (const format of ['json', 'csv']) {
+      const result = await callTool(client, name, { ...required, format });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      const body = errorBody.parse(JSON.parse(textOf(result)));
+      expect(body.error.code).toBe('invalid_request');
+      expect(body.error.message).toMatch(/^unknown parameter 'format': expected only /);
+      expect(body.error.message.replace(/^unknown parameter 'format'/, '')).not.toContain('format');
+    }
+  });
+
   it('an unknown tool: callTool rejects with an McpError (invalid params) naming it', async () => {
     const error = await client.callTool({ name: 'get_weather', arguments: { state: 'FL' } }).then(
       () => null,
@@ -524,7 +594,7 @@ describe('with the payment gate on (x402 MCP transport)', () => {
     // Bazaar discovery describes an MCP tool: its name, its input schema, and an example call that answers.
     const input = terms.extensions.bazaar.info.input as { type: string; toolName: string; inputSchema: { properties: object }; example: Args };
     expect(input).toMatchObject({ type: 'mcp', toolName: tool });
-    expect(Object.keys(input.inputSchema.properties).sort()).toEqual(Object.keys(contractOf(tool).params!.shape).sort());
+    expect(Object.keys(input.inputSchema.properties).sort()).toEqual(toolParamsOf(contractOf(tool).params).sort());
     expect(input.example).toEqual(examplesOf(contractOf(tool).params).required);
     // The free terms give no figure of the answer away.
     // What the answer holds: its figures, or, for a list of names (eligibility), the names it gives.
