@@ -169,6 +169,7 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     `- [Terms](${link('/openapi.json')}): x402 version ${X402_VERSION}, scheme ${X402_SCHEME}, network ${network}, asset ${asset}; ${amounts} atomic units${terms.payTo ? `; payTo ${terms.payTo}` : ''}. The 402 challenge states the authoritative terms${terms.payTo ? '' : ', payee included'}. Spec: https://x402.org.`,
     `- [HTTP flow](${link(examplePath(example))}): with the gate on, a priced request without payment answers 402, body \`{}\`, the challenge in the \`PAYMENT-REQUIRED\` header (base64 JSON: \`accepts\` with amount, network, asset, payTo). Retry with the signed payment in \`PAYMENT-SIGNATURE\` (base64 JSON); the 200 carries the receipt in \`PAYMENT-RESPONSE\`. A payment is good for one answer.`,
     `- [Never charged](${link('/openapi.json')}): 400 and 404 come before payment, so a bad request is never charged; an answer with no figure (empty \`publications\`) is 200 and not settled; a failed answer (500) is not settled. Free routes never need payment.`,
+    `- [Discovery document](${link('/.well-known/x402')}): the x402 discovery document crawlers read (x402scan's format, \`version\` 1): \`resources\` lists every priced route's URL, with example values for its required parameters so an unpaid GET reaches the 402; \`instructions\` gives each one's method and price (USD and atomic units).`,
     '',
     '## Data caveats',
     '',

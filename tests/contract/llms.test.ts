@@ -185,7 +185,7 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
       }
       checked.push(pathname);
     }
-    expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp', '/snapshots/', '/snapshots/feed.xml']));
+    expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp', '/.well-known/x402', '/snapshots/', '/snapshots/feed.xml']));
   });
 
   it('says when an example cannot answer with this data: /v1/insurers while no state has a ranked period', () => {
@@ -199,6 +199,7 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     const notes = payment.items.map((i) => i.note).join(' ');
     for (const fact of ['x402 version 2', 'eip155:8453', BASE_USDC, '0.10 USD = 100000', '0.50 USD = 500000', 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'PAYMENT-RESPONSE'])
       expect(notes, fact).toContain(fact);
+    expect(payment.items.map((i) => pathOf(i.url))).toContain('/.well-known/x402'); // the x402 discovery document
     expect(notes).not.toContain('payTo 0x');
     const gated = llmsText({ site: SITE, coverage, terms: paymentTerms(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })) });
     expect(problemsOf(gated, coverage)).toEqual([]);

@@ -1,0 +1,14 @@
+// /.well-known/x402, the x402 discovery document (api/well-known-x402.ts), on demand: this puts the path in
+// the server build and in Vercel's routes to the function, so both targets answer it with the same handler
+// and the free routes' exact headers (a prerendered file would get each host's default headers, and a
+// prerendered endpoint needs a file extension in its name). The body is made on the first request, on the
+// site Astro gives (SITE_URL at build) and the payment gate's terms, and kept.
+import type { APIRoute } from 'astro';
+import type { Handler } from '../../../api/http.ts';
+import { paymentTerms } from '../../../api/payment/terms.ts';
+import { wellKnownX402Handler } from '../../../api/well-known-x402.ts';
+
+export const prerender = false;
+
+let handler: Handler | undefined;
+export const ALL: APIRoute = ({ request, site }) => (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request);
