@@ -15,6 +15,7 @@ import type { FreeOperation, Operation, PricedOperation } from '../operations.ts
 import { configuredGate } from '../payment/configured.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/terms.ts';
 import { toolDiscoveryExtension } from '../payment/discovery.ts';
+import { textOf as renderText } from './text.ts';
 import { citesPublications } from '../priced.ts';
 import { ShardError } from '../store.ts';
 
@@ -120,11 +121,12 @@ function argumentValues(args: unknown, params: z.ZodObject): Record<string, stri
   return values;
 }
 
-const textOf = (body: unknown) => [{ type: 'text' as const, text: typeof body === 'string' ? body : JSON.stringify(body) }];
+/** A result's content: one text block (JSON text for errors and payment terms, which clients parse). */
+const content = (text: string) => [{ type: 'text' as const, text }];
 
 /** The error a route would answer, as a tool error: the same code and message, as JSON text. */
 function toolError(status: 400 | 404 | 500 | 503, message: string): CallToolResult {
-  return { isError: true, content: textOf(toJson(errorBodyOf(status, message))) };
+  return { isError: true, content: content(toJson(errorBodyOf(status, message))) };
 }
 
 /** Runs a call: what it throws becomes the route's error, said the same way; anything else a 500 that leaks nothing. */
@@ -149,12 +151,13 @@ function freeTool(operation: FreeOperation): Tool {
     call: (args) =>
       guarded(async () => {
         // A route without parameters ignores any query string; its tool ignores any argument.
-        const bytes = operation.body(params ? parseValues(argumentValues(args, params), params) : {});
+        const parsed = params ? parseValues(argumentValues(args, params), params) : {};
+        const bytes = operation.body(parsed);
         let result = freeAnswers.get(bytes);
         if (!result) {
-          const text = Buffer.from(bytes).toString('utf8').trimEnd();
-          const structured = key ? { [key]: JSON.parse(text) } : JSON.parse(text);
-          result = { content: textOf(key ? JSON.stringify(structured) : text), structuredContent: structured };
+          const json = JSON.parse(Buffer.from(bytes).toString('utf8'));
+          const structured = key ? { [key]: json } : json;
+          result = { content: content(renderText(contract.operationId, parsed, structured)), structuredContent: structured };
           freeAnswers.set(bytes, result);
         }
         return result;
@@ -162,8 +165,13 @@ function freeTool(operation: FreeOperation): Tool {
   };
 }
 
-function answered(body: unknown, receipt?: SettleResponse): CallToolResult {
-  return { content: textOf(toJson(body)), structuredContent: body as Record<string, unknown>, ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}) };
+/** A priced answer: the route's JSON as structuredContent, and the text a model reads (DECISIONS §11). */
+function answered(operationId: string, params: Record<string, unknown>, body: unknown, receipt?: SettleResponse): CallToolResult {
+  return {
+    content: content(renderText(operationId, params, body)),
+    structuredContent: body as Record<string, unknown>,
+    ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}),
+  };
 }
 
 function pricedTool(operation: PricedOperation): Tool {
@@ -181,20 +189,21 @@ function pricedTool(operation: PricedOperation): Tool {
     call: (args, meta) =>
       guarded(async () => {
         // Validation and existence first, as on HTTP: a bad call is never asked to pay.
-        const compute = prepare(parseValues(argumentValues(args, params), params));
+        const parsed = parseValues(argumentValues(args, params), params);
+        const compute = prepare(parsed);
         const answer = () => {
           const body = compute();
           return { body, hasFigures: citesPublications(body) };
         };
         const gate = await configuredGate();
-        if (!gate) return answered(answer().body);
+        if (!gate) return answered(contract.operationId, parsed, answer().body);
         const outcome = await gate.chargeCall(contract, resource, meta?.[MCP_PAYMENT_META], answer);
-        if (outcome.kind === 'answered') return answered(outcome.body, outcome.receipt);
+        if (outcome.kind === 'answered') return answered(contract.operationId, parsed, outcome.body, outcome.receipt);
         if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
         return {
           isError: true,
           structuredContent: outcome.paymentRequired as unknown as Record<string, unknown>,
-          content: textOf(outcome.paymentRequired),
+          content: content(JSON.stringify(outcome.paymentRequired)),
           ...(outcome.receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: outcome.receipt } } : {}),
         };
       }),
