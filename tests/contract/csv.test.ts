@@ -32,7 +32,7 @@ const DATA_ROWS = readdirSync(join(REAL_DATA, 'publications'), { recursive: true
   .filter((e) => e.isFile() && e.name.endsWith('.csv'))
   .flatMap((e) => {
     const { header, records } = csvRecords(readFileSync(join(e.parentPath, e.name), 'utf8'));
-    return records.map((r) => ({ ...r, url: header.url, report_date: header.report_date }));
+    return records.map((r): Record<string, string> => ({ ...r, url: header.url, report_date: header.report_date }));
   });
 
 async function both(query: string): Promise<{ json: SeriesAnswer & { data?: Row[]; series?: Record<string, Row[]> }; csv: Line[]; text: string; res: Response }> {

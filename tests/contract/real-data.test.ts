@@ -19,6 +19,24 @@ async function premium(query: string) {
 /** A row's seven SPEC fields, without what it printed beside them. */
 const fields = ({ printed: _, ...row }: SeriesRow) => row;
 
+describe('what an agent reads: compact printed entries (issue 21, DECISIONS §9)', () => {
+  it('/v1/premium?state=TX weighs at most 80,000 bytes; its printed entries carry no unit or measures, its printed_keys every key they use', async () => {
+    const res = await getPremium(new Request('http://service.test/v1/premium?state=TX'));
+    const text = await res.text();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(80_000);
+    const body = premiumResponse.parse(JSON.parse(text));
+    const entries = body.data.flatMap((r) => Object.entries(r.printed ?? {}));
+    expect(entries.length).toBeGreaterThan(100);
+    for (const [key, entry] of entries) {
+      expect(Object.keys(entry).filter((k) => !['value', 'as_printed', 'qualifier', 'period'].includes(k)), key).toEqual([]);
+      if ('qualifier' in entry) expect(entry.qualifier, key).toEqual(expect.any(String));
+    }
+    expect(Object.keys(body.printed_keys).sort()).toEqual([...new Set(entries.map(([key]) => key))].sort());
+    // SLTX prints "up 17.7%" of items year on year: a percent, a change in items
+    expect(body.printed_keys.items_yoy_pct).toEqual({ measures: 'change in premium-bearing items from the same period a year earlier', unit: 'percent' });
+  });
+});
+
 describe('the real dataset through /v1/premium', () => {
   it('Texas, February 2024: $946,170,000 and 56,764 policies (SLTX eNews, published 2024-03-01)', async () => {
     // https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m
