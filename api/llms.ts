@@ -6,6 +6,7 @@ import { type CoverageItem, PERIOD_TYPE_NAMES, ROUTE_CONTRACTS, type RouteContra
 import { LLMS_CAVEATS } from './caveats.ts';
 import { exampleInput } from './json-schemas.ts';
 import { wrapKeyOf } from './mcp/tool.ts';
+import { TEXT_LIMIT_TOKENS } from './mcp/text.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
 import { readableQuery } from './priced.ts';
@@ -160,7 +161,7 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     '## MCP',
     '',
-    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only (initialize, tools/list, tools/call); GET answers 405. Each tool below takes its route's parameters (but \`format\`) and returns its full JSON as \`structuredContent\`; \`content[0].text\` is a compact rendering for a model to read: what was asked, a table of every figure (exact in full, printed as printed), and the numbered publications to cite; an answer past 20,000 tokens leaves out the earliest rows and names the narrower call that gets them.`,
+    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only (initialize, tools/list, tools/call); GET answers 405. Each tool below takes its route's parameters (but \`format\`) and returns its full JSON as \`structuredContent\`; \`content[0].text\` is a compact rendering for a model to read: what was asked, a table of every figure (exact in full, printed as printed), and the numbered publications to cite; an answer past ${TEXT_LIMIT_TOKENS / 1000}k tokens leaves out the earliest rows and names the narrower call that gets them.`,
     ...ROUTE_CONTRACTS.map((r) => toolItem(r, link)),
     `- [Paying a tool call](${link('/mcp')}): when the payment gate is on, a priced tool takes the x402 payment (a PaymentPayload) in the tools/call request's \`params._meta["${MCP_PAYMENT_META}"]\` and returns the receipt in \`result._meta["${MCP_PAYMENT_RESPONSE_META}"]\`; a call without a valid one gets a tool error result with the x402 PaymentRequired object in \`structuredContent\` and in \`content[0].text\`.`,
     '',

@@ -34,6 +34,8 @@ import {
   within,
 } from './requests.ts';
 
+/** DECISIONS §11, written out. */
+const CSV_HEADER = 'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
 /** The 402 challenge is a header: it must stay far below what proxies and clients accept. */
 const MAX_CHALLENGE_BYTES = 8_192;
 const PRICED = ROUTE_CONTRACTS.filter((r) => r.priceUsd);
@@ -102,7 +104,11 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
   if (a.status === 200) {
     const route = routeOf(url.pathname)!;
     expect(a.headers.get('cache-control')).toBe(route.priceUsd ? PRICED_CACHE : FREE_CACHE);
-    if (!head) route.response.parse(JSON.parse(a.text));
+    // format=csv (DECISIONS §11): the figures as CSV lines under the one header, else the route's JSON.
+    if (url.searchParams.get('format') === 'csv') {
+      expect(a.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      if (!head) expect(a.text.split('\r\n')[0]).toBe(CSV_HEADER);
+    } else if (!head) route.response.parse(JSON.parse(a.text));
   } else if (a.status === 204) {
     expect(a.text).toBe('');
   } else if (a.status === 402) {

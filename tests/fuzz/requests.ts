@@ -105,6 +105,7 @@ const WELL_FORMED: Record<string, fc.Arbitrary<string>> = {
   toi: fc.constantFrom('Homeowners', 'homeowners', '04.0', 'Private Passenger Auto', 'auto', 'Cyber'),
   status: fc.constantFrom('closed', 'pending'),
   syndicate: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1234', '5678', '01234') }, fc.integer({ min: 0, max: 9999 }).map(String)),
+  format: fc.constantFrom('json', 'csv'),
 };
 
 const TEN_KB = 10_240;
