@@ -104,8 +104,9 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
   if (a.status === 200) {
     const route = routeOf(url.pathname)!;
     expect(a.headers.get('cache-control')).toBe(route.priceUsd ? PRICED_CACHE : FREE_CACHE);
-    // format=csv (DECISIONS §11): the figures as CSV lines under the one header, else the route's JSON.
-    if (url.searchParams.get('format') === 'csv') {
+    // format=csv (DECISIONS §11), on a route that takes it: the figures as CSV lines under the one header; else
+    // the route's JSON (a route without parameters ignores a query string).
+    if (url.searchParams.get('format') === 'csv' && route.params && 'format' in route.params.shape) {
       expect(a.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       if (!head) expect(a.text.split('\r\n')[0]).toBe(CSV_HEADER);
     } else if (!head) route.response.parse(JSON.parse(a.text));
