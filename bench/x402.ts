@@ -4,9 +4,10 @@
 // time (a payment round trip is latency-bound, so no concurrency), in a rotating order so machine noise
 // hits every target alike:
 //   paid      the official client (@x402/fetch): unpaid request → 402 → sign (EIP-3009, EIP-712) → retry with
-//             PAYMENT-SIGNATURE → server verifies via the facilitator (simulated on anvil) → computes → settles
-//             (tx sent, mined, receipt awaited) → 200 with PAYMENT-RESPONSE; timed around the client call and
-//             the body read
+//             PAYMENT-SIGNATURE → server computes → settles through the facilitator (tx sent, mined, receipt
+//             awaited; no separate verify) → 200 with PAYMENT-RESPONSE; timed around the client call and the body read
+//   settle    the facilitator's own settle, called directly by this process over the same loopback HTTP
+//             (@x402/core's HTTPFacilitatorClient) with a payment signed beforehand: the floor of a paid request
 //   gate off  a plain fetch of the same URL on the gate-off server → 200
 //   402 only  a plain fetch on the gate-on server, no payment → 402 with the challenge (what every agent pays first)
 // Chain: anvil (chain id 8453) with an EIP-3009 TEST token at the Base USDC address; the facilitator runs in this
@@ -20,6 +21,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { HTTPFacilitatorClient } from '@x402/core/server';
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
 import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { buildShards } from '../ingest/build.ts';
@@ -40,6 +42,8 @@ export interface X402Result {
   rows: { label: string; n: number; median: number; p99: number; mean: number }[];
   parts: Record<string, Record<string, number>>;
   own: { challenge: number; paid: number; off: number };
+  /** Medians (ms) of the paid request → 200 headers leg and of the facilitator's settle called directly, in the same run. */
+  settleFloor: { paidLeg: number; directSettle: number };
 }
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 200);
@@ -63,8 +67,8 @@ const usdc = (atomic: bigint) => `${formatUnits(atomic, DECIMALS)} USDC`;
 interface Parts {
   challengeLeg: number; // unpaid request → 402 headers
   sign: number; // 402 headers → paid request sent: read the 402, choose, sign
-  paidLeg: number; // paid request → 200 headers: verify + compute + settle on the server
-  verify: number; // facilitator.verify, in process (no HTTP)
+  paidLeg: number; // paid request → 200 headers: compute + settle on the server
+  verify: number; // facilitator.verify, in process (no HTTP): none on the paid path
   settle: number; // facilitator.settle, in process: simulate, send, mine, receipt
   body: number; // 200 headers → body read
   fetches: number;
@@ -241,7 +245,7 @@ try {
   }
 
   // Funds: the payer starts with 100 USDC; mint what warm-up and N rounds of both paid routes need beyond that.
-  const perRound = priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic;
+  const perRound = 2n * priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic; // paid and direct settle of PREMIUM, paid COMPARE
   const needed = BigInt(N + WARMUP) * perRound;
   const payerHas = await chain.balanceOf(chain.payer.address);
   if (needed > payerHas) await chain.mint(chain.payer.address, needed - payerHas);
@@ -276,8 +280,8 @@ try {
       if (transactions.has(receipt.transaction)) throw new Error(`paid ${path}: transaction ${receipt.transaction} reported twice`);
       transactions.add(receipt.transaction);
       if (text !== reference.get(path)) throw new Error(`paid ${path}: the body differs from the gate-off answer`);
-      if (parts.fetches !== 2 || parts.verifies !== 1 || parts.settles !== 1)
-        throw new Error(`paid ${path}: expected 2 client fetches, 1 verify, 1 settle; got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`);
+      if (parts.fetches !== 2 || parts.verifies !== 0 || parts.settles !== 1)
+        throw new Error(`paid ${path}: expected 2 client fetches, no verify, 1 settle; got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`);
       return { ms: elapsed, parts };
     },
   });
@@ -295,8 +299,27 @@ try {
       return { ms: elapsed };
     },
   });
+  // The facilitator's own settle, over the same loopback HTTP as the server's, for a payment signed beforehand.
+  const direct = new HTTPFacilitatorClient({ url: facilitator.url });
+  const premiumTerms = decodePaymentRequiredHeader((await fetch(`${on.base}${PREMIUM}`)).headers.get('PAYMENT-REQUIRED')!);
+  const signer = payerClient(chain.payer.privateKey);
+  const settleDirect: Target = {
+    label: `facilitator settle, called directly ($${priceOf(PREMIUM).usd})`,
+    path: PREMIUM,
+    async run() {
+      const payload = await signer.createPaymentPayload(premiumTerms);
+      const t = performance.now();
+      const settled = await direct.settle(payload, premiumTerms.accepts[0]);
+      const elapsed = performance.now() - t;
+      if (!settled.success) throw new Error(`direct settle failed: ${settled.errorReason}`);
+      if (transactions.has(settled.transaction)) throw new Error(`direct settle: transaction ${settled.transaction} reported twice`);
+      transactions.add(settled.transaction);
+      return { ms: elapsed };
+    },
+  };
   const targets: Target[] = [
     paid(PREMIUM),
+    settleDirect,
     plain(`gate off ${PREMIUM}`, off.base, PREMIUM, 200),
     plain(`402 only ${PREMIUM}`, on.base, PREMIUM, 402),
     paid(COMPARE),
@@ -346,21 +369,27 @@ try {
     ['1. unpaid request → 402 headers', (p) => p.challengeLeg],
     ['2. client: read 402, sign EIP-3009', (p) => p.sign],
     ['3. paid request → 200 headers', (p) => p.paidLeg],
-    ['   of which facilitator verify', (p) => p.verify],
     ['   of which facilitator settle', (p) => p.settle],
-    ['   the rest: server, facilitator HTTP', (p) => p.paidLeg - p.verify - p.settle],
+    ['   the rest: server, facilitator HTTP', (p) => p.paidLeg - p.settle],
     ['4. read the 200 body', (p) => p.body],
   ];
   const paidIdx = targets.flatMap((t, i) => (t.label.startsWith('paid') ? [i] : []));
   console.log(`${'part'.padEnd(40)} ${paidIdx.map((i) => targets[i].path.padStart(26)).join('')}`);
   for (const [label, part] of partRows) console.log(`${label.padEnd(40)} ${paidIdx.map((i) => ms(median(record.parts[i].map(part))).padStart(26)).join('')}`);
-  console.log('verify and settle are timed inside the facilitator (this process), without its loopback HTTP.');
+  console.log('settle is timed inside the facilitator (this process), without its loopback HTTP.');
+  const paidLeg = median(record.parts[0].map((p) => p.paidLeg));
+  const directSettle = median(record.ms[targets.indexOf(settleDirect)]);
+  console.log(
+    `\npaid request → 200 headers ${ms(paidLeg)} ms against the facilitator's own settle called directly ${ms(directSettle)} ms (same run, same loopback HTTP): ` +
+      `the server adds ${ms(paidLeg - directSettle)} ms (goal: within 3 ms)`,
+  );
 
   const expected = BigInt(N) * perRound;
   const paidCount = paidIdx.reduce((a, i) => a + record.ms[i].length, 0);
   console.log(`\nchain: anvil, chain id ${chain.chainId} (${NETWORK}), EIP-3009 TEST token at ${chain.usdc} (the Base USDC address)`);
-  console.log(`blocks mined while measuring: ${blocks} (${paidCount} paid requests, ${transactions.size} distinct settlement transactions)`);
-  console.log(`payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × ($${priceOf(PREMIUM).usd} + $${priceOf(COMPARE).usd}) = ${usdc(expected)})`);
+  const settledCount = paidCount + record.ms[targets.indexOf(settleDirect)].length;
+  console.log(`blocks mined while measuring: ${blocks} (${paidCount} paid requests and ${settledCount - paidCount} direct settles, ${transactions.size} distinct settlement transactions)`);
+  console.log(`payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × (2 × $${priceOf(PREMIUM).usd} + $${priceOf(COMPARE).usd}) = ${usdc(expected)})`);
   console.log(`payer ${payer}: ${payerDelta < 0n ? '−' : '+'}${usdc(payerDelta < 0n ? -payerDelta : payerDelta)}`);
   console.log(`measured phase: ${seconds.toFixed(1)} s`);
   const own = await gateOwnWork(shards, chain.payee);
@@ -372,12 +401,12 @@ try {
   if (process.env.BENCH_JSON) {
     const byPart = Object.fromEntries(paidIdx.map((i) => [targets[i].path, Object.fromEntries(partRows.map(([label, part]) => [label.trim(), median(record.parts[i].map(part))]))]));
     const rows = targets.map((t, i) => ({ label: t.label, n: record.ms[i].length, median: median(record.ms[i]), p99: p99(record.ms[i]), mean: mean(record.ms[i]) }));
-    const report: X402Result = { payments: N, rows, parts: byPart, own };
+    const report: X402Result = { payments: N, rows, parts: byPart, own, settleFloor: { paidLeg, directSettle } };
     writeFileSync(process.env.BENCH_JSON, JSON.stringify(report, null, 1));
   }
   if (payeeDelta !== expected || payerDelta !== -expected)
     throw new Error(`on-chain balances: payee +${payeeDelta}, payer ${payerDelta}; expected ±${expected} atomic units`);
-  if (transactions.size !== paidCount) throw new Error(`${transactions.size} settlement transactions for ${paidCount} paid requests`);
+  if (transactions.size !== settledCount) throw new Error(`${transactions.size} settlement transactions for ${settledCount} settlements`);
 } catch (e) {
   await cleanup();
   throw e;

@@ -13,10 +13,10 @@ import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts
 import { toJson } from '../json.ts';
 import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
 import { configuredGate } from '../payment/configured.ts';
-import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/terms.ts';
-import { toolDiscoveryExtension } from '../payment/discovery.ts';
+import type { CallResource } from '../payment/gate.ts';
+import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
 import { textOf as renderText } from './text.ts';
-import { citesPublications } from '../priced.ts';
+import { citesPublications, readableQuery } from '../priced.ts';
 import { ShardError } from '../store.ts';
 
 export interface Tool {
@@ -177,13 +177,17 @@ function answered(operationId: string, params: Record<string, unknown>, body: un
 function pricedTool(operation: PricedOperation): Tool {
   const { contract, params, prepare } = operation;
   const tool = definition(contract, params);
-  // What the tool is sold as in its x402 challenge; Bazaar discovery describes it as an MCP tool.
-  const resource = {
-    url: `mcp://tool/${contract.operationId}`,
-    description: tool.description!,
-    mimeType: 'application/json',
-    extensions: toolDiscoveryExtension(contract, tool.inputSchema),
-  };
+  // What the tool is sold as in its x402 challenge; Bazaar discovery describes it as an MCP tool. Made when the
+  // gate is first on for it: discovery.ts loads x402's Bazaar extension, which a gate-off server never needs (issue 22).
+  const url = `mcp://tool/${contract.operationId}`;
+  let resource: Promise<CallResource> | undefined;
+  const resourceOf = () =>
+    (resource ??= import('../payment/discovery.ts').then(({ toolDiscoveryExtension }) => ({
+      url,
+      description: tool.description!,
+      mimeType: 'application/json',
+      extensions: toolDiscoveryExtension(contract, tool.inputSchema),
+    })));
   return {
     definition: tool,
     call: (args, meta) =>
@@ -197,7 +201,8 @@ function pricedTool(operation: PricedOperation): Tool {
         };
         const gate = await configuredGate();
         if (!gate) return answered(contract.operationId, parsed, answer().body);
-        const outcome = await gate.chargeCall(contract, resource, meta?.[MCP_PAYMENT_META], answer);
+        // What a payment id is bound to: the tool and its arguments as parsed (defaults applied).
+        const outcome = await gate.chargeCall(contract, await resourceOf(), `${url}?${readableQuery(parsed)}`, meta?.[MCP_PAYMENT_META], answer);
         if (outcome.kind === 'answered') return answered(contract.operationId, parsed, outcome.body, outcome.receipt);
         if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
         return {

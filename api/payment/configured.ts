@@ -1,9 +1,13 @@
 // The gate the service runs with: made from the environment on first use (none without X402_PAY_TO,
 // so priced routes are free). Tests install their own.
-import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/server';
+//
+// Cold start (issue 22): the payment stack (viem, @x402/*: a quarter of a second to import) is loaded here, by
+// dynamic import, only when the first priced request or call finds the gate on. Without X402_PAY_TO nothing
+// of it is ever loaded; free routes never ask for the gate at all.
+import type { FacilitatorClient } from '@x402/core/server';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
-import { type Gate, createGate } from './gate.ts';
-import { type FacilitatorSettings, paymentSettings } from './settings.ts';
+import type { Gate } from './gate.ts';
+import type { FacilitatorSettings, PaymentSettings } from './settings.ts';
 
 let current: Promise<Gate | null> | undefined;
 
@@ -14,12 +18,32 @@ export function installGate(gate: Gate | null | undefined): void {
   current = gate === undefined ? undefined : Promise.resolve(gate);
 }
 
+/**
+ * The gate's settings from the environment (api/payment/settings.ts, which throws on a bad value), or null
+ * when X402_PAY_TO is unset: the gate is off, and settings.ts (which imports viem and @x402/evm) is not loaded.
+ */
+export async function configuredSettings(env: Record<string, string | undefined> = process.env): Promise<PaymentSettings | null> {
+  // settings.ts's own rule for "off" (it returns null on the same test), checked before loading it.
+  if (!env.X402_PAY_TO?.trim()) return null;
+  const { paymentSettings } = await import('./settings.ts');
+  return paymentSettings(env);
+}
+
 async function gateFromEnv(): Promise<Gate | null> {
-  const settings = paymentSettings();
-  return settings && createGate(settings, await facilitatorClient(settings.facilitator), ROUTE_CONTRACTS);
+  const settings = await configuredSettings();
+  if (!settings) return null;
+  const [{ createGate }, { memoryPaymentIds, redisPaymentIds }, facilitator] = await Promise.all([
+    import('./gate.ts'),
+    import('./payment-ids.ts'),
+    facilitatorClient(settings.facilitator),
+  ]);
+  // Settled payment ids: in Redis when REDIS_URL is set (Vercel's function instances share no memory), else here.
+  const ids = settings.redisUrl ? redisPaymentIds(settings.redisUrl) : memoryPaymentIds();
+  return createGate(settings, facilitator, ROUTE_CONTRACTS, ids);
 }
 
 async function facilitatorClient(settings: FacilitatorSettings): Promise<FacilitatorClient> {
+  const { HTTPFacilitatorClient } = await import('@x402/core/server');
   if (settings.kind === 'url') return new HTTPFacilitatorClient({ url: settings.url, timeoutMs: settings.timeoutMs });
   // Coinbase's hosted facilitator signs each call with a short-lived JWT made from the CDP API key.
   const { createFacilitatorConfig } = await import('@coinbase/x402');

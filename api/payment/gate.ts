@@ -1,17 +1,21 @@
-// The x402 payment gate around a priced route's answer (DECISIONS.md §7). The protocol work
-// (challenge, matching, verification, settlement, header codecs) is @x402/core's
-// x402HTTPResourceServer; this module adapts a Web Request to it and shapes its outcomes into this
-// API's responses: 402 with body {} and no internals, 503 when the facilitator cannot be reached.
+// The x402 payment gate around a priced route's answer (DECISIONS.md §7). The protocol work (challenge,
+// matching, settlement, header codecs) is @x402/core's resource server; this module runs the paid path on it
+// for HTTP and MCP alike (compute, then settle, with no separate verify; retry-safe payment ids) and shapes its
+// outcomes into this API's responses: 402 with body {} and no internals, 503 when the facilitator (or the store
+// of payment ids) cannot be reached.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
-import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { type PaymentPayload, type PaymentRequired, type PaymentRequirements, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
+import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
+import { randomUUID } from 'node:crypto';
 import { isAddress } from 'viem';
 import type { RouteContract } from '../../domain/contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
 import { isWellFormedPayload, isWellFormedPayment } from './payload.ts';
+import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
 import type { PaymentSettings } from './settings.ts';
 import { X402_SCHEME, paymentPrice } from './terms.ts';
 
@@ -23,17 +27,19 @@ export interface PricedAnswer {
 
 export interface Gate {
   /**
-   * Answers a priced request: `answer` runs only once a payment has been verified, and is settled only
-   * when it returns an answer with figures. `resource` is the URL the challenge names (the canonical
-   * query, see api/priced.ts).
+   * Answers a priced request: `answer` runs only once a payment matching the terms is presented, and is
+   * settled (the facilitator's settle checks the payment) only when it returns an answer with figures;
+   * nothing of it leaves before the settlement succeeded. `resource` is the URL the challenge names (the
+   * canonical query, see api/priced.ts), which a payment id is bound to with the method.
    */
   charge(request: Request, route: RouteContract, answer: () => PricedAnswer | Promise<PricedAnswer>, resource: URL): Promise<Response>;
   /**
    * Answers a priced call made otherwise than by HTTP (an MCP tool call, x402's MCP transport): the
-   * same requirements, verification, settlement and refusals as `charge`, with the payment given as a
-   * PaymentPayload object (`undefined`: none) and the outcome returned as data for the caller to shape.
+   * same requirements, settlement and refusals as `charge`, with the payment given as a PaymentPayload
+   * object (`undefined`: none) and the outcome returned as data for the caller to shape. `key` names the
+   * call (the tool and its arguments as parsed), which a payment id is bound to.
    */
-  chargeCall(route: RouteContract, resource: CallResource, payment: unknown, answer: () => CallAnswer | Promise<CallAnswer>): Promise<CallOutcome>;
+  chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => CallAnswer | Promise<CallAnswer>): Promise<CallOutcome>;
 }
 
 /** What a paid call is sold as: the challenge's `resource`, and its declared extensions (Bazaar discovery). */
@@ -59,6 +65,7 @@ export type CallOutcome =
   | { kind: 'unavailable'; message: string };
 
 
+/** Where a payment comes: x402 v2's header, and v1's name for it. */
 const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
 /** How many encoded challenges a gate keeps (see `challenge`). */
 const CHALLENGES_KEPT = 1000;
@@ -79,13 +86,13 @@ function kept<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<
 }
 
 /**
- * The SDK's request adapter, over a Web Request. Accept is always JSON: the 402 body is {} even for a
- * browser (SPEC). With `payment` false the request's payment is not shown, which asks for the challenge.
- * The URL and query the SDK sees are the canonical `resource`, never the request's own text.
+ * The SDK's request adapter, over a Web Request, for asking it the route's challenge: the request's payment
+ * is not shown. Accept is always JSON: the 402 body is {} even for a browser (SPEC). The URL and query the SDK
+ * sees are the canonical `resource`, never the request's own text.
  */
-function adapterOf(request: Request, resource: URL, payment: boolean): HTTPAdapter {
+function adapterOf(request: Request, resource: URL): HTTPAdapter {
   return {
-    getHeader: (name) => (!payment && PAYMENT_HEADERS.has(name.toLowerCase()) ? undefined : (request.headers.get(name) ?? undefined)),
+    getHeader: (name) => (PAYMENT_HEADERS.has(name.toLowerCase()) ? undefined : (request.headers.get(name) ?? undefined)),
     getMethod: () => request.method,
     getPath: () => resource.pathname,
     getUrl: () => resource.href,
@@ -131,6 +138,13 @@ function failClosed(client: FacilitatorClient): FacilitatorClient {
 
 /** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a well-formed payment payload. */
 const MALFORMED_PAYMENT = 'invalid_payment_header';
+/** Payment ids (x402 payment-identifier): one that is not 16-128 letters, digits, `-` and `_`; one settled for another resource; one whose retry is signed by another payer; one another request still settles. */
+const INVALID_PAYMENT_ID = 'invalid_payment_identifier';
+const PAYMENT_ID_CONFLICT = 'payment_identifier_conflict';
+const PAYMENT_ID_PAYER_MISMATCH = 'payment_identifier_payer_mismatch';
+const PAYMENT_ID_IN_USE = 'payment_identifier_in_use';
+
+const sameAddress = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 /** A reason as a machine code (`invalid_exact_evm_payload_signature`), never a facilitator's free text. */
 const SDK_REASONS = new Set(['Payment required', 'No matching payment requirements']);
@@ -180,17 +194,48 @@ function facilitatorDownMessage(whileSettling: boolean): string {
   return `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`;
 }
 
-/** The facilitator could not be reached: 503, nothing served. */
-function facilitatorDown(whileSettling: boolean): Response {
-  const response = errorResponse(503, facilitatorDownMessage(whileSettling));
+/** A 503 with Retry-After: nothing served. */
+function unavailable(message: string): Response {
+  const response = errorResponse(503, message);
   response.headers.set('Retry-After', '30');
   return response;
 }
 
+/** The facilitator could not be reached: 503, nothing served. */
+const facilitatorDown = (whileSettling: boolean) => unavailable(facilitatorDownMessage(whileSettling));
+
 /** A payment payload given as an object that is not well formed (x402's MCP transport carries it as JSON, not a header). */
 const MALFORMED_PAYLOAD = 'invalid_payment_payload';
 
-export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[]): Gate {
+/** How long an id is held while its payment settles: well past the facilitator's calls at their timeout, after which a retry may claim it. */
+const CLAIM_MS = 2 * 60 * 1000;
+/** How often a request waits on an id another request holds while settling. */
+const CLAIM_POLL_MS = 50;
+
+/** The payment-identifier extension every challenge declares (optional): x402's retry-safe payments (DECISIONS §7). */
+const PAYMENT_ID_EXTENSION = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+
+/** The store of payment ids could not be reached before anything was settled: 503, nothing charged. */
+class PaymentIdsUnavailable extends Error {}
+async function unlessUnavailable<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    console.error(`payment ids: store unavailable: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+    throw new PaymentIdsUnavailable();
+  }
+}
+const PAYMENT_IDS_DOWN = 'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
+
+/** How a paid request ends: answered (`receipt` when paid for, now or by the request its payment id names), or refused. */
+type Paid<A> = { kind: 'answered'; answer: A; receipt?: SettleResponse } | { kind: 'refused'; reason: string; receipt?: SettleResponse };
+
+/** Where the payment of a request is: `settling` while its settlement is under way (an unreachable facilitator then may still complete it). */
+interface PaymentState {
+  settling: boolean;
+}
+
+export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[], ids: PaymentIds | Promise<PaymentIds> = memoryPaymentIds()): Gate {
   const resourceServer = new x402ResourceServer(failClosed(facilitator)).register(settings.network, new ExactEvmScheme());
   resourceServer.registerExtension(bazaarResourceServerExtension);
   const config: Record<string, RouteConfig> = {};
@@ -200,36 +245,35 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       accepts: acceptsOf(route),
       description: `${route.summary}. ${route.description}`,
       mimeType: 'application/json',
-      extensions: discoveryExtension(route),
+      extensions: { ...discoveryExtension(route), ...PAYMENT_ID_EXTENSION },
     };
   }
   const http = new x402HTTPResourceServer(resourceServer, config);
   let ready: Promise<void> | null = null;
   // Asks the facilitator what it supports once; a failure is retried on the next request. The SDK
   // wraps an unreachable facilitator's error in a plain Error ("Failed to initialize"): unwrap it, so
-  // that is a 503 like a failed verify, not a 500.
+  // that is a 503 like a failed settle, not a 500.
   const initialized = () =>
     (ready ??= http.initialize().catch((e: unknown) => {
       ready = null;
       throw e instanceof Error && e.cause instanceof FacilitatorResponseError ? e.cause : e;
     }));
-  /** The SDK's view of a request; with `payment` false it asks for the route's challenge. */
-  const contextOf = (request: Request, resource: URL, route: RouteContract, payment: boolean): HTTPRequestContext =>
+  /** The SDK's view of a request, asking for the route's challenge. */
+  const contextOf = (request: Request, resource: URL, route: RouteContract): HTTPRequestContext =>
     // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
-    ({ adapter: adapterOf(request, resource, payment), path: route.path, method: request.method });
+    ({ adapter: adapterOf(request, resource), path: route.path, method: request.method });
 
   // A route's challenge is the same bytes for the same method and resource (it holds no time or nonce),
-  // and building and base64-encoding it was most of an unpaid request's cost: each is built once. Bounded:
-  // a client cycling through queries or Hosts cannot grow it past CHALLENGES_KEPT.
-  const challenges = new Map<string, Promise<string>>();
-  /** The route's 402 challenge, as the SDK encodes it. */
-  const challenge = (request: Request, resource: URL, route: RouteContract): Promise<string> =>
+  // and building and base64-encoding it was most of an unpaid request's cost: each is built once, with what
+  // it offers decoded beside it. Bounded: a client cycling through queries or Hosts cannot grow it past CHALLENGES_KEPT.
+  const challenges = new Map<string, Promise<{ header: string; offered: PaymentRequired }>>();
+  const challenge = (request: Request, resource: URL, route: RouteContract) =>
     kept(challenges, `${request.method} ${resource.href}`, () => buildChallenge(request, resource, route), CHALLENGES_KEPT);
-  async function buildChallenge(request: Request, resource: URL, route: RouteContract): Promise<string> {
-    const unpaid = await http.processHTTPRequest(contextOf(request, resource, route, false));
+  async function buildChallenge(request: Request, resource: URL, route: RouteContract) {
+    const unpaid = await http.processHTTPRequest(contextOf(request, resource, route));
     const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
     if (!header) throw new Error(`priced route ${route.path} gave no payment challenge`);
-    return header;
+    return { header, offered: decodePaymentRequiredHeader(header) };
   }
 
   // A call's payment requirements and enriched extensions depend on its route alone (fixed price and
@@ -245,126 +289,153 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   const callTermsOf = (route: RouteContract, resource: CallResource, context: { resource: string }): Promise<CallTerms> =>
     kept(callTerms, route.path, async () => {
       const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
-      const extensions = resource.extensions && resourceServer.enrichExtensions(resource.extensions, context);
+      const extensions = resourceServer.enrichExtensions({ ...resource.extensions, ...PAYMENT_ID_EXTENSION }, context);
       const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
       const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
       return { requirements, extensions, info, offered };
     });
 
+  /**
+   * The paid path, for HTTP and MCP alike (DECISIONS §7): the payment must match what was offered; then
+   * the answer is computed (kept, not sent) and, when it holds a figure, settled, the facilitator's settle
+   * checking the payment itself (no separate verify). With a payment id: the id is claimed while its payment
+   * settles and recorded once settled, so that a retry with the same id for the same `key` (method and
+   * canonical resource) gets the answer again with the original receipt, its own payment verified (that the
+   * caller holds the payer's key) but not settled, and the same id for another resource is refused.
+   */
+  async function pay<A extends { hasFigures: boolean }>(
+    offered: PaymentRequired,
+    payload: PaymentPayload,
+    key: string,
+    answer: () => A | Promise<A>,
+    transport: Parameters<typeof resourceServer.settlePayment>[3],
+    state: PaymentState,
+  ): Promise<Paid<A>> {
+    const refused = (reason: string, receipt?: SettleResponse): Paid<A> => ({ kind: 'refused', reason: reasonCode(reason, 'invalid_payment'), ...(receipt ? { receipt } : {}) });
+    const matching = resourceServer.findMatchingRequirements(offered.accepts, payload);
+    if (!matching) return refused('No matching payment requirements');
+    const extensionCheck = resourceServer.validateExtensions(offered, payload);
+    if (!extensionCheck.valid) return refused(extensionCheck.invalidReason ?? 'invalid_payment');
+    const declared = offered.extensions ?? {};
+
+    const settleOnce = async (): Promise<Paid<A>> => {
+      const computed = await answer(); // an answer that fails is a 500, and nothing is settled
+      // No charge for nothing: answered, never settled; the signed authorization expires unused.
+      if (!computed.hasFigures) return { kind: 'answered', answer: computed };
+      state.settling = true;
+      let settled: SettleResponse;
+      try {
+        settled = await resourceServer.settlePayment(payload, matching, declared, transport);
+      } catch (e) {
+        if (!(e instanceof SettleError)) throw e;
+        settled = { success: false, errorReason: e.errorReason, transaction: e.transaction ?? '', network: settings.network, payer: e.payer };
+      }
+      state.settling = false;
+      if (!settled.success) return refused(reasonCode(settled.errorReason, 'settlement_failed'), failedReceipt(settled, settings.network));
+      return { kind: 'answered', answer: computed, receipt: settled };
+    };
+
+    // The extension as the client echoes it, with or without an id. Checked by hand: the SDK's
+    // validatePaymentIdentifier compiles the schema the client sends with Ajv on every call (13 ms, and the
+    // client's own schema), where the rule is a type and a pattern.
+    const idExtension = payload.extensions?.[PAYMENT_IDENTIFIER];
+    if (idExtension === undefined) return settleOnce();
+    const info = isPaymentIdentifierExtension(idExtension) ? idExtension.info : null;
+    if (info && info.id === undefined) return settleOnce();
+    const id = info?.id;
+    if (typeof id !== 'string' || !isValidPaymentId(id)) return refused(INVALID_PAYMENT_ID);
+
+    const store = await unlessUnavailable(() => ids);
+    const token = randomUUID();
+    const waitUntil = Date.now() + CLAIM_MS;
+    for (;;) {
+      const held = await unlessUnavailable(() => store.claim(id, key, token, CLAIM_MS));
+      if (!held) break;
+      if (held.key !== key) return refused(PAYMENT_ID_CONFLICT);
+      if (held.state === 'settled') {
+        // A retry: its own payment proves the caller is the payer, and is not settled.
+        let verified;
+        try {
+          verified = await resourceServer.verifyPayment(payload, matching, declared, transport);
+        } catch (e) {
+          if (e instanceof FacilitatorResponseError) throw e;
+          return refused(e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment');
+        }
+        if (!verified.isValid) return refused(verified.invalidReason ?? 'invalid_payment');
+        if (!sameAddress(verified.payer, held.receipt.payer)) return refused(PAYMENT_ID_PAYER_MISMATCH);
+        return { kind: 'answered', answer: await answer(), receipt: held.receipt };
+      }
+      // Another request with this id is settling: its outcome decides (settled: the answer again; released: claim it).
+      if (Date.now() > waitUntil) return refused(PAYMENT_ID_IN_USE);
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+    let outcome: Paid<A> | undefined;
+    try {
+      outcome = await settleOnce();
+      return outcome;
+    } finally {
+      // The answer is paid for and goes out whatever the store says; a failure to record costs only the retry's replay.
+      const record = (work: Promise<void>) => work.catch((e: unknown) => console.error(`payment ids: could not record ${id}: ${String((e as Error)?.message ?? e).split('\n')[0]}`));
+      if (outcome?.kind === 'answered' && outcome.receipt) await record(store.settle(id, key, outcome.receipt));
+      // A settlement whose outcome is unknown (the facilitator lost while settling) keeps the claim until it
+      // expires, so a retry does not pay again for what may still be paid; any other end frees the id.
+      else if (!state.settling) await record(store.release(id, token));
+    }
+  }
+
   return {
     async charge(request, route, answer, resource) {
-      let settling = false;
+      const state: PaymentState = { settling: false };
       try {
         await initialized();
         // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
-        const paying = request.method !== 'HEAD' && [...PAYMENT_HEADERS].some((name) => request.headers.has(name));
-        if (!paying) return payment402({ 'PAYMENT-REQUIRED': await challenge(request, resource, route) });
-        if (malformedPayment(request)) {
+        const header = request.method === 'HEAD' ? null : (request.headers.get('payment-signature') ?? request.headers.get('x-payment'));
+        const { header: challengeText, offered } = await challenge(request, resource, route);
+        if (header === null) return payment402({ 'PAYMENT-REQUIRED': challengeText });
+        if (!isWellFormedPayment(header)) {
           logRefusal(route, MALFORMED_PAYMENT);
-          return payment402({ 'PAYMENT-REQUIRED': challengeHeader(await challenge(request, resource, route), MALFORMED_PAYMENT).header });
+          return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challengeText, MALFORMED_PAYMENT).header });
         }
-        const context = contextOf(request, resource, route, true);
-        const result = await http.processHTTPRequest(context);
-        if (result.type === 'payment-error') {
-          const refused = result.response.headers['PAYMENT-REQUIRED'];
-          // Any other outcome the SDK reports as an error (it can come after a settle) is not a refusal.
-          if (result.response.status !== 402 || !refused) throw new Error(`payment flow for ${route.path} ended with ${result.response.status}`);
-          const { header, reason } = challengeHeader(refused);
-          if (request.headers.has('payment-signature')) logRefusal(route, reason);
-          return payment402({ 'PAYMENT-REQUIRED': header });
+        // A payment id is bound to the method and the canonical query, whatever host name the request came by.
+        const key = `${request.method} ${resource.pathname}${resource.search}`;
+        const outcome = await pay(offered, decodePaymentSignatureHeader(header), key, answer, { request: contextOf(request, resource, route) }, state);
+        if (outcome.kind === 'refused') {
+          logRefusal(route, outcome.reason);
+          const refusal = { 'PAYMENT-REQUIRED': challengeHeader(challengeText, outcome.reason).header };
+          return payment402(outcome.receipt ? { ...refusal, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(outcome.receipt) } : refusal);
         }
-        if (result.type !== 'payment-verified') throw new Error(`priced route ${route.path} has no payment configuration`);
-
-        let computed: PricedAnswer;
-        try {
-          computed = await answer();
-        } catch (e) {
-          // An answer that fails is not settled: the payer keeps the money (the route answers 500).
-          await result.cancellationDispatcher.cancel({ reason: 'handler_threw', error: e });
-          throw e;
-        }
-        const { response } = computed;
-        if (!computed.hasFigures) {
-          // No charge for nothing: the answer is given and the payment never settled, so the signed
-          // authorization expires unused and the payer keeps the money.
-          await result.cancellationDispatcher.cancel({ reason: 'handler_failed' });
-          return response;
-        }
-        // Settled before the answer leaves: of two requests carrying one payment, only the one that settles gets data.
-        settling = true;
-        const settled = await http.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, { request: context });
-        settling = false;
-        if (!settled.success) {
-          logRefusal(route, reasonCode(settled.errorReason, 'settlement_failed'));
-          return settlementRefused(await challenge(request, resource, route), settled, settings.network);
-        }
-        for (const [name, value] of Object.entries(settled.headers)) response.headers.set(name, value);
+        const { response } = outcome.answer;
+        if (outcome.receipt) response.headers.set('PAYMENT-RESPONSE', encodePaymentResponseHeader(outcome.receipt));
         return response;
       } catch (e) {
-        if (e instanceof FacilitatorResponseError) return facilitatorDown(settling);
+        if (e instanceof FacilitatorResponseError) return facilitatorDown(state.settling);
+        if (e instanceof PaymentIdsUnavailable) return unavailable(PAYMENT_IDS_DOWN);
         throw e;
       }
     },
 
-    // x402's MCP transport (specs/transports-v2/mcp.md), on the same resource server as `charge`; the
-    // steps mirror the SDK's own HTTP flow (x402HTTPResourceServer.processHTTPRequest and processSettlement).
-    async chargeCall(route, resource, payment, answer) {
+    // x402's MCP transport (specs/transports-v2/mcp.md), on the same resource server and paid path as `charge`.
+    async chargeCall(route, resource, key, payment, answer) {
       if (!route.priceUsd || !config[route.path]) throw new Error(`${route.path} is not a priced route of this gate`);
-      let settling = false;
+      const state: PaymentState = { settling: false };
       try {
         await initialized();
         const context = { resource: resource.url };
         const { requirements, extensions, info, offered } = await callTermsOf(route, resource, context);
-        const required = async (reason: string, payload?: PaymentPayload): Promise<CallOutcome> => {
+        const required = async (reason: string, payload?: PaymentPayload, receipt?: SettleResponse): Promise<CallOutcome> => {
           const error = reasonCode(reason, 'invalid_payment');
           if (payload !== undefined || reason === MALFORMED_PAYLOAD) logRefusal(route, error);
-          return { kind: 'payment_required', paymentRequired: await resourceServer.createPaymentRequiredResponse(requirements, info, error, extensions, context, payload) };
+          const paymentRequired = await resourceServer.createPaymentRequiredResponse(requirements, info, error, extensions, context, payload);
+          return { kind: 'payment_required', paymentRequired, ...(receipt ? { receipt } : {}) };
         };
         if (payment === undefined) return await required('Payment required');
         if (!isWellFormedPayload(payment)) return await required(MALFORMED_PAYLOAD);
-        const matching = resourceServer.findMatchingRequirements(offered.accepts, payment);
-        if (!matching) return await required('No matching payment requirements', payment);
-        const extensionCheck = resourceServer.validateExtensions(offered, payment);
-        if (!extensionCheck.valid) return await required(extensionCheck.invalidReason ?? 'invalid_payment', payment);
-        let verified;
-        try {
-          verified = await resourceServer.verifyPayment(payment, matching, extensions, context);
-        } catch (e) {
-          if (e instanceof FacilitatorResponseError) throw e;
-          return await required(e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment', payment);
-        }
-        if (!verified.isValid) return await required(verified.invalidReason ?? 'invalid_payment', payment);
-
-        const cancellation = resourceServer.createPaymentCancellationDispatcher(payment, matching, extensions, context);
-        let computed: CallAnswer;
-        try {
-          computed = await answer();
-        } catch (e) {
-          await cancellation.cancel({ reason: 'handler_threw', error: e });
-          throw e;
-        }
-        if (!computed.hasFigures) {
-          // No charge for nothing, as on HTTP: answered, never settled.
-          await cancellation.cancel({ reason: 'handler_failed' });
-          return { kind: 'answered', body: computed.body };
-        }
-        settling = true;
-        let settled: SettleResponse;
-        try {
-          settled = await resourceServer.settlePayment(payment, matching, extensions, context);
-        } catch (e) {
-          if (!(e instanceof SettleError)) throw e;
-          settled = { success: false, errorReason: e.errorReason, transaction: e.transaction ?? '', network: settings.network, payer: e.payer };
-        }
-        settling = false;
-        if (!settled.success) {
-          const receipt = failedReceipt(settled, settings.network);
-          const refused = (await required(receipt.errorReason!, payment)) as Extract<CallOutcome, { kind: 'payment_required' }>;
-          return { ...refused, receipt };
-        }
-        return { kind: 'answered', body: computed.body, receipt: settled };
+        const outcome = await pay(offered, payment, `CALL ${key}`, answer, context, state);
+        if (outcome.kind === 'refused') return await required(outcome.reason, payment, outcome.receipt);
+        return { kind: 'answered', body: outcome.answer.body, ...(outcome.receipt ? { receipt: outcome.receipt } : {}) };
       } catch (e) {
-        if (e instanceof FacilitatorResponseError) return { kind: 'unavailable', message: facilitatorDownMessage(settling) };
+        if (e instanceof FacilitatorResponseError) return { kind: 'unavailable', message: facilitatorDownMessage(state.settling) };
+        if (e instanceof PaymentIdsUnavailable) return { kind: 'unavailable', message: PAYMENT_IDS_DOWN };
         throw e;
       }
     },

@@ -9,8 +9,9 @@ export const BASE_SEPOLIA = 'eip155:84532';
 /** The public facilitator of the x402 project: test networks only. */
 export const PUBLIC_TESTNET_FACILITATOR = 'https://x402.org/facilitator';
 /**
- * Per facilitator call. A paid request makes up to three (verify, settle, and the SDK's one retry of a
- * pending settle): 3 x 8 s stays inside the Vercel function's maxDuration of 30 s.
+ * Per facilitator call. A paid request makes up to two (settle, and the SDK's one retry of a pending
+ * settle; a retry with a settled payment id one verify): 2 x 8 s stays inside the Vercel function's
+ * maxDuration of 30 s.
  */
 const DEFAULT_TIMEOUT_MS = 8_000;
 
@@ -31,6 +32,8 @@ export interface PaymentSettings {
   network: `${string}:${string}`;
   asset: PaymentAsset;
   facilitator: FacilitatorSettings;
+  /** Where settled payment ids are kept for every process (REDIS_URL); null: in this process's memory. */
+  redisUrl: string | null;
 }
 
 export class PaymentSettingsError extends Error {}
@@ -103,5 +106,13 @@ export function paymentSettings(env: Env = process.env): PaymentSettings | null 
   const network = (env.X402_NETWORK?.trim() || BASE_MAINNET) as PaymentSettings['network'];
   if (!/^eip155:[1-9][0-9]*$/.test(network))
     throw new PaymentSettingsError(`X402_NETWORK='${network}': expected an EVM network as a CAIP-2 id, e.g. ${BASE_MAINNET} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`);
-  return { payTo, network, asset: asset(env, network), facilitator: facilitator(env, network) };
+  return { payTo, network, asset: asset(env, network), facilitator: facilitator(env, network), redisUrl: redisUrl(env) };
+}
+
+function redisUrl(env: Env): string | null {
+  const text = env.REDIS_URL?.trim();
+  if (!text) return null;
+  if (!/^rediss?:\/\/[^\s]+$/.test(text) || !URL.canParse(text))
+    throw new PaymentSettingsError(`REDIS_URL='${text}': expected a Redis URL such as redis://127.0.0.1:6379 (rediss:// for TLS)`);
+  return text;
 }

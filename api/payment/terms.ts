@@ -15,9 +15,8 @@ export interface PaymentTerms {
 export const X402_VERSION = 2;
 /** The x402 payment scheme the gate accepts. */
 export const X402_SCHEME = 'exact';
-/** x402's MCP transport keys (specs/transports-v2/mcp.md): the payment in a call's `_meta`, the receipt in its result's. */
-export const MCP_PAYMENT_META = 'x402/payment';
-export const MCP_PAYMENT_RESPONSE_META = 'x402/payment-response';
+/** x402's MCP transport keys: the payment in a call's `_meta`, the receipt in its result's (defined in ./mcp-keys.ts, which loads nothing). */
+export { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from './mcp-keys.ts';
 
 /** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
 export const paymentPrice = (usd: string, asset: PaymentAsset) => ({

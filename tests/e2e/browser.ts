@@ -1,5 +1,5 @@
 // Debian's Chromium (package `chromium`), driven by playwright-core: no browser of Playwright's own is
-// downloaded. `npm test` installs the package first (scripts/ensure-chromium.sh).
+// downloaded. `npm test` installs the package first (scripts/ensure-package.sh).
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -10,7 +10,7 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: run scripts/ensure-chromium.sh (as root it installs Debian's chromium package; npm test runs it first)`);
+    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: run scripts/ensure-package.sh /usr/bin/chromium chromium 'The browser tests' (as root it installs Debian's chromium package; npm test runs it first)`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }

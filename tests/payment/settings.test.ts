@@ -135,6 +135,16 @@ describe('paymentSettings', () => {
     const settings = paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_FACILITATOR_TIMEOUT_MS: '5000' })!;
     expect(settings.facilitator.timeoutMs).toBe(5000);
   });
+
+  it('keeps payment ids in memory unless REDIS_URL names a Redis (redis:// or rediss://); anything else stops the service, naming it', () => {
+    const gate = { X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR };
+    expect(paymentSettings(gate)!.redisUrl).toBeNull();
+    expect(paymentSettings({ ...gate, REDIS_URL: ' ' })!.redisUrl).toBeNull();
+    expect(paymentSettings({ ...gate, REDIS_URL: 'redis://127.0.0.1:6379' })!.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(paymentSettings({ ...gate, REDIS_URL: 'rediss://user:secret@cache.example.com:6380/0' })!.redisUrl).toBe('rediss://user:secret@cache.example.com:6380/0');
+    for (const bad of ['127.0.0.1:6379', 'http://cache.example.com', 'redis://', 'redis://a b'])
+      expect(settingsError({ ...gate, REDIS_URL: bad }).message).toMatch(/^REDIS_URL='.*': expected a Redis URL/);
+  });
 });
 
 describe('paymentPrice', () => {

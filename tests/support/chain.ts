@@ -342,10 +342,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * A body that is not that shape answers 400 `{error}`; a facilitator that throws answers 500 `{error}`
  * (HTTPFacilitatorClient turns both into a plain Error "Facilitator verify failed (status): …").
  */
-export async function serveFacilitator(client: FacilitatorClient): Promise<{ url: string; stop(): Promise<void> }> {
+export async function serveFacilitator(
+  client: FacilitatorClient,
+): Promise<{ url: string; stop(): Promise<void>; /** TCP connections opened to it so far (keep-alive keeps them few) and calls by path. */ connections(): number; calls: Map<string, number> }> {
+  const calls = new Map<string, number>();
   const server = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/\/+$/, '');
+      calls.set(path, (calls.get(path) ?? 0) + 1);
       try {
         if (path === '/supported') {
           if (req.method !== 'GET') return sendJson(res, 405, { error: 'use GET' });
@@ -380,8 +384,12 @@ export async function serveFacilitator(client: FacilitatorClient): Promise<{ url
   });
   const { port } = server.address() as { port: number };
   let stopped: Promise<void> | undefined;
+  let connections = 0;
+  server.on('connection', () => connections++);
   return {
     url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    calls,
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
