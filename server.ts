@@ -10,11 +10,12 @@ import { pathToFileURL } from 'node:url';
 import { dispatch } from './api/dispatch.ts';
 import { bodyOf, errorResponse, internalError, methodNotAllowed } from './api/http.ts';
 import { isApiPath } from './api/paths.ts';
-import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/handle-mcp.ts';
-import { paymentSettings } from './api/payment/settings.ts';
+import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/endpoint.ts';
+import { configuredSettings } from './api/payment/configured.ts';
 import { checkShards, shardsDir } from './api/store.ts';
 import { AnswerCache, type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
 import { ROUTE_CONTRACTS } from './domain/contract.ts';
+import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -27,9 +28,9 @@ function refuseToStart(what: string, problems: string[]): never {
 }
 
 // A misconfigured payment gate stops the server here, naming the variable, rather than failing paid requests later.
-let payment: ReturnType<typeof paymentSettings>;
+let payment: Awaited<ReturnType<typeof configuredSettings>>;
 try {
-  payment = paymentSettings();
+  payment = await configuredSettings();
 } catch (e) {
   refuseToStart('Payment gate', [(e as Error).message]);
 }
@@ -50,6 +51,24 @@ const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 4321);
 /** Listening on a loopback address: MCP requests must name it so (DNS rebinding protection, see api/mcp/handle-mcp.ts). */
 const mcpOptions = { loopbackOnly: isLoopbackName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host) };
+/**
+ * The MCP server's fast path (api/mcp/fast.ts), loaded with the MCP server on the first POST /mcp: tools/list
+ * and each tool call the SDK once answered with success (a priced one only with the gate off) are answered
+ * again from its bytes, the request's id put in, up to 64 MiB of them; the shards do not change while it runs.
+ */
+interface LoadedMcp {
+  fast: McpFastPath;
+  maxBody: number;
+  namesLoopback: (host?: string, origin?: string) => boolean;
+}
+let mcpLoaded: LoadedMcp | undefined;
+let mcpLoading: Promise<LoadedMcp> | undefined;
+const loadMcp = () =>
+  (mcpLoading ??= import('./api/mcp/handle-mcp.ts').then(
+    (m) => (mcpLoaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES, namesLoopback: m.namesLoopback }),
+  ));
+/** Host and Origin pairs already judged by the loopback rule (bounded, as hostVerdicts). */
+const mcpLoopbackVerdicts = new Map<string, boolean>();
 /** Longest Host accepted: a DNS name is at most 253 characters, plus a port. */
 const MAX_HOST = 262;
 /** How long a shutdown waits for requests in flight (a paid one may wait on the facilitator). */
@@ -120,6 +139,27 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   res.end(body);
 }
 
+/**
+ * An MCP answer, its length declared (a complete JSON body: no chunked framing); a kept one is written from
+ * its parts (before the id, the id, after it) in one write, nothing copied.
+ */
+function writeMcp(res: ServerResponse, { status, headers, parts }: McpAnswer): void {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  res.writeHead(status, { ...headers, 'content-length': String(length) });
+  if (parts.length === 1) return void res.end(parts[0]);
+  res.cork();
+  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
+  res.end(parts[parts.length - 1]);
+  res.uncork();
+}
+
+/** The MCP server's answer as writeMcp writes it (one without a body as send() does). */
+async function sendMcp(res: ServerResponse, response: Response): Promise<void> {
+  if (!response.body) return send(res, response);
+  writeMcp(res, { status: response.status, headers: Object.fromEntries(response.headers), parts: [Buffer.from(await response.arrayBuffer())] });
+}
+
 /** Sends the answer, and keeps it for the next identical request when it is a priced 200 the gate did not guard. */
 async function sendPriced(res: ServerResponse, response: Response, key: string): Promise<void> {
   if (!PRICED_ANSWERS || response.status !== 200) return send(res, response);
@@ -134,15 +174,70 @@ function plain(res: ServerResponse, status: number, text: string, headers: Recor
   res.end(`${text}\n`);
 }
 
-/** A Web Request of the Node request: with its body (read as the handler reads it) when `withBody`, else none. */
-function toRequest(req: IncomingMessage, url: URL, withBody = false): Request {
+/**
+ * A Web Request of the Node request: with its body (read as the handler reads it) when `withBody`, or
+ * with the body already read when given its bytes; else none.
+ */
+function toRequest(req: IncomingMessage, url: URL, withBody: boolean | Uint8Array<ArrayBuffer> = false): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  if (withBody instanceof Uint8Array) return new Request(url, { method: req.method, headers, body: withBody });
   const body = withBody && req.method !== 'GET' && req.method !== 'HEAD' ? (Readable.toWeb(req) as ReadableStream) : undefined;
   return new Request(url, { method: req.method, headers, ...(body ? { body, duplex: 'half' } : {}) });
+}
+
+/**
+ * A POST to exactly /mcp with a sound Host and a declared length (no chunked body): read whole, it may be
+ * answered from the MCP fast path. Any other request to /mcp takes the full handling.
+ */
+function mcpPost(req: IncomingMessage): boolean {
+  return (
+    req.method === 'POST' &&
+    req.url === MCP_PATH &&
+    req.headers.host !== undefined &&
+    req.headers['content-length'] !== undefined &&
+    req.headers['transfer-encoding'] === undefined &&
+    !hostProblemOf(req)
+  );
+}
+
+/** A request's body, read whole (its length is declared and bounded). */
+function bodyBytes(req: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer<ArrayBuffer>[] = [];
+    req.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * POST /mcp (see mcpPost): from the fast path when it takes the request, else as answer() would; what the
+ * fast path answers is byte for byte what the SDK answers (tests/mcp/fast-path.test.ts, tests/mcp/http.test.ts).
+ */
+async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const mcp = mcpLoaded ?? (await loadMcp());
+  if (!(Number(req.headers['content-length']) <= mcp.maxBody)) return answer(req, res); // the SDK's 413, unread
+  if (mcpOptions.loopbackOnly) {
+    const { host: named, origin } = req.headers;
+    const pair = `${named}\n${origin ?? ''}`;
+    let verdict = mcpLoopbackVerdicts.get(pair);
+    if (verdict === undefined) {
+      verdict = mcp.namesLoopback(named, origin);
+      if (mcpLoopbackVerdicts.size >= 1024) mcpLoopbackVerdicts.clear();
+      mcpLoopbackVerdicts.set(pair, verdict);
+    }
+    if (!verdict) return answer(req, res); // the 403
+  }
+  const body = await bodyBytes(req).catch(() => null);
+  if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
+  const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);
+  const fast = mcp.fast.answer(body, (name) => req.headers[name] as string | undefined, again);
+  if (fast) return writeMcp(res, fast instanceof Promise ? await fast : fast);
+  await sendMcp(res, await handleMcp(again(), mcpOptions));
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -151,7 +246,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (typeof url === 'string') return api ? send(res, errorResponse(400, url)) : plain(res, 400, `Bad request: ${url}`);
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
-  if (url.pathname === MCP_PATH) return send(res, await handleMcp(toRequest(req, url, true), mcpOptions));
+  if (url.pathname === MCP_PATH) return sendMcp(res, await handleMcp(toRequest(req, url, true), mcpOptions));
   if (!api) return astro(req, res);
   const response = await dispatch(toRequest(req, url));
   if ((method === 'GET' || method === 'HEAD') && PRICED_PATHS.has(url.pathname)) return sendPriced(res, response, `${method} ${req.url}`);
@@ -178,7 +273,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   });
   if (stopping) res.setHeader('Connection', 'close');
   if (answerPrepared(req, res)) return;
-  answer(req, res).catch((e: unknown) => {
+  (mcpPost(req) ? answerMcp(req, res) : answer(req, res)).catch((e: unknown) => {
     console.error(e);
     if (res.headersSent) res.destroy();
     else void send(res, internalError());

@@ -1,10 +1,12 @@
-// `npm run bench:api`: throughput and latency of the built Node server against the true ceiling of this
-// machine, measured in the same run: a bare node:http server (bench/ceiling-server.ts, its own process,
-// as the built server is) answering the identical bytes and headers from memory. Rounds alternate
-// server and ceiling, so machine noise hits both alike; medians of the rounds are reported. Routes: the
-// free sample and coverage (precomputed bytes: goal ≥ 0.9× the ceiling), /v1/premium and the summary
-// with the payment gate off (kept once computed: goal ≥ 0.7×), p99 within 2× the ceiling's; and MCP
-// tool calls (POST /mcp, a free tool and a priced one with the gate off; no goal set, reported).
+// `npm run bench:api`: throughput and latency of the built Node server against the raw limit of this
+// machine, measured in the same run: a node:net server (bench/ceiling-server.ts, its own process, as the
+// built server is) that only finds where each request ends and writes the very bytes the built server
+// wrote for it, status line and headers included (captured off a socket). Rounds alternate server and
+// ceiling, so machine noise hits both alike; medians of the rounds are reported. Routes: the free sample
+// and coverage (precomputed bytes: goal ≥ 0.9× the ceiling), /v1/premium and the summary with the payment
+// gate off (kept once computed: goal ≥ 0.7×), p99 within 2× the ceiling's; and MCP (POST /mcp): tools/list,
+// a free tool and a priced one with the gate off (the fast path's kept answers, api/mcp/fast.ts: goal ≥ 0.5×,
+// issue 22; their p99 is reported, no goal set).
 // Data: a SYNTHETIC one-state corpus in a temp dir. Not a test: it reports goals, and exits 0 either way.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { spawn } from 'node:child_process';
@@ -14,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildShards } from '../ingest/build.ts';
 import { generateSynthetic } from './synthetic.ts';
+import { parseResponse, rawExchange, rawRequestBytes } from '../tests/support/raw-http.ts';
 import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
 
 /** The results as written to BENCH_JSON (bench/all.ts reads them). */
@@ -33,6 +36,8 @@ export interface ApiResult {
   cpuUsPerRequest: number | null;
   ceilingCpuUsPerRequest: number | null;
   goal: number | null;
+  /** Whether the goal also holds p99 within 2× the ceiling's (the REST routes; MCP's goal is the ratio alone). */
+  p99Goal: boolean;
   met: boolean | null;
 }
 export interface ApiReport {
@@ -67,6 +72,8 @@ interface Target {
   label: string;
   target: string;
   goal: number | null;
+  /** The goal also holds p99 within 2× the ceiling's (default true). */
+  p99Goal?: boolean;
   method?: string;
   body?: string;
   headers?: Record<string, string>;
@@ -134,30 +141,38 @@ try {
 
   const coverage = (await (await fetch(`${server.base}/v1/coverage`)).json()) as { period_types: { month?: { to: string } } }[];
   const lastYear = Number(coverage[0].period_types.month!.to.slice(0, 4)) - 1;
-  const mcpCall = (label: string, name: string, args: Record<string, unknown>): Target => ({
+  const mcp = (label: string, method: string, params?: Record<string, unknown>): Target => ({
     label,
     target: '/mcp',
-    goal: null,
+    goal: 0.5,
+    p99Goal: false,
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
   });
+  const mcpCall = (label: string, name: string, args: Record<string, unknown>) => mcp(label, 'tools/call', { name, arguments: args });
   const routes: Target[] = [
     { label: 'GET /v1/premium/sample (free)', target: `/v1/premium/sample?state=${STATE}`, goal: 0.9 },
     { label: 'GET /v1/coverage (free)', target: '/v1/coverage', goal: 0.9 },
     { label: `GET /v1/premium 240 months (priced)`, target: `/v1/premium?state=${STATE}`, goal: 0.7 },
     { label: 'GET /v1/premium/summary (priced)', target: `/v1/premium/summary?state=${STATE}&year=${lastYear}`, goal: 0.7 },
+    mcp('MCP tools/list', 'tools/list'),
     mcpCall('MCP get_premium_sample (free)', 'get_premium_sample', { state: STATE }),
     mcpCall('MCP get_summary (priced)', 'get_summary', { state: STATE, year: lastYear }),
   ];
-  // The ceiling answers each request with the very bytes and headers the server gave (less those Node writes itself).
+  // The ceiling answers each request with the very bytes the server wrote, read off a socket: asked twice,
+  // the server must give the same bytes but its Date (the second time an MCP answer is a kept one).
+  const port = Number(new URL(server.base).port);
+  const requestOf = (r: Target, host: string) => rawRequestBytes(r.method ?? 'GET', r.target, host, Object.entries(r.headers ?? {}), r.body);
+  const withoutDate = (raw: Buffer) => raw.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
   const captured = [];
   for (const r of routes) {
-    const res = await fetch(server.base + r.target, { method: r.method, body: r.body, headers: r.headers });
-    const text = await res.clone().text();
-    if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${r.label} answered ${res.status}: ${text.slice(0, 300)}`);
-    const headers = Object.fromEntries([...res.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)));
-    captured.push({ key: `${r.method ?? 'GET'} ${r.target} ${r.body ?? ''}`, status: 200, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
+    const raw = await rawExchange(port, requestOf(r, `127.0.0.1:${port}`));
+    const { statusLine, body } = parseResponse(raw);
+    if (statusLine !== 'HTTP/1.1 200 OK' || body.includes('"isError":true')) throw new Error(`${r.label} answered ${statusLine}: ${body.toString('utf8').slice(0, 300)}`);
+    const again = await rawExchange(port, requestOf(r, `127.0.0.1:${port}`));
+    if (withoutDate(again) !== withoutDate(raw)) throw new Error(`${r.label}: the server's second answer is not the same bytes as its first`);
+    captured.push({ key: `${r.method ?? 'GET'} ${r.target} ${r.body ?? ''}`, raw: raw.toString('base64'), bytes: body.length });
   }
   const answersFile = join(tmp, 'ceiling-answers.json');
   writeFileSync(answersFile, JSON.stringify(captured));
@@ -176,13 +191,13 @@ try {
   });
   const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
   for (const [i, r] of routes.entries()) {
-    const got = Buffer.from(await (await fetch(ceilingBase + r.target, { method: r.method, body: r.body, headers: r.headers })).arrayBuffer()).toString('base64');
-    if (got !== captured[i].body) throw new Error(`the ceiling does not answer ${r.label} with the server's bytes`);
+    const got = await rawExchange(ceilingPort, requestOf(r, `127.0.0.1:${ceilingPort}`));
+    if (got.toString('base64') !== captured[i].raw) throw new Error(`the ceiling does not answer ${r.label} with the server's bytes`);
   }
 
   console.log(
     `measuring: ${CONNECTIONS.join(' and ')} connections, ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${SECONDS} s per target, ` +
-      `server and ceiling alternating (medians of the rounds), node ${process.version}, X402_PAY_TO unset (gate off)`,
+      `server and ceiling (raw node:net, the server's own bytes) alternating (medians of the rounds), node ${process.version}, X402_PAY_TO unset (gate off)`,
   );
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const lines: string[] = [];
@@ -204,7 +219,7 @@ try {
       const ratio = median(ratios);
       const p99 = median(mine.map((m) => m.latency.p99));
       const p99Top = median(top.map((m) => m.latency.p99));
-      const bytes = Buffer.from(captured[i].body, 'base64').length;
+      const bytes = captured[i].bytes;
       const p50 = median(mine.map((m) => m.latency.p50));
       const reqs = median(mine.map((m) => m.requests.mean));
       const ceilingReqs = median(top.map((m) => m.requests.mean));
@@ -214,10 +229,14 @@ try {
           `${p50.toFixed(0).padStart(5)} ${p99.toFixed(0).padStart(5)} ${p99Top.toFixed(0).padStart(5)} ` +
           `${(cpu?.toFixed(0) ?? '-').padStart(6)} ${(ceilingCpu?.toFixed(0) ?? '-').padStart(6)}   (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
       );
-      const met = r.goal === null ? null : ratio >= r.goal && p99 <= 2 * Math.max(p99Top, 1);
-      results.push({ connections, label: r.label, bytes, reqs, ceilingReqs, ratio, rounds: ratios, ceilingRounds: top.map((m) => m.requests.mean), p50, p99, ceilingP99: p99Top, cpuUsPerRequest: cpu, ceilingCpuUsPerRequest: ceilingCpu, goal: r.goal, met });
+      const p99Goal = r.p99Goal ?? true;
+      const met = r.goal === null ? null : ratio >= r.goal && (!p99Goal || p99 <= 2 * Math.max(p99Top, 1));
+      results.push({ connections, label: r.label, bytes, reqs, ceilingReqs, ratio, rounds: ratios, ceilingRounds: top.map((m) => m.requests.mean), p50, p99, ceilingP99: p99Top, cpuUsPerRequest: cpu, ceilingCpuUsPerRequest: ceilingCpu, goal: r.goal, p99Goal, met });
       if (r.goal !== null)
-        goals.push(`goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ceiling, p99 ≤ 2× its: ${ratio.toFixed(2)}×, p99 ${p99} vs ${p99Top} ms → ${met ? 'met' : 'NOT MET'}`);
+        goals.push(
+          `goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ceiling${p99Goal ? ', p99 ≤ 2× its' : ''}: ${ratio.toFixed(2)}×, ` +
+            `p99 ${p99} vs ${p99Top} ms, CPU ${cpu?.toFixed(0) ?? '-'} vs ${ceilingCpu?.toFixed(0) ?? '-'} µs a request → ${met ? 'met' : 'NOT MET'}`,
+        );
     }
   }
   console.log(`\nconn  ${'route'.padEnd(36)} ${'bytes'.padStart(8)} ${'req/s'.padStart(8)} ${'ceiling'.padStart(8)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'c.p99'.padStart(5)} ${'cpu µs'.padStart(6)} ${'c.cpu'.padStart(6)}   (ratio each round; ms; CPU µs a request)`);

@@ -1,34 +1,49 @@
-// The ceiling for `npm run bench:api`: a bare node:http server answering, from memory, exactly the bytes
-// and headers the built server gave for each target (read from the JSON file named by argv[2]). Nothing
-// is parsed, validated or looked up beyond one Map get: no real server can answer these requests faster.
+// The ceiling for `npm run bench:api`: a node:net server that writes, for each request, the very bytes the
+// built server wrote for it (status line, headers in their order, Date and Keep-Alive included, framing,
+// body), read from the JSON file named by argv[2]: [{ key: "METHOD target body", raw: base64 }]. It
+// parses nothing but where each request ends (its request line and headers end at CRLFCRLF; a body is
+// Content-Length bytes) and looks the answer up in one Map: no HTTP server can answer these requests
+// with less work, so this is the raw limit of the machine. Its Date is the one captured, which no client
+// here reads. Pipelined requests are answered in order; an unknown request gets a bare 404.
 import { readFileSync } from 'node:fs';
-import { type ServerResponse, createServer } from 'node:http';
+import { createServer } from 'node:net';
 
 interface Captured {
   /** `METHOD target body` */
   key: string;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
+  /** The response as the built server wrote it, base64. */
+  raw: string;
 }
-const answers = new Map(
-  (JSON.parse(readFileSync(process.argv[2], 'utf8')) as Captured[]).map((a) => [a.key, { ...a, bytes: Buffer.from(a.body, 'base64') }]),
-);
-function reply(res: ServerResponse, key: string): void {
-  const a = answers.get(key);
-  if (!a) {
-    res.writeHead(404);
-    return void res.end();
-  }
-  res.writeHead(a.status, a.headers);
-  res.end(a.bytes);
+const answers = new Map((JSON.parse(readFileSync(process.argv[2], 'utf8')) as Captured[]).map((a) => [a.key, Buffer.from(a.raw, 'base64')]));
+const NOT_FOUND = Buffer.from('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+const HEADERS_END = Buffer.from('\r\n\r\n');
+
+/** The Content-Length a request's headers declare (0 when none). */
+function contentLength(head: string): number {
+  const declared = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
+  return declared ? Number(declared[1]) : 0;
 }
-const server = createServer((req, res) => {
-  if (req.method === 'GET') return reply(res, `GET ${req.url} `);
-  // A POST (an MCP call) is answered once its body is read: the answer depends on it.
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => reply(res, `${req.method} ${req.url} ${Buffer.concat(chunks).toString('utf8')}`));
+
+const server = createServer((socket) => {
+  socket.setNoDelay(true);
+  let pending: Buffer | null = null;
+  socket.on('data', (chunk: Buffer) => {
+    let data = pending ? Buffer.concat([pending, chunk]) : chunk;
+    for (;;) {
+      const end = data.indexOf(HEADERS_END);
+      if (end < 0) break;
+      const head = data.toString('latin1', 0, end);
+      const length = contentLength(head);
+      if (data.length < end + 4 + length) break;
+      const lineEnd = head.indexOf('\r\n');
+      const [method, target] = (lineEnd < 0 ? head : head.slice(0, lineEnd)).split(' ');
+      const body = data.toString('utf8', end + 4, end + 4 + length);
+      socket.write(answers.get(`${method} ${target} ${body}`) ?? NOT_FOUND);
+      data = data.subarray(end + 4 + length);
+    }
+    pending = data.length ? data : null;
+  });
+  socket.on('error', () => socket.destroy());
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };

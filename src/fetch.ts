@@ -1,10 +1,12 @@
 // Astro's request entry (astro/fetch): /mcp goes straight to the MCP server and requests under /v1 to the API's dispatcher, before
 // Astro normalises the path (collapsing slashes, decoding, answering a plain-text 400 to some
 // percent-encodings), so every /v1 answer is the API's own on Vercel as on the Node server. Everything
-// else takes Astro's full pipeline.
+// else takes Astro's full pipeline. The MCP server (its SDK and tools) is loaded on the first /mcp request and the
+// payment stack on the first priced request with the gate on (api/mcp/endpoint.ts, api/payment/configured.ts):
+// importing this entry loads neither (issue 22, cold start; npm run bench:cold).
 import { FetchState, astro } from 'astro/fetch';
 import { dispatch } from '../api/dispatch.ts';
-import { MCP_PATH, handleMcp } from '../api/mcp/handle-mcp.ts';
+import { MCP_PATH, handleMcp } from '../api/mcp/endpoint.ts';
 import { isApiPath } from '../api/paths.ts';
 
 export default {

@@ -16,6 +16,7 @@ import { buildShards } from '../../ingest/build.ts';
 import { serveFacilitator } from '../support/chain.ts';
 import { ROOT, astroBuild } from '../support/server.ts';
 import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
+import { MCP_SDK, PAYMENT_STACK, fetchRecorded, packagesMatching } from '../support/loaded-modules.ts';
 import { filesUnder, leakedFigures, pricedFigures, pricedFiguresIn, snapshotFigures } from '../support/priced-figures.ts';
 import { REAL_DATA, serveShards } from '../support/shards.ts';
 import { allSnapshots } from '../../src/snapshots/model.ts';
@@ -461,5 +462,49 @@ describe('DEPLOY_TARGET=vercel build', () => {
       }
     }
     expect(JSON.parse(out['/v1/premium/?state=TX'].body).error.message).toContain("did you mean '/v1/premium'");
+  });
+});
+
+describe('the function, cold (issue 22; `npm run bench:cold` times the import)', () => {
+  it('imports its entry with nothing of the payment stack or the MCP SDK; the gate off, free and priced routes load neither and /mcp the SDK only; the gate on, a priced request loads the payment stack', async () => {
+    const entry = join(FUNC, (JSON.parse(readFileSync(join(FUNC, '.vc-config.json'), 'utf8')) as { handler: string }).handler);
+    const tool = (name: string, args: unknown) => ({
+      key: name,
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    });
+    const off = await fetchRecorded(entry, [{ key: 'free', path: '/v1/coverage' }, { key: 'priced', path: '/v1/premium?state=TX' }, tool('get_premium', { state: 'TX' })], {
+      cwd: FUNC,
+      env: { SHARDS_DIR: undefined, X402_PAY_TO: undefined },
+    });
+    expect(off.imported.some((url) => url.endsWith('/server/entry.mjs'))).toBe(true); // the recorder works
+    for (const loaded of [off.imported, off.answers.free.loaded, off.answers.priced.loaded]) {
+      expect(packagesMatching(loaded, PAYMENT_STACK)).toEqual([]);
+      expect(packagesMatching(loaded, MCP_SDK)).toEqual([]);
+    }
+    expect([off.answers.free.status, off.answers.priced.status]).toEqual([200, 200]);
+    expect(JSON.parse(off.answers.priced.body).data.length).toBeGreaterThan(0);
+    expect(JSON.parse(off.answers.get_premium.body).result.structuredContent.data.length).toBeGreaterThan(0);
+    expect(packagesMatching(off.answers.get_premium.loaded, MCP_SDK)).toEqual(['@modelcontextprotocol/sdk']);
+    expect(packagesMatching(off.answers.get_premium.loaded, PAYMENT_STACK)).toEqual([]);
+
+    const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the terms are needed here
+    try {
+      const payee = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+      const on = await fetchRecorded(entry, [{ key: 'free', path: '/v1/coverage' }, { key: 'invalid', path: '/v1/premium?state=TX&granularity=week' }, { key: 'priced', path: '/v1/premium?state=TX' }], {
+        cwd: FUNC,
+        env: { SHARDS_DIR: undefined, X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url },
+      });
+      expect([on.answers.free.status, on.answers.invalid.status]).toEqual([200, 400]); // validation before payment
+      expect(packagesMatching(on.answers.invalid.loaded, PAYMENT_STACK)).toEqual([]);
+      expect([on.answers.priced.status, on.answers.priced.body]).toEqual([402, '{}']);
+      expect(decodePaymentRequiredHeader(on.answers.priced.headers['payment-required']).accepts[0]).toMatchObject({ payTo: payee });
+      expect(packagesMatching(on.answers.priced.loaded, PAYMENT_STACK)).toEqual(expect.arrayContaining(['@x402/core', '@x402/evm', '@x402/extensions', 'viem']));
+      expect(packagesMatching(on.answers.priced.loaded, MCP_SDK)).toEqual([]);
+    } finally {
+      await facilitator.stop();
+    }
   });
 });

@@ -17,6 +17,7 @@ import { callHandler } from '../support/handlers.ts';
 import { expectTextHolds } from '../support/mcp-text.ts';
 import { pricedFigures, pricedFiguresIn } from '../support/priced-figures.ts';
 import { ROOT, astroBuild, startServer } from '../support/server.ts';
+import { parseResponse, rawChunkedRequestBytes, rawExchange, rawRequestBytes } from '../support/raw-http.ts';
 import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
 
 const run = promisify(execFile);
@@ -141,6 +142,59 @@ describe('the SDK client against the built server', () => {
     const res = await fetch(`${open.base}/mcp`, { headers: { Accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('POST');
+  });
+});
+
+describe('the fast path on the built server (api/mcp/fast.ts): the same bytes as the SDK path', () => {
+  // A POST /mcp with a Content-Length may be answered from kept bytes (server.ts answerMcp); the same
+  // request with a chunked body always takes the full handling, the SDK's. Both are read off the socket
+  // and must be the same bytes, status line, headers in order and framing included, but the Date.
+  const HEADERS: [string, string][] = [
+    ['Accept', 'application/json, text/event-stream'],
+    ['Content-Type', 'application/json'],
+  ];
+  const withoutDate = (raw: Buffer) => raw.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
+  const message = (id: unknown, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+  const call = (id: unknown, tool: string, args: unknown) => message(id, 'tools/call', { name: tool, arguments: args });
+
+  async function expectSameBytes(body: string, headers: [string, string][] = HEADERS, host = `127.0.0.1:${new URL(open.base).port}`) {
+    const port = Number(new URL(open.base).port);
+    const fast = [];
+    for (let i = 0; i < 3; i++) fast.push(await rawExchange(port, rawRequestBytes('POST', '/mcp', host, headers, body)));
+    const full = await rawExchange(port, rawChunkedRequestBytes('POST', '/mcp', host, headers, body));
+    for (const answer of fast) expect(withoutDate(answer)).toBe(withoutDate(full));
+    return parseResponse(full);
+  }
+
+  it('tools/list, with ids of every kind', async () => {
+    for (const id of [1, 0, 2 ** 53 - 1, 'a', '', 'quotes " and \\ and ünïcødé 🚀 \u2028']) {
+      const { statusLine, body } = await expectSameBytes(message(id, 'tools/list'));
+      expect(statusLine).toBe('HTTP/1.1 200 OK');
+      expect(JSON.parse(body.toString('utf8')).id).toBe(id);
+    }
+  });
+
+  for (const c of CALLS)
+    it(`${c.tool} (gate off), with a number id and a string id`, async () => {
+      for (const id of [7, 'call "7"']) {
+        const { body } = await expectSameBytes(call(id, c.tool, c.args));
+        const answer = JSON.parse(body.toString('utf8'));
+        expect(answer.id).toBe(id);
+        expect(answer.result.structuredContent).toEqual('wrap' in c ? { [c.wrap]: JSON.parse(await restAnswer(c.path)) } : JSON.parse(await restAnswer(c.path)));
+      }
+    });
+
+  it('what the fast path leaves to the SDK is the same too: errors, malformed and unknown requests, other headers, a rebound Host', async () => {
+    const { statusLine } = await expectSameBytes('{"jsonrpc":"2.0","id":1,"method":"tools/list"');
+    expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
+    await expectSameBytes(call(1, 'get_premium', { state: 'TX', granularity: 'week' }));
+    await expectSameBytes(call(1, 'get_weather', {}));
+    await expectSameBytes(message(1, 'ping'));
+    await expectSameBytes(`[${message(1, 'tools/list')}]`);
+    await expectSameBytes(message(1, 'tools/list'), [...HEADERS, ['Mcp-Protocol-Version', '1999-01-01']]);
+    await expectSameBytes(message(1, 'tools/list'), [HEADERS[1]]);
+    const rebound = await expectSameBytes(message(1, 'tools/list'), HEADERS, 'evil.example');
+    expect(rebound.statusLine).toBe('HTTP/1.1 403 Forbidden');
   });
 });
 

@@ -1,0 +1,244 @@
+// MCP answers from kept bytes (issue 22), as the REST routes answer from prepared ones (api/prepared.ts):
+// the SDK path (api/mcp/handle-mcp.ts) builds an MCP server and a transport for every POST and validates
+// what never changes, about 0.7-1 ms of CPU a call. Here a request that can only be answered one way
+// is answered from the bytes the SDK itself gave for it before, with the request's own JSON-RPC id put in.
+//
+// Which requests: one JSON-RPC request object (no batch) with only `jsonrpc` "2.0", an `id` (a string, or an
+// integer the SDK accepts: a safe integer), a `method` of `tools/list` (no params, or `{}`) or `tools/call`
+// (params holding only `name`, a known tool, and `arguments`, none of whose numbers JSON cannot write back:
+// no `_meta`, so no payment, progress token or task), and the headers the SDK would accept: Accept naming both
+// application/json and text/event-stream (the SDK's own substring test), a plain JSON Content-Type, an
+// Mcp-Protocol-Version it supports or none. A priced tool only while the payment gate is off, asked on every
+// call; tools/list and the free tools answer the same with the gate on or off. The caller has already applied
+// the loopback rule and the body limit.
+// Anything else (initialize, notifications, batches, malformed JSON, unknown methods or tools, payments,
+// any priced call with the gate on) gets `null`: the caller hands it to the SDK, exactly as before.
+//
+// What is kept: the first time such a request comes (keyed by method and its params as JSON), the SDK
+// answers it; when that answer is a success (200, a result, no `isError`), the SDK also answers the same
+// request with a sentinel id, and that answer, split around the sentinel, is kept if putting the first
+// request's id back in gives the SDK's first answer byte for byte (status, headers and body). Errors are
+// never kept: each is the SDK's. An answer depends on the method, the tool and its arguments alone (the
+// shards do not change while the server runs; the gate is checked on every priced call), so every later
+// request with the same key is answered from the kept bytes. tests/mcp/fast-path.test.ts proves the
+// answers byte for byte the SDK's.
+import { randomUUID } from 'node:crypto';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+
+/** An answer as the bytes to write: its body in parts (a kept answer: before the id, the id, after it). */
+export interface McpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  parts: Buffer[];
+}
+
+/** A request header by its lower-case name (a Web Headers' get, or a Node request's headers). */
+export type HeaderOf = (name: string) => string | null | undefined;
+
+export interface FastPathOptions {
+  /** The SDK's answer to a request (api/mcp/handle-mcp.ts, after the loopback rule and the method). */
+  sdk(request: Request): Promise<Response>;
+  /** Each tool's name, and whether it is priced. */
+  tools: ReadonlyMap<string, { priced: boolean }>;
+  /** True when the payment gate is off (priced tools free), asked on every priced call (at once when already known). */
+  gateOff(): boolean | Promise<boolean>;
+  /** The most the kept answers may weigh in all (keys and bodies), oldest evicted first. */
+  maxBytes: number;
+}
+
+/** An answer kept around the place of its id. */
+interface Kept {
+  status: number;
+  headers: Record<string, string>;
+  head: Buffer;
+  tail: Buffer;
+}
+
+/** A request the fast path may answer. */
+interface Eligible {
+  key: string;
+  id: string | number;
+  method: 'tools/list' | 'tools/call';
+  params: Record<string, unknown> | undefined;
+  priced: boolean;
+}
+
+/** Content-Types the fast path takes as JSON (lower-cased): all are JSON to the SDK too; anything else goes to it. */
+const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const CALL_KEYS = new Set(['name', 'arguments']);
+/** The SDK's decoding of a body (readRequestBody): UTF-8, a leading BOM dropped, bad bytes replaced. */
+const DECODER = new TextDecoder();
+/** Each answer's bookkeeping beyond its key and bytes, roughly (as api/prepared.ts's AnswerCache counts). */
+const OVERHEAD = 512;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * True when JSON.stringify writes `value` so that no other parsed value is written the same: no number
+ * that JSON cannot carry (an overflowing literal such as 1e400 parses as Infinity, written `null`), no -0.
+ */
+function keyable(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(keyable);
+  if (isObject(value)) {
+    for (const k in value) if (!keyable(value[k])) return false;
+  }
+  return true;
+}
+
+export class McpFastPath {
+  readonly #options: FastPathOptions;
+  readonly #kept = new Map<string, Kept>();
+  /** Keys whose sentinel answer is being computed: one at a time per key. */
+  readonly #computing = new Set<string>();
+  readonly #sentinel = `kept-answer-${randomUUID()}`;
+  #bytes = 0;
+  /** Requests answered from kept bytes, and eligible ones the SDK answered (tests read them). */
+  readonly stats = { hits: 0, misses: 0 };
+
+  constructor(options: FastPathOptions) {
+    this.#options = options;
+  }
+
+  /** The weight of the kept answers, as counted against maxBytes. */
+  get size(): number {
+    return this.#bytes;
+  }
+
+  /** How many answers are kept. */
+  get count(): number {
+    return this.#kept.size;
+  }
+
+  /**
+   * The answer to a POST whose body is `body`: from kept bytes, else the SDK's (given `request()`, the
+   * request itself); null when the request is not one the fast path takes (the caller asks the SDK).
+   */
+  answer(body: Uint8Array, header: HeaderOf, request: () => Request): McpAnswer | Promise<McpAnswer> | null {
+    const eligible = this.#eligible(body, header);
+    if (!eligible) return null;
+    if (eligible.priced) {
+      const off = this.#options.gateOff();
+      if (off === false) return this.#sdk(request());
+      if (off !== true) return off.then((open) => (open ? this.#free(eligible, request) : this.#sdk(request())));
+    }
+    return this.#free(eligible, request);
+  }
+
+  /** The answer to a call that is free (free tool, tools/list, or a priced tool with the gate off). */
+  #free(eligible: Eligible, request: () => Request): McpAnswer | Promise<McpAnswer> {
+    const kept = this.#kept.get(eligible.key);
+    return kept ? this.#hit(kept, eligible.id) : this.#miss(eligible, request);
+  }
+
+  #eligible(body: Uint8Array, header: HeaderOf): Eligible | null {
+    const accept = header('accept');
+    if (!accept || !accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+    const type = header('content-type');
+    if (!type || !JSON_TYPES.has(type.toLowerCase())) return null;
+    const version = header('mcp-protocol-version');
+    if (version !== null && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+    let message: unknown;
+    try {
+      message = JSON.parse(DECODER.decode(body));
+    } catch {
+      return null;
+    }
+    if (!isObject(message)) return null;
+    for (const k in message) if (!REQUEST_KEYS.has(k)) return null;
+    const { jsonrpc, id, method, params } = message;
+    if (jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
+    if (params !== undefined && !isObject(params)) return null;
+    let priced = false;
+    if (method === 'tools/list') {
+      if (params !== undefined && Object.keys(params).length) return null;
+    } else if (method === 'tools/call') {
+      if (!params) return null;
+      for (const k in params) if (!CALL_KEYS.has(k)) return null;
+      const tool = typeof params.name === 'string' ? this.#options.tools.get(params.name) : undefined;
+      if (!tool || !keyable(params.arguments)) return null;
+      priced = tool.priced;
+    } else return null;
+    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced };
+  }
+
+  #hit(kept: Kept, id: string | number): McpAnswer {
+    this.stats.hits++;
+    return spliced(kept, id);
+  }
+
+  /** The SDK answers; a success is then kept, once its sentinel answer is proven to give back this very one. */
+  async #miss(eligible: Eligible, request: () => Request): Promise<McpAnswer> {
+    this.stats.misses++;
+    const answer = await this.#sdk(request());
+    if (this.#computing.has(eligible.key) || !succeeded(answer)) return answer;
+    this.#computing.add(eligible.key);
+    try {
+      const kept = await this.#template(eligible);
+      if (kept && same(spliced(kept, eligible.id), answer)) this.#keep(eligible.key, kept);
+    } finally {
+      this.#computing.delete(eligible.key);
+    }
+    return answer;
+  }
+
+  /** The SDK's answer to the same request with the sentinel for id, split around it (null if it is not there exactly once). */
+  async #template(eligible: Eligible): Promise<Kept | null> {
+    const { method, params } = eligible;
+    const request = new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: this.#sentinel, method, ...(params === undefined ? {} : { params }) }),
+    });
+    const { status, headers, parts } = await this.#sdk(request);
+    const [body] = parts;
+    const marker = Buffer.from(JSON.stringify(this.#sentinel));
+    const at = body.indexOf(marker);
+    if (at < 0 || body.indexOf(marker, at + 1) >= 0) return null;
+    // Copies: the kept bytes hold nothing of the larger buffer they came in.
+    return { status, headers, head: Buffer.from(body.subarray(0, at)), tail: Buffer.from(body.subarray(at + marker.length)) };
+  }
+
+  #keep(key: string, kept: Kept): void {
+    const cost = Buffer.byteLength(key) + kept.head.length + kept.tail.length + OVERHEAD;
+    if (cost > this.#options.maxBytes || this.#kept.has(key)) return;
+    for (const [oldest, old] of this.#kept) {
+      if (this.#bytes + cost <= this.#options.maxBytes) break;
+      this.#kept.delete(oldest);
+      this.#bytes -= Buffer.byteLength(oldest) + old.head.length + old.tail.length + OVERHEAD;
+    }
+    this.#kept.set(key, kept);
+    this.#bytes += cost;
+  }
+
+  async #sdk(request: Request): Promise<McpAnswer> {
+    const response = await this.#options.sdk(request);
+    return { status: response.status, headers: Object.fromEntries(response.headers), parts: [Buffer.from(await response.arrayBuffer())] };
+  }
+}
+
+/** The kept answer with `id` in its place, as JSON.stringify writes it (as the SDK does): its bytes in three parts. */
+function spliced(kept: Kept, id: string | number): McpAnswer {
+  return { status: kept.status, headers: kept.headers, parts: [kept.head, Buffer.from(JSON.stringify(id)), kept.tail] };
+}
+
+/** A 200 whose JSON-RPC answer is a result, not a tool error. */
+function succeeded(answer: McpAnswer): boolean {
+  if (answer.status !== 200) return false;
+  try {
+    const message = JSON.parse(Buffer.concat(answer.parts).toString('utf8')) as { result?: { isError?: unknown } };
+    return isObject(message.result) && !message.result.isError;
+  } catch {
+    return false;
+  }
+}
+
+/** The same status, headers (in order) and body. */
+function same(a: McpAnswer, b: McpAnswer): boolean {
+  return (
+    a.status === b.status &&
+    JSON.stringify(Object.entries(a.headers)) === JSON.stringify(Object.entries(b.headers)) &&
+    Buffer.concat(a.parts).equals(Buffer.concat(b.parts))
+  );
+}

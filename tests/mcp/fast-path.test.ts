@@ -1,0 +1,337 @@
+// The MCP fast path (api/mcp/fast.ts) against the SDK path, in process: every request is answered twice
+// by handleMcp with a fast path (the first time by the SDK, which the fast path then keeps; the second from
+// the kept bytes) and once without one (the SDK, as before), and the three answers must be the same bytes:
+// status, every header in order, body. The requests cover every tool (with figures on the fixture data),
+// JSON-RPC ids of every kind, several spellings of the arguments and of the headers; and the requests the
+// fast path must leave to the SDK (malformed, unknown, erroring, paying, batched, priced with the gate on)
+// are shown to be answered by the SDK alone, nothing kept. The built server's own bytes are compared in
+// tests/mcp/http.test.ts.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { handleMcp, mcpFastPath } from '../../api/mcp/handle-mcp.ts';
+import type { McpFastPath } from '../../api/mcp/fast.ts';
+import { installGate } from '../../api/payment/configured.ts';
+import type { Gate } from '../../api/payment/gate.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
+
+const MCP_URL = 'http://127.0.0.1/mcp';
+const HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
+type Headers = Record<string, string>;
+
+/** One calls per tool, each answered 200 with figures on the fixture data (as tests/mcp/in-process.test.ts's). */
+const CALLS: { tool: string; args: Record<string, unknown> }[] = [
+  { tool: 'get_coverage', args: {} },
+  { tool: 'list_lines', args: { state: 'fl' } },
+  { tool: 'list_publications', args: { state: 'IL' } },
+  { tool: 'get_premium_sample', args: { state: 'IL' } },
+  { tool: 'get_solvency_sample', args: {} },
+  { tool: 'get_rates_sample', args: {} },
+  { tool: 'get_syndicates_sample', args: {} },
+  { tool: 'get_premium', args: { state: 'FL', granularity: 'quarter', from: '2023-10', to: '2024-03' } },
+  { tool: 'get_summary', args: { state: 'IL', year: '2023' } },
+  { tool: 'compare_states', args: { states: 'FL,IL', granularity: 'year' } },
+  { tool: 'get_top_insurers', args: { state: 'FL', period: '2024-01' } },
+  { tool: 'get_solvency', args: { insurer: 'Acme Casualty Co.' } },
+  { tool: 'list_enforcement_actions', args: { action_type: 'fine', state: 'ma' } },
+  { tool: 'list_rate_filings', args: { state: 'FL', coverage_category: 'property' } },
+  { tool: 'get_rate_activity', args: { states: 'FL,TX', granularity: 'quarter' } },
+  { tool: 'get_syndicate', args: { syndicate: '1234' } },
+  { tool: 'get_eligibility', args: { insurer: 'Harbor Excess' } },
+];
+const PRICED = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.operationId));
+
+/** JSON-RPC ids the SDK accepts: integers it takes (safe ones), strings of every kind. */
+const IDS: (string | number)[] = [
+  1,
+  0,
+  -7,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  '',
+  'a',
+  '1',
+  'with "quotes", a \\ backslash and a / slash',
+  'ünïcødé, 中文, 🚀',
+  'line\nbreak\ttab\u2028\u2029 and \u0000 nul',
+  '\ud800 lone surrogate',
+  '{"result":1}',
+  'x'.repeat(300),
+];
+
+const request = (body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS) => new Request(MCP_URL, { method: 'POST', headers, body });
+const message = (id: unknown, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const call = (id: unknown, tool: string, args?: unknown) => message(id, 'tools/call', { name: tool, ...(args === undefined ? {} : { arguments: args }) });
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+async function answerOf(response: Response): Promise<Answer> {
+  return { status: response.status, headers: [...response.headers], body: Buffer.from(await response.arrayBuffer()) };
+}
+
+let fast: McpFastPath;
+
+/** The SDK's answer (no fast path), and the fast path's first and second answers, for the same request. */
+async function threeWays(body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS): Promise<{ sdk: Answer; first: Answer; second: Answer }> {
+  const sdk = await answerOf(await handleMcp(request(body, headers)));
+  const first = await answerOf(await handleMcp(request(body, headers), { fast }));
+  const second = await answerOf(await handleMcp(request(body, headers), { fast }));
+  return { sdk, first, second };
+}
+
+/** Shown as text where a comparison fails. */
+const shown = (a: Answer) => ({ status: a.status, headers: a.headers, body: a.body.toString('utf8').slice(0, 400) });
+
+function expectSame(a: Answer, b: Answer) {
+  expect(shown(b)).toEqual(shown(a));
+  expect(b.body.equals(a.body), 'the same bytes').toBe(true);
+}
+
+/** The request is answered from kept bytes the second time, and all three answers are the same bytes. */
+async function expectFast(body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS): Promise<Answer> {
+  const { sdk, first, second } = await (async () => {
+    const before = fast.stats.hits;
+    const answers = await threeWays(body, headers);
+    expect(fast.stats.hits, 'the second answer came from kept bytes').toBeGreaterThan(before);
+    return answers;
+  })();
+  expectSame(sdk, first);
+  expectSame(sdk, second);
+  return sdk;
+}
+
+/** The request is the SDK's alone: nothing kept for it, no answer from kept bytes, the same bytes as without a fast path. */
+async function expectSdk(body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS): Promise<Answer> {
+  const before = { ...fast.stats, count: fast.count };
+  const { sdk, first, second } = await threeWays(body, headers);
+  expect(fast.stats.hits, 'no answer from kept bytes').toBe(before.hits);
+  expect(fast.count, 'nothing kept').toBe(before.count);
+  expectSame(sdk, first);
+  expectSame(sdk, second);
+  return sdk;
+}
+
+useShardsOf(FIXTURE_DATA);
+beforeAll(() => installGate(null));
+afterAll(() => installGate(undefined));
+
+describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
+  beforeAll(() => {
+    fast = mcpFastPath();
+  });
+
+  it('covers every tool with a call that has figures', () => {
+    expect(CALLS.map((c) => c.tool).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+  });
+
+  it('tools/list, with every kind of id, without params and with empty params', async () => {
+    for (const id of IDS) {
+      const sdk = await expectFast(message(id, 'tools/list'));
+      expect(sdk.status).toBe(200);
+      expect(JSON.parse(sdk.body.toString('utf8')).id).toBe(id);
+      await expectFast(message(id, 'tools/list', {}));
+    }
+    // One answer kept for each spelling of params, whatever the id.
+    expect(fast.count).toBe(2);
+  });
+
+  it.each(CALLS)('$tool $args: a success, with every kind of id', async ({ tool, args }) => {
+    for (const id of IDS) {
+      const sdk = await expectFast(call(id, tool, args));
+      const answer = JSON.parse(sdk.body.toString('utf8'));
+      expect(answer.id).toBe(id);
+      expect(answer.result.isError, sdk.body.toString('utf8').slice(0, 300)).toBeUndefined();
+    }
+  });
+
+  it('a number id is echoed as JSON writes it: -0 as 0, an exponent as its integer', async () => {
+    for (const id of ['-0', '1e3', '1E3', '100.0', '9007199254740991']) {
+      const body = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"IL"}}}`;
+      const sdk = await expectFast(body);
+      expect(sdk.body.toString('utf8')).toMatch(new RegExp(`"id":${JSON.stringify(JSON.parse(id))}}$`));
+    }
+  });
+
+  it('argument spellings: key order, numbers or text, lists or text, escapes and white space each answered as the SDK does', async () => {
+    const bodies = [
+      call(5, 'get_summary', { state: 'IL', year: 2023 }),
+      call(5, 'get_summary', { year: '2023', state: 'IL' }),
+      call(5, 'get_summary', { year: 2023, state: 'il' }),
+      call(5, 'compare_states', { states: ['FL', 'IL'], granularity: 'year' }),
+      call(5, 'compare_states', { granularity: 'year', states: 'FL,IL' }),
+      call(5, 'get_premium', { state: 'FL', county: null, granularity: 'quarter' }),
+      call(5, 'get_premium_sample', {}),
+      call(5, 'get_premium_sample'),
+      call(5, 'get_coverage', { ignored: 'a route without parameters ignores a query string' }),
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"\\u0049\\u004c"}}}',
+      ' \n{ "params" : { "arguments" : { "state" : "IL" } , "name" : "get_premium_sample" } , "method" : "tools/call" , "id" : 5 , "jsonrpc" : "2.0" }\r\n ',
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_summary","arguments":{"state":"IL","year":2023.0}}}',
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"FL","state":"IL"}}}',
+    ];
+    for (const body of bodies) await expectFast(body);
+    for (const body of bodies) await expectFast(body.replace('"id":5', '"id":"five"').replace('"id" : 5', '"id" : "five"'));
+  });
+
+  it('header spellings the SDK accepts: Accept in either order or with parameters, JSON with a charset, each protocol version', async () => {
+    const body = call('h', 'get_premium_sample', { state: 'IL' });
+    const variants: Headers[] = [
+      { ...HEADERS, Accept: 'text/event-stream, application/json' },
+      { ...HEADERS, Accept: 'application/json;q=0.9, text/event-stream;q=0.5, */*' },
+      { ...HEADERS, 'Content-Type': 'application/json; charset=utf-8' },
+      { ...HEADERS, 'Content-Type': 'Application/JSON;charset=UTF-8' },
+      { ...HEADERS, 'Mcp-Session-Id': 'ignored-by-a-stateless-server' },
+      ...['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'].map((v) => ({ ...HEADERS, 'Mcp-Protocol-Version': v })),
+    ];
+    for (const headers of variants) {
+      const sdk = await expectFast(body, headers);
+      expect(sdk.status).toBe(200);
+    }
+  });
+
+  it('bodies decoded as the SDK decodes them: a byte-order mark dropped, bytes that are not UTF-8 replaced', async () => {
+    await expectFast(`\ufeff${call(1, 'get_premium_sample', { state: 'IL' })}`);
+    await expectFast(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","method":"tools/list"}')]));
+  });
+
+  it('many concurrent first calls: every answer the SDK\'s, one answer kept', async () => {
+    const before = fast.count;
+    const body = (id: number) => call(id, 'list_publications', { state: 'FL' });
+    const sdk = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await handleMcp(request(body(id))))));
+    const got = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await handleMcp(request(body(id)), { fast }))));
+    got.forEach((g, i) => expectSame(sdk[i], g));
+    expect(fast.count).toBe(before + 1);
+    expectSame(sdk[3], await answerOf(await handleMcp(request(body(3)), { fast })));
+  });
+});
+
+describe('what the fast path leaves to the SDK', () => {
+  // Successes kept first, so that a request the fast path took wrongly would be answered from them.
+  beforeAll(async () => {
+    fast = mcpFastPath();
+    for (const body of [
+      message(1, 'tools/list'),
+      message(1, 'tools/list', {}),
+      call(1, 'get_premium_sample', { state: 'IL' }),
+      call(1, 'get_premium', { state: 'FL' }),
+      call(1, 'get_summary', { state: 'IL', year: 2023 }),
+    ])
+      await expectFast(body);
+  });
+
+  const UNTOUCHED: { what: string; body: string | Uint8Array<ArrayBuffer>; headers?: Headers }[] = [
+    { what: 'malformed JSON', body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"' },
+    { what: 'an empty body', body: '' },
+    { what: 'a batch', body: `[${message(1, 'tools/list')}]` },
+    { what: 'a batch of two', body: `[${message(1, 'tools/list')},${call(2, 'get_premium_sample', { state: 'IL' })}]` },
+    { what: 'a notification', body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
+    { what: 'initialize', body: message(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }) },
+    { what: 'ping', body: message(1, 'ping') },
+    { what: 'an unknown method', body: message(1, 'resources/list') },
+    { what: 'JSON-RPC 1.0', body: JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'tools/list' }) },
+    { what: 'no jsonrpc', body: JSON.stringify({ id: 1, method: 'tools/list' }) },
+    { what: 'a null id', body: message(null, 'tools/list') },
+    { what: 'a fractional id', body: message(1.5, 'tools/list') },
+    { what: 'an id past 2^53', body: '{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/list"}' },
+    { what: 'an object id', body: message({ n: 1 }, 'tools/list') },
+    { what: 'an extra member', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', extra: true }) },
+    { what: 'tools/list with a cursor', body: message(1, 'tools/list', { cursor: 'x' }) },
+    { what: 'tools/list with _meta', body: message(1, 'tools/list', { _meta: { progressToken: 1 } }) },
+    { what: 'params that are a list', body: message(1, 'tools/list', []) },
+    { what: 'null params', body: message(1, 'tools/call', null) },
+    { what: 'tools/call without params', body: message(1, 'tools/call') },
+    { what: 'an unknown tool', body: call(1, 'get_weather', { state: 'FL' }) },
+    { what: 'a tool name that is not a string', body: message(1, 'tools/call', { name: 7 }) },
+    { what: 'arguments that are a list', body: call(1, 'get_premium_sample', ['IL']) },
+    { what: 'arguments that are a string', body: call(1, 'get_premium_sample', 'IL') },
+    { what: 'an unknown argument', body: call(1, 'get_premium', { state: 'FL', bogus: '1' }) },
+    { what: 'a malformed argument', body: call(1, 'get_premium_sample', { state: 'Florida' }) },
+    { what: 'an unknown state (404)', body: call(1, 'list_lines', { state: 'ZZ' }) },
+    { what: 'a missing required argument', body: call(1, 'get_summary', { state: 'IL' }) },
+    { what: 'format (not a tool parameter)', body: call(1, 'get_premium', { state: 'FL', format: 'csv' }) },
+    { what: 'an argument that overflows to Infinity', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_summary","arguments":{"state":"IL","year":1e400}}}' },
+    { what: 'a payment in _meta', body: message(1, 'tools/call', { name: 'get_premium', arguments: { state: 'FL' }, _meta: { 'x402/payment': { x402Version: 2 } } }) },
+    { what: 'a progress token in _meta (free tool)', body: message(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' }, _meta: { progressToken: 1 } }) },
+    { what: 'a task', body: message(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' }, task: { ttl: 1000 } }) },
+    { what: 'Content-Type text/plain', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Content-Type': 'text/plain' } },
+    { what: 'Content-Type JSON with another parameter', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Content-Type': 'application/json; profile=x' } },
+    { what: 'Content-Type missing', body: message(1, 'tools/list'), headers: { Accept: HEADERS.Accept } },
+    { what: 'Accept without the event stream', body: message(1, 'tools/list'), headers: { ...HEADERS, Accept: 'application/json' } },
+    { what: 'Accept missing', body: message(1, 'tools/list'), headers: { 'Content-Type': 'application/json' } },
+    { what: 'an unsupported protocol version', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Mcp-Protocol-Version': '2023-01-01' } },
+    { what: 'an empty protocol version', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Mcp-Protocol-Version': '' } },
+    { what: 'a body over 64 KiB', body: message(1, 'tools/list', { pad: 'x'.repeat(64 * 1024) }) },
+  ];
+
+  it.each(UNTOUCHED)('$what: the SDK\'s answer, nothing kept', async ({ body, headers }) => {
+    await expectSdk(body, headers);
+  });
+
+  it('an erroring call is never kept, however often it comes, and a success with the same tool still is', async () => {
+    for (let i = 0; i < 3; i++) await expectSdk(call(i, 'get_premium', { state: 'ZZ' }));
+    const before = fast.count;
+    await expectFast(call(9, 'get_premium', { state: 'FL', granularity: 'year' }));
+    expect(fast.count).toBe(before + 1);
+  });
+
+  it('a kept success does not answer a call whose arguments JSON would write the same (1e400 parses as Infinity, written null)', async () => {
+    await expectFast(call(1, 'get_premium', { state: 'FL', from: null }));
+    await expectSdk('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":1e400}}}');
+    await expectSdk('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":-1e400}}}');
+  });
+});
+
+describe('the payment gate', () => {
+  /** A gate that is on: every priced call is "unavailable" (a tool error), without any payment stack. */
+  const GATE = { chargeCall: async () => ({ kind: 'unavailable', message: 'the facilitator is unreachable (test gate)' }) } as unknown as Gate;
+  beforeAll(() => {
+    fast = mcpFastPath();
+  });
+  afterEach(() => installGate(null));
+
+  it('gate off, a priced call is kept; gate on, the same call is the SDK\'s (the gate\'s answer), free calls and tools/list still kept', async () => {
+    const priced = call(1, 'get_summary', { state: 'IL', year: '2023' });
+    const free = call(1, 'get_premium_sample', { state: 'IL' });
+    const list = message(1, 'tools/list');
+    for (const body of [priced, free, list]) await expectFast(body);
+    installGate(GATE);
+    const gated = await expectSdk(priced);
+    expect(JSON.parse(gated.body.toString('utf8')).result).toMatchObject({ isError: true });
+    expect(gated.body.toString('utf8')).toContain('test gate');
+    await expectFast(free);
+    await expectFast(list);
+    installGate(null);
+    await expectFast(priced);
+  });
+
+  it.each(CALLS.filter((c) => PRICED.has(c.tool)))('gate on: $tool is never answered from kept bytes, nor kept', async ({ tool, args }) => {
+    installGate(GATE);
+    await expectSdk(call(2, tool, args));
+  });
+});
+
+describe('bounded', () => {
+  it('the kept answers never weigh more than the limit: the oldest go first, answers stay the SDK\'s', async () => {
+    const free = CALLS.filter((c) => !PRICED.has(c.tool));
+    const all = mcpFastPath();
+    for (const { tool, args } of free) await handleMcp(request(call(1, tool, args)), { fast: all });
+    expect(all.count).toBe(free.length);
+    const limit = Math.floor(all.size / 2);
+    fast = mcpFastPath(limit);
+    for (const { tool, args } of free) {
+      const { sdk, first, second } = await threeWays(call(1, tool, args));
+      expectSame(sdk, first);
+      expectSame(sdk, second);
+      expect(fast.size).toBeLessThanOrEqual(limit);
+    }
+    expect(fast.count).toBeGreaterThan(0);
+    expect(fast.count).toBeLessThan(free.length);
+    // The newest is still kept, the oldest is not.
+    const hits = fast.stats.hits;
+    await handleMcp(request(call(2, free.at(-1)!.tool, free.at(-1)!.args)), { fast });
+    expect(fast.stats.hits).toBe(hits + 1);
+    await handleMcp(request(call(2, free[0].tool, free[0].args)), { fast });
+    expect(fast.stats.hits).toBe(hits + 1);
+  });
+});
