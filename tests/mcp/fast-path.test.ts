@@ -12,32 +12,15 @@ import type { McpFastPath } from '../../api/mcp/fast.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import type { Gate } from '../../api/payment/gate.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { FIXTURE_CALLS } from '../support/mcp-calls.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 
 const MCP_URL = 'http://127.0.0.1/mcp';
 const HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
 type Headers = Record<string, string>;
 
-/** One calls per tool, each answered 200 with figures on the fixture data (as tests/mcp/in-process.test.ts's). */
-const CALLS: { tool: string; args: Record<string, unknown> }[] = [
-  { tool: 'get_coverage', args: {} },
-  { tool: 'list_lines', args: { state: 'fl' } },
-  { tool: 'list_publications', args: { state: 'IL' } },
-  { tool: 'get_premium_sample', args: { state: 'IL' } },
-  { tool: 'get_solvency_sample', args: {} },
-  { tool: 'get_rates_sample', args: {} },
-  { tool: 'get_syndicates_sample', args: {} },
-  { tool: 'get_premium', args: { state: 'FL', granularity: 'quarter', from: '2023-10', to: '2024-03' } },
-  { tool: 'get_summary', args: { state: 'IL', year: '2023' } },
-  { tool: 'compare_states', args: { states: 'FL,IL', granularity: 'year' } },
-  { tool: 'get_top_insurers', args: { state: 'FL', period: '2024-01' } },
-  { tool: 'get_solvency', args: { insurer: 'Acme Casualty Co.' } },
-  { tool: 'list_enforcement_actions', args: { action_type: 'fine', state: 'ma' } },
-  { tool: 'list_rate_filings', args: { state: 'FL', coverage_category: 'property' } },
-  { tool: 'get_rate_activity', args: { states: 'FL,TX', granularity: 'quarter' } },
-  { tool: 'get_syndicate', args: { syndicate: '1234' } },
-  { tool: 'get_eligibility', args: { insurer: 'Harbor Excess' } },
-];
+/** One call per tool, each answered 200 with figures on the fixture data: the first of each tool's fixture calls. */
+const CALLS = FIXTURE_CALLS.filter((call, i, all) => all.findIndex((c) => c.tool === call.tool) === i);
 const PRICED = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.operationId));
 
 /** JSON-RPC ids the SDK accepts: integers it takes (safe ones), strings of every kind. */
