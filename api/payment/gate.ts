@@ -4,7 +4,7 @@
 // outcomes into this API's responses: 402 with body {} and no internals, 503 when the facilitator (or the store
 // of payment ids) cannot be reached.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
-import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { type PaymentPayload, type PaymentRequired, type PaymentRequirements, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
@@ -14,7 +14,7 @@ import { isAddress } from 'viem';
 import type { RouteContract } from '../../domain/contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { discoveryExtension } from './discovery.ts';
-import { isWellFormedPayload, isWellFormedPayment } from './payload.ts';
+import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
 import type { PaymentSettings } from './settings.ts';
 import { X402_SCHEME, paymentPrice } from './terms.ts';
@@ -101,12 +101,6 @@ function adapterOf(request: Request, resource: URL): HTTPAdapter {
     getQueryParams: () => Object.fromEntries(resource.searchParams),
     getQueryParam: (name) => resource.searchParams.get(name) ?? undefined,
   };
-}
-
-/** A PAYMENT-SIGNATURE header that is there but is not a well-formed payment payload. */
-function malformedPayment(request: Request): boolean {
-  const header = request.headers.get('payment-signature');
-  return header !== null && !isWellFormedPayment(header);
 }
 
 /** One line per refused payment, with the reason code only: a client cannot make the log grow faster than its requests. */
@@ -392,13 +386,14 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         const header = request.method === 'HEAD' ? null : (request.headers.get('payment-signature') ?? request.headers.get('x-payment'));
         const { header: challengeText, offered } = await challenge(request, resource, route);
         if (header === null) return payment402({ 'PAYMENT-REQUIRED': challengeText });
-        if (!isWellFormedPayment(header)) {
+        const payload = wellFormedPayment(header);
+        if (!payload) {
           logRefusal(route, MALFORMED_PAYMENT);
           return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challengeText, MALFORMED_PAYMENT).header });
         }
         // A payment id is bound to the method and the canonical query, whatever host name the request came by.
         const key = `${request.method} ${resource.pathname}${resource.search}`;
-        const outcome = await pay(offered, decodePaymentSignatureHeader(header), key, answer, { request: contextOf(request, resource, route) }, state);
+        const outcome = await pay(offered, payload, key, answer, { request: contextOf(request, resource, route) }, state);
         if (outcome.kind === 'refused') {
           logRefusal(route, outcome.reason);
           const refusal = { 'PAYMENT-REQUIRED': challengeHeader(challengeText, outcome.reason).header };

@@ -19,15 +19,15 @@ const eip3009 = z.object({
 const permit2 = z.object({ signature: hex, permit2Authorization: z.object({ from: address }).loose() });
 const exactEvmPayload = z.union([eip3009, permit2]);
 
-/** True when the header decodes to a payment payload the exact EVM scheme can verify. */
-export function isWellFormedPayment(header: string): boolean {
+/** The payment payload a header decodes to, when the exact EVM scheme can verify it; else null. */
+export function wellFormedPayment(header: string): PaymentPayload | null {
   let decoded: unknown;
   try {
     decoded = decodePaymentSignatureHeader(header);
   } catch {
-    return false;
+    return null;
   }
-  return isWellFormedPayload(decoded);
+  return isWellFormedPayload(decoded) ? decoded : null;
 }
 
 /** True for a payment payload (as x402's MCP transport carries it: an object) that the exact EVM scheme can verify. */
