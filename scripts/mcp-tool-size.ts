@@ -1,12 +1,11 @@
 // Prints the size of the MCP tool definitions an agent loads: the tools/list answer measured as the
 // server sends it (the JSON-RPC response body of POST /mcp, in bytes) against its budget, then each
 // tool's share and the bytes of its description, input schema and output schema. Run: npm run size:mcp
-// (exits 1 over budget). Tokens are estimated at 4 bytes each (the usual rule of thumb for English and
-// JSON with OpenAI- and Anthropic-style tokenizers; nearly every byte is ASCII); the bytes are exact.
+// (exits 1 over budget). Tokens are estimated as the MCP text's cap counts them (api/mcp/text.ts: 4 characters
+// each, the usual rule of thumb for English and JSON; nearly every byte here is ASCII); the bytes are exact.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../api/mcp/handle-mcp.ts';
-
-const BYTES_PER_TOKEN = 4;
+import { CHARS_PER_TOKEN } from '../api/mcp/text.ts';
 
 const response = await handleMcp(
   new Request('http://127.0.0.1/mcp', {
@@ -21,7 +20,7 @@ const total = Buffer.byteLength(body);
 const tools: Tool[] = JSON.parse(body).result.tools;
 
 const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)));
-const tokens = (n: number) => Math.round(n / BYTES_PER_TOKEN);
+const tokens = (n: number) => Math.round(n / CHARS_PER_TOKEN);
 const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => (i ? String(c).padStart(10) : String(c).padEnd(26))).join(''));
 const sum = (pick: (t: Tool) => unknown) => tools.reduce((n, t) => n + bytes(pick(t)), 0);
 
