@@ -16,6 +16,8 @@ import { checkShards, shardsDir } from './api/store.ts';
 import { AnswerCache, type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
 import { ROUTE_CONTRACTS } from './domain/contract.ts';
 import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
+import { type RawAnswer, installRawFront } from './server/raw-front.ts';
+import type { SimpleRequest } from './server/simple-request.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -69,6 +71,19 @@ const loadMcp = () =>
   ));
 /** Host and Origin pairs already judged by the loopback rule (bounded, as hostVerdicts). */
 const mcpLoopbackVerdicts = new Map<string, boolean>();
+
+/** Whether the MCP server takes a request naming this Host and Origin (always, unless it listens on loopback only). */
+function mcpHostAllowed(mcp: LoadedMcp, named: string | undefined, origin: string | undefined): boolean {
+  if (!mcpOptions.loopbackOnly) return true;
+  const pair = `${named}\n${origin ?? ''}`;
+  let verdict = mcpLoopbackVerdicts.get(pair);
+  if (verdict === undefined) {
+    verdict = mcp.namesLoopback(named, origin);
+    if (mcpLoopbackVerdicts.size >= 1024) mcpLoopbackVerdicts.clear();
+    mcpLoopbackVerdicts.set(pair, verdict);
+  }
+  return verdict;
+}
 /** Longest Host accepted: a DNS name is at most 253 characters, plus a port. */
 const MAX_HOST = 262;
 /** How long a shutdown waits for requests in flight (a paid one may wait on the facilitator). */
@@ -221,17 +236,7 @@ function bodyBytes(req: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
 async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const mcp = mcpLoaded ?? (await loadMcp());
   if (!(Number(req.headers['content-length']) <= mcp.maxBody)) return answer(req, res); // the SDK's 413, unread
-  if (mcpOptions.loopbackOnly) {
-    const { host: named, origin } = req.headers;
-    const pair = `${named}\n${origin ?? ''}`;
-    let verdict = mcpLoopbackVerdicts.get(pair);
-    if (verdict === undefined) {
-      verdict = mcp.namesLoopback(named, origin);
-      if (mcpLoopbackVerdicts.size >= 1024) mcpLoopbackVerdicts.clear();
-      mcpLoopbackVerdicts.set(pair, verdict);
-    }
-    if (!verdict) return answer(req, res); // the 403
-  }
+  if (!mcpHostAllowed(mcp, req.headers.host, req.headers.origin)) return answer(req, res); // the 403
   const body = await bodyBytes(req).catch(() => null);
   if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
   const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);
@@ -280,6 +285,24 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+/**
+ * The answer the raw front (server/raw-front.ts) writes itself, when the request's answer is already bytes:
+ * what answerPrepared writes, or a kept MCP answer the fast path gives at once (answerMcp's checks first).
+ */
+function rawAnswerOf(request: SimpleRequest): RawAnswer | null {
+  const host = request.headers.get('host')!;
+  if (!validHost(host)) return null;
+  if (request.method !== 'POST') {
+    const key = `${request.method} ${request.target}`;
+    const prepared = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
+    return prepared ? { status: prepared.status, headers: prepared.headers, parts: [prepared.body] } : null;
+  }
+  const mcp = mcpLoaded;
+  if (request.target !== MCP_PATH || !mcp || !(request.body!.length <= mcp.maxBody)) return null;
+  if (!mcpHostAllowed(mcp, host, request.headers.get('origin'))) return null;
+  return mcp.fast.keptAnswer(request.body!, (name) => request.headers.get(name));
+}
+
 // Node would refuse a missing Host itself, with an empty 400: the check in targetOf answers it in the API's body.
 const server = createServer({ requireHostHeader: false }, handle);
 // An Expect other than 100-continue would get Node's bare 417: the expectation is ignored (RFC 9110 10.1.1 allows it) and the request answered.
@@ -301,8 +324,8 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request timeout: the request was not received in time'],
 };
 const MALFORMED: [number, string, string] = [400, 'Bad Request', 'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage'];
-server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-  if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
+function onClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
+  if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
   // A request on this connection was answered or is being answered: the connection ends after it, with nothing written over it.
   if (answering.has(socket)) {
     if (answering.get(socket)! > 0) closeWhenAnswered.add(socket);
@@ -311,6 +334,13 @@ server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, s
   }
   const [status, reason, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
   socketAnswer(socket, status, reason, message, err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ');
+}
+server.on('clientError', onClientError);
+
+const rawSockets = installRawFront(server, {
+  answerOf: rawAnswerOf,
+  onRequestTimeout: (socket) => onClientError(Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket),
+  stopping: () => stopping,
 });
 
 // CONNECT would otherwise get no answer at all: it is one more method the API does not allow.
@@ -342,6 +372,7 @@ function shutdown(signal: string): void {
   };
   server.close();
   server.closeIdleConnections();
+  for (const socket of rawSockets) socket.destroy(); // idle: the raw front answers at once
   if (inFlight === 0) return exit();
   whenIdle = exit;
   setTimeout(() => {

@@ -53,6 +53,8 @@ const YEARS = 20;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+/** Only the targets whose label contains this (all when unset). */
+const ONLY = process.env.BENCH_ONLY;
 const WARMUP_SECONDS = Math.min(2, SECONDS);
 
 // autocannon ships no types: only the fields read here.
@@ -151,7 +153,7 @@ try {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
   });
   const mcpCall = (label: string, name: string, args: Record<string, unknown>) => mcp(label, 'tools/call', { name, arguments: args });
-  const routes: Target[] = [
+  const allRoutes: Target[] = [
     { label: 'GET /v1/premium/sample (free)', target: `/v1/premium/sample?state=${STATE}`, goal: 0.9 },
     { label: 'GET /v1/coverage (free)', target: '/v1/coverage', goal: 0.9 },
     { label: `GET /v1/premium 240 months (priced)`, target: `/v1/premium?state=${STATE}`, goal: 0.7 },
@@ -160,6 +162,8 @@ try {
     mcpCall('MCP get_premium_sample (free)', 'get_premium_sample', { state: STATE }),
     mcpCall('MCP get_summary (priced)', 'get_summary', { state: STATE, year: lastYear }),
   ];
+  const routes = ONLY ? allRoutes.filter((r) => r.label.includes(ONLY)) : allRoutes;
+  if (!routes.length) throw new Error(`BENCH_ONLY '${ONLY}' names none of: ${allRoutes.map((r) => r.label).join('; ')}`);
   // The ceiling answers each request with the very bytes the server wrote, read off a socket: asked twice,
   // the server must give the same bytes but its Date (the second time an MCP answer is a kept one).
   const port = Number(new URL(server.base).port);

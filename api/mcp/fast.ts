@@ -126,6 +126,17 @@ export class McpFastPath {
     return this.#free(eligible, request);
   }
 
+  /**
+   * The kept answer to this request when one is kept and may be given at once (a priced tool only while the
+   * gate is known to be off); else null, with nothing started: the caller then asks answer().
+   */
+  keptAnswer(body: Uint8Array, header: HeaderOf): McpAnswer | null {
+    const eligible = this.#eligible(body, header);
+    if (!eligible || (eligible.priced && this.#options.gateOff() !== true)) return null;
+    const kept = this.#kept.get(eligible.key);
+    return kept ? this.#hit(kept, eligible.id) : null;
+  }
+
   /** The answer to a call that is free (free tool, tools/list, or a priced tool with the gate off). */
   #free(eligible: Eligible, request: () => Request): McpAnswer | Promise<McpAnswer> {
     const kept = this.#kept.get(eligible.key);

@@ -16,6 +16,7 @@ import { exampleQuery } from '../../api/llms.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
+import { rawExchange, rawRequestBytes } from '../support/raw-http.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-node');
 const ENTRY = join(OUT, 'server', 'entry.mjs');
@@ -255,6 +256,25 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     const targets = freeTargets();
     expect(targets.length).toBeGreaterThan(5);
     await sameAsHandler(targets.flatMap((t) => [['GET', t] as [string, string], ['HEAD', t] as [string, string]]));
+  });
+
+  it("are written by the raw front (server/raw-front.ts) byte for byte as Node's HTTP server writes them, but the Date", async () => {
+    const port = Number(new URL(server.base).port);
+    const priced = ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => `${r.path}?${exampleQuery(r)}`);
+    const withoutDate = (raw: Buffer) => raw.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
+    let compared = 0;
+    for (const target of [...freeTargets(), ...priced]) {
+      for (const [method, headers] of [['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]]] as [string, [string, string][]][]) {
+        const request = rawRequestBytes(method, target, 'api.example', headers);
+        const head = method === 'HEAD';
+        await rawExchange(port, request, { head }); // a priced answer is kept once computed
+        const front = await rawExchange(port, request, { head });
+        const node = await rawExchange(port, request, { head, split: 5 });
+        expect(withoutDate(front), `${method} ${target}`).toBe(withoutDate(node));
+        if (front.toString('latin1').startsWith('HTTP/1.1 200')) compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(30); // answers with figures, not only errors
   });
 
   it('with the gate off, answer a priced query asked again (kept after the first answer) exactly as the handler does, and its other spellings and errors too', async () => {

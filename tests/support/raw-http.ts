@@ -51,11 +51,20 @@ export function responseEnd(data: Buffer, head = false): number {
   }
 }
 
-/** Sends `request` to host:port on a new connection and resolves with the bytes of the response, then closes. */
-export function rawExchange(port: number, request: Buffer, options: { host?: string; head?: boolean; timeoutMs?: number } = {}): Promise<Buffer> {
+/**
+ * Sends `request` to host:port on a new connection and resolves with the bytes of the response, then closes.
+ * With `split`, the first `split` bytes go alone and the rest 30 ms later (the Node server's raw front takes
+ * only a request that arrives whole, so a split one is Node's HTTP server's to answer: server/raw-front.ts).
+ */
+export function rawExchange(port: number, request: Buffer, options: { host?: string; head?: boolean; timeoutMs?: number; split?: number } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let data = Buffer.alloc(0);
-    const socket = connect(port, options.host ?? '127.0.0.1', () => socket.write(request));
+    const { split } = options;
+    const socket = connect(port, options.host ?? '127.0.0.1', () => {
+      if (split === undefined) return void socket.write(request);
+      socket.write(request.subarray(0, split));
+      setTimeout(() => socket.writable && socket.write(request.subarray(split)), 30);
+    });
     socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no complete answer within ${options.timeoutMs ?? 10_000} ms`)));
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
