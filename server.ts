@@ -13,7 +13,8 @@ import { isApiPath } from './api/paths.ts';
 import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/endpoint.ts';
 import { configuredSettings } from './api/payment/configured.ts';
 import { checkShards, shardsDir } from './api/store.ts';
-import { AnswerCache, type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
+import { type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
+import { AnswerCache } from './api/answer-cache.ts';
 import { ROUTE_CONTRACTS } from './domain/contract.ts';
 import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
 import { type RawAnswer, installRawFront } from './server/raw-front.ts';
@@ -43,7 +44,7 @@ if (shardProblems.length) refuseToStart(`Shards in ${shardsDir()} do not match t
 /** The canonical free queries' answers, prepared once from the checked shards (api/prepared.ts). */
 const PREPARED = await prepareFreeAnswers();
 /** With the gate off, each priced answer once computed (GET and HEAD, 200 only), up to 64 MiB. */
-const PRICED_ANSWERS = payment ? undefined : new AnswerCache(64 * 2 ** 20);
+const PRICED_ANSWERS = payment ? undefined : new AnswerCache<PreparedAnswer>(64 * 2 ** 20);
 const PRICED_PATHS = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path));
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled'; // we listen ourselves; the entry only exports its handler

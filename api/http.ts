@@ -21,7 +21,13 @@ export const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Expose-Headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
 };
 
-type Body = string | Uint8Array<ArrayBuffer>;
+export type Body = string | Uint8Array<ArrayBuffer>;
+
+/** A 200 answer's body and headers, before they are a Response (a priced one is kept so: api/priced.ts). */
+export interface AnswerBytes {
+  body: Body;
+  headers: Record<string, string>;
+}
 const bodies = new WeakMap<Response, Body>();
 
 /** A Response that remembers its body, so the Node server can write it without reading a stream back. */
@@ -58,13 +64,14 @@ export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: stri
   return respond(text, { status, headers });
 }
 
-/** A 200 answer (route() leaves the body out for HEAD). */
-function ok(body: Body, type: string, headers: Record<string, string>): Response {
-  return respond(body, {
-    status: 200,
-    headers: { ...CORS_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers },
-  });
+/** A 200 answer's bytes and headers. */
+function okBytes(body: Body, type: string, headers: Record<string, string>): AnswerBytes {
+  return { body, headers: { ...CORS_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers } };
 }
+
+/** A 200 answer of its bytes and headers (route() leaves the body out for HEAD). */
+export const respondOk = ({ body, headers }: AnswerBytes): Response => respond(body, { status: 200, headers });
+const ok = (body: Body, type: string, headers: Record<string, string>) => respondOk(okBytes(body, type, headers));
 
 const FREE_HEADERS = { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE };
 /** A CSV answer is a file to a browser or a spreadsheet: it comes with a name. */
@@ -74,9 +81,9 @@ const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; 
 export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
 export const freeCsv = ({ text, fileName }: CsvAnswer) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) });
 
-/** A priced route's answer, serialised per request. */
-export const pricedJson = (body: unknown) => ok(toJson(body), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
-export const pricedCsv = ({ text, fileName }: CsvAnswer) => ok(text, CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) });
+/** A priced route's answer, serialised. */
+export const pricedJson = (body: unknown) => okBytes(toJson(body), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
+export const pricedCsv = ({ text, fileName }: CsvAnswer) => okBytes(text, CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) });
 
 function preflight(): Response {
   return new Response(null, {

@@ -1,8 +1,10 @@
 // A priced route: parameters checked and the request resolved (400/404) before any payment is asked
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
-import { type Handler, parseQuery, pricedCsv, pricedJson, route } from './http.ts';
+import { AnswerCache } from './answer-cache.ts';
+import { type AnswerBytes, type Handler, parseQuery, pricedCsv, pricedJson, respondOk, route } from './http.ts';
 import type { PricedOperation } from './operations.ts';
 import { configuredGate } from './payment/configured.ts';
+import { onStoreReset } from './store.ts';
 
 /**
  * The request's URL with its query rebuilt from the parsed parameters (defaults applied, duplicates
@@ -29,16 +31,35 @@ export const readableQuery = (params: Record<string, unknown>) =>
  */
 export const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
 
+/** A priced answer as computed: its bytes and headers, and whether it holds a figure. */
+interface ComputedAnswer extends AnswerBytes {
+  hasFigures: boolean;
+}
+
+/**
+ * Each priced answer once computed, by path and canonical query (format included), up to 32 MiB: the
+ * shards do not change while a process runs, so the same query gives the same bytes, and a paid request's
+ * answer is ready at once, its settle started sooner (issue 22). Only what is computed is kept, never a
+ * payment's outcome: each request still pays, or gets the 402.
+ */
+const computedAnswers = new AnswerCache<ComputedAnswer>(32 * 2 ** 20);
+onStoreReset(() => computedAnswers.clear());
+
 export function pricedRoute(operation: PricedOperation): Handler {
   const { contract, params, prepare, csv } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     const compute = prepare(parsed);
+    const key = `${url.pathname}?${readableQuery(parsed)}`;
     const answer = () => {
-      const body = compute();
-      // The same answer in either format: figures, price and the no-charge rule are the JSON's.
-      const response = csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed)) : pricedJson(body);
-      return { response, hasFigures: citesPublications(body) };
+      let computed = computedAnswers.get(key);
+      if (!computed) {
+        const body = compute();
+        // The same answer in either format: figures, price and the no-charge rule are the JSON's.
+        const bytes = csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed)) : pricedJson(body);
+        computedAnswers.set(key, (computed = { ...bytes, hasFigures: citesPublications(body) }));
+      }
+      return { response: respondOk(computed), hasFigures: computed.hasFigures };
     };
     const gate = await configuredGate();
     return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().response;

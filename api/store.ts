@@ -104,11 +104,20 @@ export function checkShards(): string[] {
   return problems;
 }
 
-/** Forget cached files (tests that rebuild shards in the same process). */
+/** What else is computed from the cached files, forgotten with them. */
+const dependents: (() => void)[] = [];
+
+/** Calls `forget` whenever the cached files are forgotten: for what is computed from them and kept. */
+export function onStoreReset(forget: () => void): void {
+  dependents.push(forget);
+}
+
+/** Forget cached files (tests that rebuild shards in the same process), and what was computed from them. */
 export function resetStore(): void {
   manifestCache = undefined;
   bytesCache.clear();
   jsonCache.clear();
+  for (const forget of dependents) forget();
 }
 
 /** Makes this process read the shards at `dir` (SHARDS_DIR); returns what puts the previous ones back. */

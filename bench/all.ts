@@ -135,7 +135,7 @@ try {
   for (const part of Object.keys(x402.parts[routes[0]])) md.push(`| ${part} | ${routes.map((r) => x402.parts[r][part].toFixed(1)).join(' | ')} |`);
   md.push(
     '',
-    `The gate's own work, in process (no socket, median of 500): a 402 challenge ${x402.own.challenge.toFixed(3)} ms; a paid request with a MOCK facilitator answering at once ${x402.own.paid.toFixed(3)} ms, against ${x402.own.off.toFixed(3)} ms for the same answer with the gate off: the gate's own part of a paid request is ${(x402.own.paid - x402.own.off).toFixed(3)} ms. The paid path makes no separate verify call: the rest of "paid request → 200 headers", beyond settle, is the facilitator's one HTTP call and the sockets.`,
+    `The gate's own work, in process (no socket, median of 500): a 402 challenge ${x402.own.challenge.toFixed(3)} ms; a paid request with a MOCK facilitator answering at once ${x402.own.paid.toFixed(3)} ms, against ${x402.own.off.toFixed(3)} ms for the same answer with the gate off (priced answers are kept once computed, api/priced.ts): the gate's own part of a paid request is ${(x402.own.paid - x402.own.off).toFixed(3)} ms. The paid path makes no separate verify call: the rest of "paid request → 200 headers", beyond settle, is the facilitator's one HTTP call and the sockets.`,
     '',
   );
   const { paidLeg, directSettle } = x402.settleFloor;

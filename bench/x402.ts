@@ -396,7 +396,7 @@ try {
   console.log(`\nthe gate's own work, in process (dispatch, no socket; median of ${OWN_N} of each, ${PREMIUM}):`);
   console.log(`  402 challenge                                ${own.challenge.toFixed(3)} ms`);
   console.log(`  paid, facilitator a MOCK answering at once   ${own.paid.toFixed(3)} ms`);
-  console.log(`  gate off (the answer computed)               ${own.off.toFixed(3)} ms`);
+  console.log(`  gate off (the answer, kept once computed)    ${own.off.toFixed(3)} ms`);
   console.log(`  so the gate's own part of a paid request: ${(own.paid - own.off).toFixed(3)} ms; the rest of part 3 is the facilitator's HTTP and the sockets`);
   if (process.env.BENCH_JSON) {
     const byPart = Object.fromEntries(paidIdx.map((i) => [targets[i].path, Object.fromEntries(partRows.map(([label, part]) => [label.trim(), median(record.parts[i].map(part))]))]));

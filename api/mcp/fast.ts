@@ -69,7 +69,7 @@ const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const CALL_KEYS = new Set(['name', 'arguments']);
 /** The SDK's decoding of a body (readRequestBody): UTF-8, a leading BOM dropped, bad bytes replaced. */
 const DECODER = new TextDecoder();
-/** Each answer's bookkeeping beyond its key and bytes, roughly (as api/prepared.ts's AnswerCache counts). */
+/** Each answer's bookkeeping beyond its key and bytes, roughly (as api/answer-cache.ts counts). */
 const OVERHEAD = 512;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

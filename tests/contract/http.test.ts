@@ -11,7 +11,8 @@ import { paymentTerms } from '../../api/payment/terms.ts';
 import { buildCoverage } from '../../src/llms-coverage.ts';
 import { ROOT, astroBuild, rawRequest, startServer } from '../support/server.ts';
 import { FIXTURE_DATA, buildInto, serveShards } from '../support/shards.ts';
-import { AnswerCache, freeTargets } from '../../api/prepared.ts';
+import { freeTargets } from '../../api/prepared.ts';
+import { AnswerCache } from '../../api/answer-cache.ts';
 import { exampleQuery } from '../../api/llms.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { dispatch } from '../../api/dispatch.ts';
@@ -292,7 +293,7 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
   });
 });
 
-describe('AnswerCache (api/prepared.ts)', () => {
+describe('AnswerCache (api/answer-cache.ts)', () => {
   const answer = (size: number) => ({ status: 200, headers: {}, body: Buffer.alloc(size, 1) });
   it('keeps answers within its size, evicting the oldest first, and never one larger than the whole cache', () => {
     const cache = new AnswerCache(10_000);
