@@ -19,6 +19,7 @@ import { ROUTE_CONTRACTS } from './domain/contract.ts';
 import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
 import { type RawAnswer, installRawFront } from './server/raw-front.ts';
 import type { SimpleRequest } from './server/simple-request.ts';
+import { type CodedAnswer, type Coding, codedAnswer, compress, compressible, encodedHeaders, inCoding, negotiate, varying } from './server/compression.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -41,10 +42,32 @@ try {
 const shardProblems = checkShards();
 if (shardProblems.length) refuseToStart(`Shards in ${shardsDir()} do not match their manifest (run the ingest)`, shardProblems);
 
-/** The canonical free queries' answers, prepared once from the checked shards (api/prepared.ts). */
-const PREPARED = await prepareFreeAnswers();
-/** With the gate off, each priced answer once computed (GET and HEAD, 200 only), up to 64 MiB. */
-const PRICED_ANSWERS = payment ? undefined : new AnswerCache<PreparedAnswer>(64 * 2 ** 20);
+/**
+ * The canonical free queries' answers, prepared once from the checked shards (api/prepared.ts), and
+ * compressed once (br and gzip, at full strength) where worth it (server/compression.ts).
+ */
+const PREPARED = codedFreeAnswers(await prepareFreeAnswers());
+/** With the gate off, each priced answer once computed (GET and HEAD, 200 only), up to 64 MiB; each coding made on first use. */
+const PRICED_ANSWERS = payment ? undefined : new AnswerCache<CodedAnswer>(64 * 2 ** 20);
+
+/** Free answers in every coding, a HEAD answer's encoded headers its GET twin's. */
+function codedFreeAnswers(prepared: Map<string, PreparedAnswer>): Map<string, CodedAnswer> {
+  const out = new Map<string, CodedAnswer>();
+  for (const [key, answer] of prepared) {
+    if (!key.startsWith('GET ')) continue;
+    const coded = codedAnswer(answer);
+    for (const coding of ['br', 'gzip'] as const) inCoding(coded, coding, 'max');
+    out.set(key, coded);
+  }
+  for (const [key, answer] of prepared) {
+    if (!key.startsWith('HEAD ')) continue;
+    const get = out.get(`GET ${key.slice('HEAD '.length)}`);
+    const coded = codedAnswer(answer, get?.body);
+    for (const [coding, encoded] of Object.entries(get?.varies ? get.encoded : {})) coded.encoded[coding as Coding] = { ...encoded, body: answer.body };
+    out.set(key, coded);
+  }
+  return out;
+}
 const PRICED_PATHS = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path));
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled'; // we listen ourselves; the entry only exports its handler
@@ -140,8 +163,22 @@ function answerPrepared(req: IncomingMessage, res: ServerResponse): boolean {
   const key = `${req.method} ${req.url}`;
   const prepared = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
   if (!prepared || hostProblemOf(req)) return false;
-  write(res, prepared);
+  write(res, inCoding(prepared, codingOf(req), 'fast'));
   return true;
+}
+
+/** The coding the request accepts best (br, gzip), or none. */
+const codingOf = (req: IncomingMessage) => negotiate(req.headers['accept-encoding']);
+
+/** Each kept body (a priced answer computed once: api/priced.ts) in each coding, made on first use. */
+const encodedBodies = new WeakMap<Uint8Array, Partial<Record<Coding, Buffer>>>();
+
+/** The body in `coding`: from the kept ones when it is a kept body's bytes. */
+function encodedBody(body: string | Uint8Array, coding: Coding): Buffer {
+  if (typeof body === 'string') return compress(Buffer.from(body), coding, 'fast');
+  let forms = encodedBodies.get(body);
+  if (!forms) encodedBodies.set(body, (forms = {}));
+  return (forms[coding] ??= compress(body, coding, 'fast'));
 }
 
 function write(res: ServerResponse, answer: PreparedAnswer): void {
@@ -149,9 +186,19 @@ function write(res: ServerResponse, answer: PreparedAnswer): void {
   res.end(answer.body);
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+/** A handler's answer, compressed when `coding` is given and the answer is worth it (a HEAD answer then says Vary, as identity). */
+async function send(res: ServerResponse, response: Response, coding: Coding | null = null): Promise<void> {
   const body = await bodyOf(response);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  let headers = Object.fromEntries(response.headers);
+  if (compressible(headers, Number(headers['content-length'] ?? (body === undefined ? 0 : Buffer.byteLength(body))))) {
+    if (coding && body !== undefined && body.length) {
+      const encoded = encodedBody(body, coding);
+      res.writeHead(response.status, encodedHeaders(headers, coding, encoded.length));
+      return void res.end(encoded);
+    }
+    headers = varying(headers);
+  }
+  res.writeHead(response.status, headers);
   res.end(body);
 }
 
@@ -170,18 +217,29 @@ function writeMcp(res: ServerResponse, { status, headers, parts }: McpAnswer): v
   res.uncork();
 }
 
+/** An MCP answer in `coding` when worth it (compressed for this one request: its id is in it), else as it is, saying Vary when it could have been. */
+function mcpInCoding(answer: McpAnswer, coding: Coding | null): McpAnswer {
+  let length = 0;
+  for (const part of answer.parts) length += part.length;
+  if (!compressible(answer.headers, length)) return answer;
+  if (!coding) return { ...answer, headers: varying(answer.headers) };
+  const body = compress(answer.parts.length === 1 ? answer.parts[0] : Buffer.concat(answer.parts), coding, 'fast');
+  return { status: answer.status, headers: encodedHeaders(answer.headers, coding, body.length), parts: [body] };
+}
+
 /** The MCP server's answer as writeMcp writes it (one without a body as send() does). */
-async function sendMcp(res: ServerResponse, response: Response): Promise<void> {
-  if (!response.body) return send(res, response);
-  writeMcp(res, { status: response.status, headers: Object.fromEntries(response.headers), parts: [Buffer.from(await response.arrayBuffer())] });
+async function sendMcp(res: ServerResponse, response: Response, coding: Coding | null): Promise<void> {
+  if (!response.body) return send(res, response, coding);
+  const answer = { status: response.status, headers: Object.fromEntries(response.headers), parts: [Buffer.from(await response.arrayBuffer())] };
+  writeMcp(res, mcpInCoding(answer, coding));
 }
 
 /** Sends the answer, and keeps it for the next identical request when it is a priced 200 the gate did not guard. */
-async function sendPriced(res: ServerResponse, response: Response, key: string): Promise<void> {
-  if (!PRICED_ANSWERS || response.status !== 200) return send(res, response);
-  const answer = await preparedOf(response);
-  PRICED_ANSWERS.set(key, answer);
-  write(res, answer);
+async function sendPriced(res: ServerResponse, response: Response, method: string, target: string, coding: Coding | null): Promise<void> {
+  if (!PRICED_ANSWERS || response.status !== 200) return send(res, response, coding);
+  const answer = codedAnswer(await preparedOf(response), method === 'HEAD' ? PRICED_ANSWERS.get(`GET ${target}`)?.body : undefined);
+  PRICED_ANSWERS.set(`${method} ${target}`, answer);
+  write(res, inCoding(answer, coding, 'fast'));
 }
 
 /** A plain-text answer for paths outside the API. */
@@ -242,21 +300,24 @@ async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<voi
   if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
   const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);
   const fast = mcp.fast.answer(body, (name) => req.headers[name] as string | undefined, again);
-  if (fast) return writeMcp(res, fast instanceof Promise ? await fast : fast);
-  await sendMcp(res, await handleMcp(again(), mcpOptions));
+  if (fast) return writeMcp(res, mcpInCoding(fast instanceof Promise ? await fast : fast, codingOf(req)));
+  await sendMcp(res, await handleMcp(again(), mcpOptions), codingOf(req));
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
   const { url, api } = targetOf(req);
-  if (typeof url === 'string') return api ? send(res, errorResponse(400, url)) : plain(res, 400, `Bad request: ${url}`);
+  // `OPTIONS *` asks about the server as a whole (RFC 9110 9.3.7): what every resource here allows.
+  if (method === 'OPTIONS' && req.url === '*' && !hostProblemOf(req)) return void res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS, POST', 'Cache-Control': 'no-store' }).end();
+  // A request malformed as HTTP gets the API's error body wherever it was sent.
+  if (typeof url === 'string') return send(res, errorResponse(400, url));
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
-  if (url.pathname === MCP_PATH) return sendMcp(res, await handleMcp(toRequest(req, url, true), mcpOptions));
+  if (url.pathname === MCP_PATH) return sendMcp(res, await handleMcp(toRequest(req, url, true), mcpOptions), codingOf(req));
   if (!api) return astro(req, res);
   const response = await dispatch(toRequest(req, url));
-  if ((method === 'GET' || method === 'HEAD') && PRICED_PATHS.has(url.pathname)) return sendPriced(res, response, `${method} ${req.url}`);
-  await send(res, response);
+  if ((method === 'GET' || method === 'HEAD') && PRICED_PATHS.has(url.pathname)) return sendPriced(res, response, method, req.url!, codingOf(req));
+  await send(res, response, codingOf(req));
 }
 
 // Requests being answered, so a shutdown can wait for them and no longer; and per socket, so an HTTP
@@ -293,15 +354,19 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 function rawAnswerOf(request: SimpleRequest): RawAnswer | null {
   const host = request.headers.get('host')!;
   if (!validHost(host)) return null;
+  const coding = negotiate(request.headers.get('accept-encoding'));
   if (request.method !== 'POST') {
     const key = `${request.method} ${request.target}`;
-    const prepared = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
-    return prepared ? { status: prepared.status, headers: prepared.headers, parts: [prepared.body] } : null;
+    const kept = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
+    if (!kept) return null;
+    const prepared = inCoding(kept, coding, 'fast');
+    return { status: prepared.status, headers: prepared.headers, parts: [prepared.body] };
   }
   const mcp = mcpLoaded;
   if (request.target !== MCP_PATH || !mcp || !(request.body!.length <= mcp.maxBody)) return null;
   if (!mcpHostAllowed(mcp, host, request.headers.get('origin'))) return null;
-  return mcp.fast.keptAnswer(request.body!, (name) => request.headers.get(name));
+  const kept = mcp.fast.keptAnswer(request.body!, (name) => request.headers.get(name));
+  return kept && mcpInCoding(kept, coding);
 }
 
 // Node would refuse a missing Host itself, with an empty 400: the check in targetOf answers it in the API's body.
@@ -327,12 +392,10 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 const MALFORMED: [number, string, string] = [400, 'Bad Request', 'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage'];
 function onClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
   if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
-  // A request on this connection was answered or is being answered: the connection ends after it, with nothing written over it.
-  if (answering.has(socket)) {
-    if (answering.get(socket)! > 0) closeWhenAnswered.add(socket);
-    else socket.end();
-    return;
-  }
+  // A request on this connection is being answered: what broke may be its own body, so it is not answered
+  // twice; the connection ends after its answer. Otherwise (a fresh connection, or every request on it
+  // answered) the malformed request gets its error answer.
+  if ((answering.get(socket) ?? 0) > 0) return void closeWhenAnswered.add(socket);
   const [status, reason, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
   socketAnswer(socket, status, reason, message, err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ');
 }

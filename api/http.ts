@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { ErrorBody } from '../domain/contract.ts';
 import { echo } from '../domain/echo.ts';
+import { firstSentence } from '../domain/first-sentence.ts';
 import { toJson } from './json.ts';
 import type { CsvAnswer, FreeOperation } from './operations.ts';
 import { ShardError, freeBody } from './store.ts';
@@ -81,9 +82,9 @@ const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; 
 export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
 export const freeCsv = ({ text, fileName }: CsvAnswer) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) });
 
-/** A priced route's answer, serialised. */
-export const pricedJson = (body: unknown) => okBytes(toJson(body), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
-export const pricedCsv = ({ text, fileName }: CsvAnswer) => okBytes(text, CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) });
+/** A priced route's answer, serialised, as bytes: kept once computed (api/priced.ts), the same bytes are then the Node server's to compress once. */
+export const pricedJson = (body: unknown) => okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
+export const pricedCsv = ({ text, fileName }: CsvAnswer) => okBytes(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) });
 
 function preflight(): Response {
   return new Response(null, {
@@ -183,9 +184,11 @@ export function parseValues<S extends z.ZodObject>(values: Record<string, string
   throw new HttpError(400, `invalid '${name}' ${echo(values[name])}: expected ${issue.message}`);
 }
 
-/** What a parameter expects: the first sentence of its description. */
+/** What a parameter expects: the first sentence of its description, whole. */
 function describe(schema: z.ZodObject, name: string): string {
   const meta = (schema.shape[name] as z.ZodType).meta?.() as { description?: string } | undefined;
-  const first = meta?.description?.match(/^.*?[.:](?=\s|$)/)?.[0];
-  return first ? `expected ${first.replace(/[.:]$/, '')}` : 'see /openapi.json';
+  if (!meta?.description) return 'see /openapi.json';
+  const first = firstSentence(meta.description, { colon: true }).replace(/[.:]$/, '');
+  // "expected Two-letter state code" reads as a sentence once its first word is lower-cased (not an acronym such as ISO).
+  return `expected ${/^[A-Z][a-z]/.test(first) ? first[0].toLowerCase() + first.slice(1) : first}`;
 }

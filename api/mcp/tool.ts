@@ -8,6 +8,7 @@ import type { SettleResponse } from '@x402/core/types';
 import type { z } from 'zod';
 import { LIST_PARAMETERS, type RouteContract } from '../../domain/contract.ts';
 import { echo } from '../../domain/echo.ts';
+import { firstSentence } from '../../domain/first-sentence.ts';
 import { HttpError, errorBodyOf, parseValues, unknownParameter } from '../http.ts';
 import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts';
 import { toJson } from '../json.ts';
@@ -85,7 +86,7 @@ function description(contract: RouteContract): string {
   const price = contract.priceUsd ? `${contract.priceUsd} USD per call, paid with x402 (USDC on Base)` : 'Free';
   const key = wrapKeyOf(contract);
   return (
-    `${contract.summary}. ${contract.description.match(/^.*?\.(?=\s|$)/)?.[0] ?? contract.description} ${price}. ` +
+    `${contract.summary}. ${firstSentence(contract.description)} ${price}. ` +
     `Returns content: a compact text table to read; structuredContent: the full JSON of GET ${contract.path}${key ? ` under "${key}"` : ''} (schema: /openapi.json).`
   );
 }

@@ -3,6 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
@@ -17,7 +18,7 @@ import { exampleQuery } from '../../api/llms.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
-import { rawExchange, rawRequestBytes } from '../support/raw-http.ts';
+import { parseResponse, rawExchange, rawRequestBytes, responseEnd } from '../support/raw-http.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-node');
 const ENTRY = join(OUT, 'server', 'entry.mjs');
@@ -31,7 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-contractSuite((path, init) => fetch(`${server.base}${path}`, init));
+// Identity bytes, as the handlers give them (fetch would otherwise ask for, and undo, br or gzip: compression has its own tests below).
+const IDENTITY = { 'Accept-Encoding': 'identity' };
+contractSuite((path, init) => fetch(`${server.base}${path}`, { ...init, headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) } }));
 
 describe('GET /openapi.json over HTTP', () => {
   it('serves JSON equal to the document the contract generates (a stale build fails here)', async () => {
@@ -158,6 +161,36 @@ describe('the Node server (server.ts) around the handlers', () => {
     }
   });
 
+  it('answers a malformed request on a kept-alive connection with the JSON error, as on a fresh one', async () => {
+    const badTarget = Buffer.concat([Buffer.from('GET /v1/cov'), Buffer.from([0xff]), Buffer.from('erage HTTP/1.1\r\nHost: x\r\n\r\n')]);
+    const bigHeaders = Buffer.from(`GET /v1/coverage HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
+    // The first request answered by the raw front (a prepared answer), or by Node's server (a spelling nothing prepared).
+    for (const first of ['GET /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /v1/lines?state=fl HTTP/1.1\r\nHost: x\r\n\r\n']) {
+      for (const [bad, status] of [[badTarget, 400], [bigHeaders, 431]] as const) {
+        const text = await inTurn([Buffer.from(first), bad]);
+        const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+        expect(statuses, first).toEqual([200, status]);
+        const last = text.slice(text.lastIndexOf('HTTP/1.1 '));
+        expect(last).toMatch(/\r\nContent-Type: application\/json/);
+        expect(errorBody.strict().parse(JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4))).error.code).toBe('invalid_request');
+      }
+    }
+  });
+
+  it('answers a malformed request off the API (a bad Host on /) with the JSON 400 too', async () => {
+    const res = await raw('GET', '/', { Host: 'bad host' });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(errorBody.strict().parse(JSON.parse(res.body)).error.message).toContain('Host');
+  });
+
+  it('answers OPTIONS * (the server as a whole) with 204 and what it allows', async () => {
+    const res = await raw('OPTIONS', '*');
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS, POST');
+    expect(res.body).toBe('');
+  });
+
   it('names the route a near miss was meant for', async () => {
     const res = await raw('GET', '/v1/premium/?state=FL');
     expect(JSON.parse(res.body).error.message).toContain("did you mean '/v1/premium'");
@@ -173,6 +206,29 @@ describe('the Node server (server.ts) around the handlers', () => {
     expect(error.message).toContain('/openapi.json');
   });
 });
+
+/**
+ * On one connection: each request written once the answer to the one before it is whole; resolves with all
+ * that came back once the server closed the connection.
+ */
+function inTurn(requests: Buffer[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(server.base).port), '127.0.0.1', () => socket.write(requests[0]));
+    let all = Buffer.alloc(0);
+    let pending = Buffer.alloc(0);
+    let next = 1;
+    socket.on('data', (chunk: Buffer) => {
+      all = Buffer.concat([all, chunk]);
+      pending = Buffer.concat([pending, chunk]);
+      for (let end = responseEnd(pending); end > 0; end = responseEnd(pending)) {
+        pending = pending.subarray(end);
+        if (next < requests.length) socket.write(requests[next++]);
+      }
+    });
+    socket.on('close', () => resolve(all.toString('latin1')));
+    socket.on('error', reject);
+  });
+}
 
 /** Resolves once `ready()` holds, checking every 10 ms. */
 async function until(ready: () => boolean): Promise<void> {
@@ -232,7 +288,8 @@ describe('shutdown on SIGTERM', () => {
 });
 
 describe("the Node server's prepared answers (api/prepared.ts)", () => {
-  const volatile = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  // The server's own headers: the connection's, and Vary, which says its answers over 1 KB are also given compressed.
+  const volatile = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'vary']);
   const headersOf = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !volatile.has(k)));
   /** The server's answer to each request equals the in-process handler's: status, headers and bytes. Returns the statuses. */
   async function sameAsHandler(requests: [method: string, target: string][]): Promise<number[]> {
@@ -240,7 +297,7 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     try {
       const statuses = [];
       for (const [method, target] of requests) {
-        const viaHttp = await fetch(`${server.base}${target}`, { method });
+        const viaHttp = await fetch(`${server.base}${target}`, { method, headers: IDENTITY });
         const inProcess = await dispatch(new Request(`http://localhost${target}`, { method }));
         expect(viaHttp.status, `${method} ${target}`).toBe(inProcess.status);
         expect(headersOf(viaHttp.headers), `${method} ${target}`).toEqual(headersOf(inProcess.headers));
@@ -265,7 +322,8 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     const withoutDate = (raw: Buffer) => raw.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
     let compared = 0;
     for (const target of [...freeTargets(), ...priced]) {
-      for (const [method, headers] of [['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]]] as [string, [string, string][]][]) {
+      const variants = [['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]], ['GET', [['Accept-Encoding', 'br']]], ['HEAD', [['Accept-Encoding', 'gzip, deflate']]]];
+      for (const [method, headers] of variants as [string, [string, string][]][]) {
         const request = rawRequestBytes(method, target, 'api.example', headers);
         const head = method === 'HEAD';
         await rawExchange(port, request, { head }); // a priced answer is kept once computed
@@ -290,6 +348,78 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     const statuses = await sameAsHandler(requests);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(targets.length * 2); // most examples answer on the fixtures
     expect(new Set(statuses)).toEqual(new Set([200, 400, 404]));
+  });
+});
+
+describe('compressed answers (server/compression.ts)', () => {
+  const port = () => Number(new URL(server.base).port);
+  const header = (headers: [string, string][], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1];
+  const decode = (coding: string | undefined, body: Buffer) =>
+    coding === 'br' ? brotliDecompressSync(body) : coding === 'gzip' ? gunzipSync(body) : body;
+  const MCP_HEADERS: [string, string][] = [['Accept', 'application/json, text/event-stream'], ['Content-Type', 'application/json']];
+  // MCP takes only a loopback Host on a loopback server (DNS rebinding protection).
+  const exchange = (method: string, target: string, headers: [string, string][] = [], body?: string) =>
+    rawExchange(port(), rawRequestBytes(method, target, `127.0.0.1:${port()}`, headers, body), { head: method === 'HEAD' }).then(parseResponse);
+
+  // Free answers (prepared), a priced one (computed, then kept), an MCP answer (the SDK's, then kept), each asked twice.
+  const requests: [string, string, string?][] = [
+    ['GET', '/v1/coverage'],
+    ['GET', '/v1/premium/sample?state=FL'],
+    ['GET', '/v1/premium?state=FL'],
+    ['GET', '/v1/premium?state=fl&format=csv'],
+    ['POST', '/mcp', JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' })],
+  ];
+  const offers: [string, string | undefined][] = [
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip;q=0.5', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['br;q=0, gzip;q=0', undefined],
+    ['deflate', undefined],
+  ];
+
+  it('decompress to the identity bytes, in the coding the request prefers, and say Vary in every coding', async () => {
+    for (const [method, target, body] of requests) {
+      const extra = body ? MCP_HEADERS : [];
+      const identity = await exchange(method, target, extra, body);
+      expect(identity.statusLine, target).toBe('HTTP/1.1 200 OK');
+      expect(identity.body.length, target).toBeGreaterThan(1024);
+      expect(header(identity.headers, 'content-encoding')).toBeUndefined();
+      expect(header(identity.headers, 'vary')).toBe('Accept-Encoding');
+      for (const [accept, coding] of offers)
+        for (let time = 0; time < 2; time++) {
+          const answer = await exchange(method, target, [...extra, ['Accept-Encoding', accept]], body);
+          const what = `${target} with Accept-Encoding: ${accept} (time ${time + 1})`;
+          expect(header(answer.headers, 'content-encoding'), what).toBe(coding);
+          expect(header(answer.headers, 'vary'), what).toBe('Accept-Encoding');
+          expect(Number(header(answer.headers, 'content-length')), what).toBe(answer.body.length);
+          expect(decode(coding, answer.body).equals(identity.body), what).toBe(true);
+          if (coding) expect(answer.body.length, what).toBeLessThan(identity.body.length);
+        }
+    }
+  });
+
+  it('HEAD says what GET would send in the same coding, with no body', async () => {
+    for (const target of ['/v1/coverage', '/v1/premium/sample?state=FL']) {
+      const get = await exchange('GET', target, [['Accept-Encoding', 'br']]);
+      const head = await exchange('HEAD', target, [['Accept-Encoding', 'br']]);
+      const withoutDate = (headers: [string, string][]) => headers.filter(([k]) => k !== 'Date');
+      expect(withoutDate(head.headers)).toEqual(withoutDate(get.headers));
+      expect(header(head.headers, 'content-encoding')).toBe('br');
+      expect(header(head.headers, 'content-length')).toBe(String(get.body.length));
+      expect(head.body.length).toBe(0);
+    }
+  });
+
+  it('leaves a short answer as it is, without Vary', async () => {
+    const small = await exchange('GET', '/v1/nope', [['Accept-Encoding', 'br, gzip']]);
+    expect(small.statusLine).toBe('HTTP/1.1 404 Not Found');
+    expect(small.body.length).toBeLessThanOrEqual(1024);
+    expect(header(small.headers, 'content-encoding')).toBeUndefined();
+    expect(header(small.headers, 'vary')).toBeUndefined();
   });
 });
 

@@ -1,0 +1,118 @@
+// Compressed answers for the Node server (issue 23): br or gzip, as the request's Accept-Encoding allows, for
+// an answer of /v1 or /mcp over 1 KB of a text type. Such an answer says `Vary: Accept-Encoding` in every
+// coding, identity too, so a shared cache keeps them apart. Bytes that are kept (the prepared free answers,
+// the kept priced ones, a priced answer's body computed once) are compressed once, at full strength; an answer
+// made for one request (an MCP answer with its id) at a fast level.
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { PreparedAnswer } from '../api/prepared.ts';
+
+export type Coding = 'br' | 'gzip';
+
+/** Answers this long or shorter go as they are: compression saves too little to pay its cost. */
+export const MIN_COMPRESSED_BYTES = 1024;
+const TEXT_TYPE = /^(?:application\/(?:json|xml|atom\+xml)|text\/)/i;
+
+/** Whether an answer of this type and length is offered compressed (and so varies on Accept-Encoding). */
+export function compressible(headers: Record<string, string>, length: number): boolean {
+  return length > MIN_COMPRESSED_BYTES && TEXT_TYPE.test(headers['content-type'] ?? '') && !headers['content-encoding'];
+}
+
+/** Accept-Encoding values already judged: a client sends the same one on every request. */
+const verdicts = new Map<string, Coding | null>();
+
+/**
+ * The coding to answer in: br when acceptable, else gzip, else none (identity), per RFC 9110 12.5.3: a
+ * coding is acceptable when listed (or matched by `*`) with a q-value above 0. Unparseable entries are ignored.
+ */
+export function negotiate(accept: string | undefined): Coding | null {
+  if (!accept) return null;
+  let verdict = verdicts.get(accept);
+  if (verdict === undefined) {
+    const q = new Map<string, number>();
+    for (const entry of accept.split(',')) {
+      const [name, ...params] = entry.split(';').map((s) => s.trim().toLowerCase());
+      if (!name) continue;
+      const weight = params.find((p) => /^q\s*=/.test(p));
+      const value = weight === undefined ? 1 : Number(weight.replace(/^q\s*=\s*/, ''));
+      if (Number.isFinite(value)) q.set(name, value);
+    }
+    const acceptable = (coding: Coding) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
+    verdict = acceptable('br') ? 'br' : acceptable('gzip') ? 'gzip' : null;
+    if (verdicts.size >= 1024) verdicts.clear(); // bounded: a client cycling through values cannot grow it
+    verdicts.set(accept, verdict);
+  }
+  return verdict;
+}
+
+/** How hard to compress: `max` for bytes compressed once at start, `fast` for bytes compressed on a request. */
+export type Effort = 'max' | 'fast';
+
+/** `body` in `coding`. */
+export function compress(body: Uint8Array, coding: Coding, effort: Effort): Buffer {
+  if (coding === 'gzip') return gzipSync(body, { level: effort === 'max' ? 9 : 6 });
+  return brotliCompressSync(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: effort === 'max' ? constants.BROTLI_MAX_QUALITY : 5,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+}
+
+/** Each headers object with Vary added, made once: kept answers' headers are the same object on every request. */
+const withVary = new WeakMap<Record<string, string>, Record<string, string>>();
+
+/** The headers of an answer that varies on Accept-Encoding (its identity form too): Vary added (or extended). */
+export function varying(headers: Record<string, string>): Record<string, string> {
+  let out = withVary.get(headers);
+  if (!out) {
+    const vary = headers.vary;
+    out = vary && /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary) ? headers : { ...headers, vary: vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding' };
+    withVary.set(headers, out);
+  }
+  return out;
+}
+
+/** The headers of the encoded form: Content-Encoding, its own Content-Length (same place), Vary. */
+export function encodedHeaders(headers: Record<string, string>, coding: Coding, length: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name] = name === 'content-length' ? String(length) : headers[name];
+  if (!('content-length' in out)) out['content-length'] = String(length);
+  out['content-encoding'] = coding;
+  return varying(out);
+}
+
+/** A kept answer that may be given encoded: its encoded forms, made once each (eagerly or on first use). */
+export interface CodedAnswer extends PreparedAnswer {
+  /** Offered compressed: its headers (all forms) say Vary. */
+  varies: boolean;
+  /** What the encoded forms are made of: the body, or a HEAD answer's GET body. */
+  source: Uint8Array | null;
+  encoded: Partial<Record<Coding, PreparedAnswer>>;
+}
+
+/**
+ * A kept answer ready to be given in any coding (its headers say Vary when it may be compressed). A HEAD
+ * answer has no body: `getBody` is its GET twin's, so its encoded headers are the GET's; without one it goes as identity.
+ */
+export function codedAnswer(answer: PreparedAnswer, getBody?: Uint8Array): CodedAnswer {
+  const length = Number(answer.headers['content-length'] ?? answer.body.length);
+  const source = getBody ?? (answer.body.length ? answer.body : null);
+  const varies = source !== null && compressible(answer.headers, length);
+  return { ...answer, headers: varies ? varying(answer.headers) : answer.headers, varies, source, encoded: {} };
+}
+
+/** The answer in `coding` (made on first use, then kept): itself when not negotiated or not offered compressed. */
+export function inCoding(answer: CodedAnswer, coding: Coding | null, effort: Effort): PreparedAnswer {
+  if (!coding || !answer.varies || !answer.source) return answer;
+  let encoded = answer.encoded[coding];
+  if (!encoded) {
+    const body = compress(answer.source, coding, effort);
+    encoded = answer.encoded[coding] = {
+      status: answer.status,
+      headers: encodedHeaders(answer.headers, coding, body.length),
+      body: answer.body.length ? body : answer.body, // HEAD: the headers alone
+    };
+  }
+  return encoded;
+}
