@@ -44,7 +44,8 @@ const CATEGORIES: Caveat = {
 const PARTIAL_YEARS: Caveat = {
   name: 'Partial years',
   text: "/v1/premium/summary says its `basis`: all 12 months summed, the source's annual row, or a partial sum of the months available (which may understate the year); year-over-year is like-for-like.",
-  example: '/v1/premium/summary?state=FL&year=2024',
+  // TX 2025: a partial year (the months published so far) and its like-for-like growth; FL's 2024 has no exact figure to show.
+  example: '/v1/premium/summary?state=TX&year=2025',
 };
 
 const PRINTED: Caveat = {

@@ -1,7 +1,8 @@
 // /llms.txt (llmstxt.org): what an agent needs to use the service, generated from the contract
 // (domain/contract.ts), the coverage the build serves and the payment terms, so it cannot drift from
 // them. Served prerendered (src/pages/llms.txt.ts). Format: `# title`, a `> ` summary, plain
-// paragraphs, then `## ` sections of `- [name](url): note` links, every URL absolute on the site.
+// paragraphs, then `## ` sections of `- [name](url): note` links, every URL absolute on the deployment's
+// site when the build has one, else a path on whatever server serves the file.
 import { type CoverageItem, PERIOD_TYPE_NAMES, ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
 import { LLMS_CAVEATS } from './caveats.ts';
 import { exampleInput } from './json-schemas.ts';
@@ -12,8 +13,11 @@ import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, X402_SC
 import { readableQuery } from './priced.ts';
 
 export interface LlmsInput {
-  /** The site's origin (Astro's `site`): every link is absolute on it. */
-  site: URL | string;
+  /**
+   * The deployment's public origin (SITE_URL): every link is absolute on it. Absent, every link is a path
+   * (`/v1/coverage`), which a reader resolves against the server that served the file, whatever its host and port.
+   */
+  site?: URL | string | null;
   /** The /v1/coverage body of the build. */
   coverage: readonly CoverageItem[];
   terms: PaymentTerms;
@@ -34,14 +38,16 @@ export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [
 ];
 
 /**
- * A route's example query: its required parameters' examples, or, for a route with none required, every
- * parameter's example (the sample's state). Empty for a route without parameters.
+ * A route's example query: its required parameters' examples, or, for a route with none required, the
+ * examples of the parameters its contract names in `exampleParams`, else of every parameter (the sample's
+ * state). Empty for a route without parameters.
  */
 export function exampleQuery(route: RouteContract): string {
   if (!route.params) return '';
   const required = exampleInput(route.params);
   if (Object.keys(required).length) return readableQuery(required);
-  return readableQuery(Object.fromEntries(queryParameters(route.params).map((p) => [p.name, p.example])));
+  const shown = queryParameters(route.params).filter((p) => !route.exampleParams || route.exampleParams.includes(p.name));
+  return readableQuery(Object.fromEntries(shown.map((p) => [p.name, p.example])));
 }
 
 export const examplePath = (route: RouteContract) => {
@@ -138,7 +144,7 @@ function stateItem(state: CoverageItem, common: string | null, link: (path: stri
 }
 
 export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: LlmsInput): string {
-  const link = (path: string) => new URL(path, site).href;
+  const link = (path: string) => (site ? new URL(path, site).href : path);
   const priced = ROUTE_CONTRACTS.filter((r) => r.priceUsd);
   const seen = new Map<string, string>();
   const common = commonBasis(coverage);

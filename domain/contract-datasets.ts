@@ -174,7 +174,7 @@ const nameParam = (what: string, example: string) =>
     .max(120, `${what} of at most 120 characters`)
     .meta({ description: `${what}, matched by normalized name: case, punctuation, a leading "the" and suffixes such as Inc., Co., Corp. ignored, "&" as "and".`, example });
 const yearParam = z.string().regex(/^\d{4}$/, 'a year YYYY, e.g. 2023').transform(Number).meta({ description: 'A year, `YYYY`.', example: '2023' });
-const dateBound = (bound: string) =>
+const dateBound = (bound: string, example: string) =>
   z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, 'a month YYYY-MM or a date YYYY-MM-DD, e.g. 2024-01 or 2024-01-15')
@@ -182,10 +182,10 @@ const dateBound = (bound: string) =>
       description: bound.includes('lower')
         ? `${bound} on the bucketing date (received date, else closed date, else the publication date): a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`
         : `${bound} on the bucketing date, as for from: a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`,
-      example: '2024-01',
+      example,
     });
-const monthBound = (bound: string) =>
-  z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM (01-12), e.g. 2024-01').meta({ description: `${bound}, \`YYYY-MM\`, on the bucketing month.`, example: '2024-01' });
+const monthBound = (bound: string, example: string) =>
+  z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM (01-12), e.g. 2024-01').meta({ description: `${bound}, \`YYYY-MM\`, on the bucketing month.`, example });
 const syndicateParam = z.string().regex(/^0*\d{1,4}$/, "a Lloyd's syndicate number, e.g. 2791").meta({ description: "A Lloyd's syndicate number.", example: '2791' });
 
 const fullProvenance = {
@@ -213,10 +213,11 @@ export type SolvencyResponse = z.infer<typeof solvencyResponse>;
 
 export const enforcementParams = z
   .object({
+    // Together, the examples ask for a record the data has (FL's 2025 fines after hurricanes Ian and Idalia).
     action_type: z.enum(ACTION_TYPE_NAMES).optional().meta({ description: 'Only actions of this type; `fine` for monetary penalties.', example: 'fine' }),
-    state: stateParam.optional().meta({ description: "The regulator's two-letter state code.", example: 'MA' }),
-    year: yearParam.optional().meta({ description: 'The year the regulator lists the action under.', example: '2023' }),
-    insurer: nameParam('A carrier name', 'Allstate').optional(),
+    state: stateParam.optional().meta({ description: "The regulator's two-letter state code.", example: 'FL' }),
+    year: yearParam.optional().meta({ description: 'The year the regulator lists the action under.', example: '2025' }),
+    insurer: nameParam('A carrier name', 'American Coastal').optional(),
   })
   .strict();
 export type EnforcementParams = z.infer<typeof enforcementParams>;
@@ -237,12 +238,13 @@ export type FilingRecord = z.infer<typeof filingRecord>;
 
 export const ratesParams = z
   .object({
+    // Together, the examples ask for filings the data has (Citizens' FL homeowners rates of 2021).
     state: stateParam.optional(),
-    company: nameParam('A company name', 'Allstate').optional(),
+    company: nameParam('A company name', 'Citizens').optional(),
     toi: z.string().trim().min(2, 'a type of insurance of at least 2 characters').max(120).optional().meta({ description: 'Type of insurance: a TOI code, or words of its name, case-insensitive.', example: 'Homeowners' }),
     coverage_category: z.enum(COVERAGE_CATEGORY_NAMES).optional().meta({ description: 'Only filings of this coverage category.', example: 'property' }),
-    from: dateBound('Inclusive lower bound').optional(),
-    to: dateBound('Inclusive upper bound').optional(),
+    from: dateBound('Inclusive lower bound', '2021-01').optional(),
+    to: dateBound('Inclusive upper bound', '2021-12').optional(),
     status: z.enum(['closed', 'pending']).optional().meta({ description: 'Only closed, or only pending, filings.', example: 'closed' }),
   })
   .strict()
@@ -257,9 +259,10 @@ export type RatesResponse = z.infer<typeof ratesResponse>;
 
 export const rateActivityParams = z
   .object({
+    // Together, the examples ask for buckets the data has (FL 2014-Q3, TX 2014-Q1).
     states: statesListParam(60).optional().meta({ description: 'Comma-separated state codes; omitted: every state with filings.', example: 'FL,TX' }),
-    from: monthBound('Inclusive lower bound').optional(),
-    to: monthBound('Inclusive upper bound').optional(),
+    from: monthBound('Inclusive lower bound', '2014-01').optional(),
+    to: monthBound('Inclusive upper bound', '2014-12').optional(),
     granularity: z.enum(GRANULARITIES).default('quarter').meta({ description: 'Bucket by month, quarter (the default), half_year or year.', example: 'quarter' }),
   })
   .strict()
@@ -307,8 +310,9 @@ export type EligibilityItem = z.infer<typeof eligibilityItem>;
 
 export const syndicatesParams = z
   .object({
+    // Together, the examples ask for a syndicate the data has: 2791 is managed by Managing Agency Partners.
     syndicate: syndicateParam.optional(),
-    managing_agent: nameParam('A managing agent', 'Hiscox').optional(),
+    managing_agent: nameParam('A managing agent', 'Managing Agency Partners').optional(),
   })
   .strict();
 export type SyndicatesParams = z.infer<typeof syndicatesParams>;
@@ -325,7 +329,7 @@ export type SyndicatesResponse = z.infer<typeof syndicatesResponse>;
 export const eligibilityParams = z
   .object({
     syndicate: syndicateParam.optional(),
-    insurer: nameParam('An insurer name', 'Lloyd').optional(),
+    insurer: nameParam('An insurer name', 'Starr').optional(),
   })
   .strict();
 export type EligibilityParams = z.infer<typeof eligibilityParams>;

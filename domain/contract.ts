@@ -271,7 +271,9 @@ export type PremiumResponse = z.infer<typeof premiumResponse>;
 
 export const summaryParams = z
   .object({
-    state: stateParam,
+    // TX (2024: 12 months summed): FL's 2024 summary is all nulls, its totals printed rounded. A state of the test
+    // fixtures too, whose tests call the required examples.
+    state: stateParam.meta({ example: 'TX' }),
     year: z
       .string()
       .regex(/^\d{4}$/, 'a year YYYY, e.g. 2024')
@@ -485,6 +487,11 @@ export interface RouteContract {
   /** Error statuses the route can answer, besides 405 for other methods. */
   errors: readonly (400 | 402 | 404 | 500 | 503)[];
   /**
+   * The parameters whose declared examples make the route's example query when it requires none (llms.txt,
+   * the README and the home page link it): all of them when absent; fewer where no record matches them all.
+   */
+  exampleParams?: readonly string[];
+  /**
    * A priced route's answer shape for discovery (the x402 Bazaar extension of its 402 challenge). It
    * carries no figures: the challenge is free, and no priced figure may be given away.
    */
@@ -518,7 +525,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     response: summaryResponse,
     errors: [400, 402, 404, 500, 503],
     example: {
-      state: 'FL',
+      state: 'TX',
       year: 2024,
       ...{ premium: null, policy_count: null, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
       months_available: 0,
@@ -528,6 +535,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
       yoy_policy_count_pct: null,
       yoy_basis: null,
       ...NO_FIGURES,
+      source: 'Surplus Lines Stamping Office of Texas (SLTX)',
     },
   },
   {
@@ -620,6 +628,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: eligibilityParams,
     response: eligibilityResponse,
     errors: [400, 402, 500, 503],
+    // No entry transcribed so far carries a syndicate number: the example asks by name only.
+    exampleParams: ['insurer'],
     example: { data: [], ...NO_DATASET_RECORDS },
   },
   {

@@ -50,9 +50,16 @@ describe('GET /llms.txt over HTTP', () => {
     const res = await fetch(`${server.base}/llms.txt`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    // The build read the coverage where this process finds it (the same SHARDS_DIR, or shards/), on astro.config.mjs's site.
-    const site = process.env.SITE_URL ?? 'http://127.0.0.1:4321';
-    expect(await res.text()).toBe(llmsText({ site, coverage: await buildCoverage(), terms: paymentTerms() }));
+    // The build read the coverage where this process finds it (the same SHARDS_DIR, or shards/), and its links are on
+    // SITE_URL as the build had it, else paths on this server (never astro.config.mjs's default site).
+    const text = await res.text();
+    expect(text).toBe(llmsText({ site: process.env.SITE_URL || null, coverage: await buildCoverage(), terms: paymentTerms() }));
+    if (!process.env.SITE_URL) {
+      expect(text).not.toContain('http://127.0.0.1:4321');
+      const coverage = /\]\((\/v1\/coverage)\)/.exec(text)?.[1];
+      expect(coverage).toBe('/v1/coverage');
+      expect((await fetch(new URL(coverage!, server.base))).status).toBe(200); // followed on the server that served it
+    }
   });
 });
 

@@ -1,11 +1,12 @@
 // /llms.txt (llmstxt.org), generated from the contract, the coverage and the payment terms: read here by
 // a parser of its own (title, summary, `##` sections of `- [name](url): note` links), checked against the
 // contract and the real coverage, and every link of this service followed in process (pages: their source file exists; the browser suite crawls them).
+// Links are absolute on the deployment's site (SITE_URL) when the build has one, else paths on the server that serves the file.
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CoverageItem, ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
@@ -73,13 +74,17 @@ function parse(text: string): Parsed {
   return { title: h1[1], summary: quote.join(' '), preamble, sections };
 }
 
-/** The path of an absolute URL; null for anything else. */
-const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : null);
+/** A link as the server that serves the file resolves it: an absolute URL as it is, a path (one leading slash) on that server. */
+const SERVED_BY = 'http://served.test';
+const resolved = (url: string) => (URL.canParse(url) ? new URL(url) : /^\/(?!\/)/.test(url) ? new URL(url, SERVED_BY) : null);
+
+/** The path of an absolute URL or of a path; null for anything else. */
+const pathOf = (url: string) => resolved(url)?.pathname ?? null;
 
 const priceText = (usd: string | null) => (usd ? `${usd} USD` : 'free');
 
-/** What the text misses or gets wrong against the contract and the coverage; empty when it is right. */
-function problemsOf(text: string, coverage: readonly CoverageItem[], site = SITE): string[] {
+/** What the text misses or gets wrong against the contract and the coverage; empty when it is right. `site` null: links must be paths. */
+function problemsOf(text: string, coverage: readonly CoverageItem[], site: string | null = SITE): string[] {
   let doc: Parsed;
   try {
     doc = parse(text);
@@ -93,8 +98,9 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site = SITE
   for (const s of doc.sections) {
     if (s.text.length && !s.title.startsWith('Snapshots')) problems.push(`section ${s.title} has text outside its list`);
     for (const item of s.items) {
-      const url = URL.canParse(item.url) ? new URL(item.url) : null;
-      if (!url || url.origin !== new URL(site).origin) problems.push(`link ${item.url} is not absolute on ${site}`);
+      if (site === null) {
+        if (URL.canParse(item.url) || pathOf(item.url) === null) problems.push(`link ${item.url} is not a path`);
+      } else if (!URL.canParse(item.url) || new URL(item.url).origin !== new URL(site).origin) problems.push(`link ${item.url} is not absolute on ${site}`);
     }
   }
   const api = section('API')?.items ?? [];
@@ -137,12 +143,16 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site = SITE
 useShardsOf(REAL_DATA);
 
 let coverage: CoverageItem[];
+/** On a configured site (SITE_URL set at build). */
 let text: string;
+/** With no site configured: links are paths. */
+let relative: string;
 
 beforeAll(async () => {
   installGate(null); // in process the gate is off: priced links answer 200
   coverage = (await (await callHandler(`${SITE}/v1/coverage`)).json()) as CoverageItem[];
   text = llmsText({ site: SITE, coverage: await buildCoverage(), terms: paymentTerms(null) });
+  relative = llmsText({ coverage: await buildCoverage(), terms: paymentTerms(null) });
 });
 afterAll(() => installGate(undefined));
 
@@ -160,6 +170,16 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     expect(problemsOf(text, coverage)).toEqual([]);
   });
 
+  it('with no site configured, links are paths on the server that serves it, whatever its host or port: the same text but for the origin', () => {
+    expect(problemsOf(relative, coverage, null)).toEqual([]);
+    expect(relative).not.toMatch(/https?:\/\/(127\.0\.0\.1|localhost)/);
+    const links = parse(relative).sections.flatMap((s) => s.items.map((i) => i.url));
+    expect(links).toContain('/v1/coverage');
+    // Only the links differ from the text on a site (the x402 spec link in a note is not a link of the file).
+    expect(relative).toBe(text.replaceAll(`](${SITE}/`, '](/'));
+    expect(problemsOf(relative.replace('](/v1/coverage)', `](${SITE}/v1/coverage)`), coverage, null)).toEqual([`link ${SITE}/v1/coverage is not a path`]);
+  });
+
   it('the check fails when a route, a tool, a state or a price is missing or wrong', () => {
     const without = (pattern: RegExp) => text.split('\n').filter((l) => !pattern.test(l)).join('\n');
     expect(problemsOf(without(/^- \[GET \/v1\/premium\]/), coverage)).toEqual(['route /v1/premium missing']);
@@ -171,14 +191,14 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
   });
 
   it('every link of this service resolves: /v1 links answer 200 in process (an example the coverage cannot answer, 404), /openapi.json and /mcp are pages', async () => {
-    const urls = new Set(parse(text).sections.flatMap((s) => s.items.map((i) => i.url)));
+    const urls = new Set(parse(relative).sections.flatMap((s) => s.items.map((i) => i.url)));
     const checked: string[] = [];
     for (const url of urls) {
-      const { pathname, searchParams } = new URL(url);
+      const { pathname, searchParams, href } = resolved(url)!;
       if (pathname.startsWith('/v1/')) {
         // /v1/insurers ranks only the periods the coverage lists (none in the real data yet).
         const ranked = pathname !== '/v1/insurers' || coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
-        expect((await callHandler(url)).status, url).toBe(ranked ? 200 : 404);
+        expect((await callHandler(href)).status, url).toBe(ranked ? 200 : 404);
       } else {
         const page = join(ROOT, 'src', 'pages', pathname.endsWith('/') ? `${pathname}index.astro` : `${pathname.slice(1)}.ts`);
         expect(existsSync(page), url).toBe(true);
@@ -217,20 +237,43 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     expect(Buffer.byteLength(text)).toBeLessThan(20 * 1024);
   });
 
-  it('the page serves it as text/plain, with links on the site Astro gives', async () => {
-    const res = await GET({ site: new URL(SITE) } as Parameters<typeof GET>[0]);
-    expect(res.headers.get('Content-Type')).toBe('text/plain; charset=utf-8');
-    expect(await res.text()).toBe(llmsText({ site: SITE, coverage, terms: paymentTerms() }));
+  it("the page serves it as text/plain, with links on SITE_URL when set and paths otherwise, never on Astro's default site", async () => {
+    // astro.config.mjs gives Astro this site when SITE_URL is unset: the page must not put it in a link.
+    const astroDefault = { site: new URL('http://127.0.0.1:4321') } as Parameters<typeof GET>[0];
+    const siteUrl = process.env.SITE_URL;
+    try {
+      process.env.SITE_URL = SITE;
+      const res = await GET(astroDefault);
+      expect(res.headers.get('Content-Type')).toBe('text/plain; charset=utf-8');
+      const onSite = await res.text();
+      expect(onSite).toBe(llmsText({ site: SITE, coverage, terms: paymentTerms() }));
+      expect(onSite).toContain(`](${SITE}/v1/coverage)`);
+      for (const unset of [undefined, '']) {
+        if (unset === undefined) delete process.env.SITE_URL;
+        else process.env.SITE_URL = unset;
+        const served = await (await GET(astroDefault)).text();
+        expect(served).toBe(llmsText({ coverage, terms: paymentTerms() }));
+        expect(served).toContain('](/v1/coverage)');
+        expect(served).not.toContain('127.0.0.1');
+      }
+    } finally {
+      if (siteUrl === undefined) delete process.env.SITE_URL;
+      else process.env.SITE_URL = siteUrl;
+    }
   });
 
   it('a build with no shards at all (a test build on a fresh clone) takes the coverage from an ingest of DATA_DIR, else data/', async () => {
     const restore = serveShards(mkdtempSync(join(tmpdir(), 'slmd-no-shards-')));
     const dataDir = process.env.DATA_DIR;
+    const said = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       expect(await buildCoverage()).toEqual(coverage);
       process.env.DATA_DIR = FIXTURE_DATA;
       expect((await buildCoverage()).map((c) => c.state)).toEqual(['FL', 'IL', 'NY', 'TX']);
+      // Each time, the build says where the coverage came from.
+      expect(said.mock.calls.map((args) => String(args[0]))).toEqual([expect.stringMatching(/^pages: no shards in .*; building them from an ingest of .*data$/), expect.stringMatching(/^pages: no shards in .*fixtures[/\\]data$/)]);
     } finally {
+      said.mockRestore();
       if (dataDir === undefined) delete process.env.DATA_DIR;
       else process.env.DATA_DIR = dataDir;
       restore();
