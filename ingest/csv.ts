@@ -1,7 +1,10 @@
 // Reads a CSV file (optionally preceded by `# key: value` header lines) into rows whose fields know
-// their line and column, so validation errors can point at the exact spot. A record is one line (RFC
-// 4180 quoting within the line; no data file breaks a field across lines), so the reader goes line by
-// line and stops at a file's problem limit instead of parsing a junk file to its end.
+// their line and column, so validation errors can point at the exact spot. csv-parse reads the records
+// (RFC 4180), a batch of lines at a time as the rows are iterated, so reading stops near a file's
+// problem limit instead of parsing a junk file to its end. A record is one line (no data file breaks a
+// field across lines): a line csv-parse cannot read as one record on its own is named, and the lines
+// after it are read apart from it.
+import { CsvError, parse } from 'csv-parse/sync';
 import type { Problems } from './errors.ts';
 
 export interface Cell {
@@ -32,37 +35,67 @@ export interface CsvFile {
  */
 const ownCopy = (text: string) => Buffer.from(text).toString();
 
-type SplitLine = { fields: string[]; columns: number[] } | { column: number; message: string };
+/** Lines given to csv-parse at once: reading stops at most this far past a file's problem limit. */
+const BATCH_LINES = 1000;
+const OPTIONS = {
+  record_delimiter: '\n', // a CR is text: a CRLF's CR is cut off before
+  relax_column_count: true, // the field count is checked against the CSV header, not the first record
+} as const;
 
-/** The fields of one line and the (1-based) column each starts at, or where the line stops being CSV. */
-function splitLine(text: string): SplitLine {
-  const fields: string[] = [];
-  const columns: number[] = [];
-  for (let i = 0; ; i++) {
-    columns.push(i + 1);
-    if (text[i] === '"') {
-      const start = i;
-      let value = '';
-      for (let from = i + 1; ; ) {
-        const close = text.indexOf('"', from);
-        if (close < 0) return { column: start + 1, message: 'this quoted field is not closed on its line (a field cannot span lines)' };
-        value += text.slice(from, close);
-        i = close + 1;
-        if (text[i] !== '"') break;
-        value += '"'; // "" is a quote inside a quoted field
-        from = i + 1;
-      }
-      if (i < text.length && text[i] !== ',') return { column: i + 1, message: 'expected a comma after the closing quote of a field' };
-      fields.push(value);
-    } else {
-      const comma = text.indexOf(',', i);
-      const end = comma < 0 ? text.length : comma;
-      const quote = text.slice(i, end).indexOf('"');
-      if (quote >= 0) return { column: i + quote + 1, message: 'a quote inside an unquoted field: quote the whole field and double the quote ("")' };
-      fields.push(text.slice(i, end));
-      i = end;
+/**
+ * csv-parse's records of `lines` (non-empty, without their line ends), one a line; null if it cannot
+ * read them so: an error, or fewer records than lines (a quoted field ran on past its line end).
+ */
+function parseBatch(lines: string[]): string[][] | null {
+  try {
+    const records = parse(`${lines.join('\n')}\n`, OPTIONS);
+    return records.length === lines.length ? records : null;
+  } catch (e) {
+    if (e instanceof CsvError) return null;
+    throw e;
+  }
+}
+
+/** csv-parse's fields of one line, or where and why it cannot read them. */
+function parseLine(line: string): string[] | { column: number; message: string } {
+  try {
+    // With `raw`, csv-parse gives { record, raw } (its types say string[]), and its errors the text read.
+    return (parse(`${line}\n`, { ...OPTIONS, raw: true }) as unknown as { record: string[] }[])[0].record;
+  } catch (e) {
+    if (!(e instanceof CsvError)) throw e;
+    return notCsv(e);
+  }
+}
+
+/**
+ * The (1-based) column each of csv-parse's `fields` starts at in the line it read them from: a field
+ * is as wide as its value, or, read quoted, two quotes and one per doubled quote wider; a comma follows.
+ */
+function fieldColumns(fields: string[], line: string): number[] {
+  let at = 0;
+  return fields.map((value) => {
+    const start = at;
+    at += (line[at] === '"' ? value.length + 2 + value.split('"').length - 1 : value.length) + 1;
+    return start + 1;
+  });
+}
+
+/** Where and why csv-parse could not read a line on its own, in the ingest's words. */
+function notCsv(e: CsvError): { column: number; message: string } {
+  // `raw`: the line as far as csv-parse read it, up to the character it stopped at.
+  const raw = e.raw as string;
+  switch (e.code) {
+    case 'INVALID_OPENING_QUOTE':
+      return { column: raw.length, message: 'a quote inside an unquoted field: quote the whole field and double the quote ("")' };
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return { column: raw.length + 1, message: 'expected a comma after the closing quote of a field' };
+    case 'CSV_QUOTE_NOT_CLOSED': {
+      // Field `index` opened the quote; `bytes` is where csv-parse last ended a field: the comma before it.
+      const start = (e.index as number) > 0 ? (e.bytes as number) + 1 : 0;
+      return { column: Buffer.from(raw).subarray(0, start).toString().length + 1, message: 'this quoted field is not closed on its line (a field cannot span lines)' };
     }
-    if (i >= text.length) return { fields, columns };
+    default:
+      throw e; // the options above give no other error
   }
 }
 
@@ -112,12 +145,13 @@ export function readCsv(
     return null;
   }
   const headerLine = at + 1;
-  const split = splitLine(lines[at]);
-  if ('message' in split) {
-    problems.add(file, headerLine, split.column, `not valid CSV: ${split.message}`);
+  const head = parseLine(lines[at]);
+  if (!Array.isArray(head)) {
+    problems.add(file, headerLine, head.column, `not valid CSV: ${head.message}`);
     return null;
   }
-  const header = split.fields.map((h) => h.trim());
+  const header = head.map((h) => h.trim());
+  const starts = fieldColumns(head, lines[at]);
   let headerOk = true;
   for (const c of columns) {
     if (!header.includes(c)) {
@@ -127,7 +161,7 @@ export function readCsv(
   }
   header.forEach((h, i) => {
     if (!columns.includes(h)) {
-      problems.add(file, headerLine, split.columns[i], `unknown column '${h}': expected only ${columns.join(',')}`);
+      problems.add(file, headerLine, starts[i], `unknown column '${h}': expected only ${columns.join(',')}`);
       headerOk = false;
     }
   });
@@ -136,22 +170,32 @@ export function readCsv(
   return { file, meta, rows: readRows(file, lines, at + 1, header, problems), recordCount };
 }
 
-/** The rows from `lines[from]` on, until the file has given its problem limit. */
+/**
+ * The rows from `lines[from]` on, until the file has given its problem limit. A batch csv-parse cannot
+ * read a record a line is read again line by line, so that each error is about its own line and the
+ * lines after it are read apart from it.
+ */
 function* readRows(file: string, lines: string[], from: number, header: string[], problems: Problems): Generator<Row> {
-  for (let i = from; i < lines.length && !problems.full(file); i++) {
-    if (lines[i] === '') continue;
-    const line = i + 1;
-    const record = splitLine(lines[i]);
-    if ('message' in record) {
-      problems.add(file, line, record.column, `not valid CSV: ${record.message}`);
-      continue;
+  for (let next = from; next < lines.length && !problems.full(file); ) {
+    const at: number[] = []; // the batch's lines, by index in `lines`: blank lines are no records
+    for (; next < lines.length && at.length < BATCH_LINES; next++) if (lines[next] !== '') at.push(next);
+    const batch = parseBatch(at.map((i) => lines[i]));
+    for (const [k, i] of at.entries()) {
+      if (problems.full(file)) return;
+      const line = i + 1;
+      const fields = batch ? batch[k] : parseLine(lines[i]);
+      if (!Array.isArray(fields)) {
+        problems.add(file, line, fields.column, `not valid CSV: ${fields.message}`);
+        continue;
+      }
+      if (fields.length !== header.length) {
+        problems.add(file, line, 1, `expected ${header.length} fields (${header.join(',')}), found ${fields.length}`);
+        continue;
+      }
+      const columns = fieldColumns(fields, lines[i]);
+      const cells: Record<string, Cell> = {};
+      header.forEach((h, c) => (cells[h] = { value: fields[c], line, column: columns[c] }));
+      yield { line, cells };
     }
-    if (record.fields.length !== header.length) {
-      problems.add(file, line, 1, `expected ${header.length} fields (${header.join(',')}), found ${record.fields.length}`);
-      continue;
-    }
-    const cells: Record<string, Cell> = {};
-    header.forEach((h, k) => (cells[h] = { value: record.fields[k], line, column: record.columns[k] }));
-    yield { line, cells };
   }
 }
