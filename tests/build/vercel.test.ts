@@ -161,6 +161,14 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(existsSync(join(OUTPUT, 'static', 'index.html'))).toBe(true);
   });
 
+  it("holds its own copy of the entry and refers to nothing in Astro's intermediate _functions/ beside it (not deployed)", () => {
+    const vc = JSON.parse(readFileSync(join(FUNC, '.vc-config.json'), 'utf8'));
+    expect(existsSync(join(FUNC, vc.handler))).toBe(true);
+    const code = filesUnder(FUNC).filter((f) => /\.(mjs|js|json)$/.test(f) && !f.includes('node_modules'));
+    expect(code.length).toBeGreaterThan(3);
+    expect(code.filter((f) => readFileSync(f, 'utf8').includes('_functions/'))).toEqual([]);
+  });
+
   it('prerenders /openapi.json as a static file equal to what the contract generates', () => {
     expect(JSON.parse(readFileSync(join(OUTPUT, 'static', 'openapi.json'), 'utf8'))).toEqual(openApiDocument());
   });

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, serveShards, useShardsOf } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
@@ -16,13 +16,17 @@ contractSuite(call);
 describe('a failure to compute an answer', () => {
   it('is a 500 internal error that leaks no path or stack', async () => {
     const restore = serveShards(join(mkdtempSync(join(tmpdir(), 'slmd-empty-')), 'shards'));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const res = await call('/v1/coverage');
       expect(res.status).toBe(500);
+      // The operator's log says what is wrong; the client's answer does not.
+      expect(logged.mock.calls.map((args) => args.join(' '))).toEqual([expect.stringMatching(/^shards: manifest\.json cannot be read \(ENOENT\): run the ingest/)]);
       const text = await res.text();
       expect(JSON.parse(text).error.code).toBe('internal');
       expect(text).not.toMatch(/slmd-empty|shards|\/tmp|at .*\.ts|Error:/);
     } finally {
+      logged.mockRestore();
       restore();
     }
   });

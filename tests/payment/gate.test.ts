@@ -19,6 +19,7 @@ import { paymentSettings } from '../../api/payment/settings.ts';
 import { callHandler } from '../support/handlers.ts';
 import { type VerifyOnlyFacilitator, verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
 import { FIXTURE_DATA, buildInto, serveShards, useShardsOf } from '../support/shards.ts';
+import { capturedConsole } from '../support/console.ts';
 
 const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
 const PAYER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -55,6 +56,8 @@ const urlOf = (p: { path: string; query: string }) => `${ORIGIN}${p.path}?${p.qu
 const expectedAmount = (path: string) => BigInt(Math.round(Number(contractOf(path).priceUsd) * 1_000_000));
 
 const local = callHandler;
+/** The gate's one line per refused payment (reason code only), and the facilitator's failures: expected here, not printed. */
+const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 facilitator \w+ failed: /]);
 
 const payerScheme = new ExactEvmScheme(PAYER);
 const client = new x402Client().register(BASE, payerScheme).register(BASE_SEPOLIA, payerScheme);

@@ -20,10 +20,13 @@ import { callHandler } from '../support/handlers.ts';
 import { type LocalRedis, startRedis } from '../support/redis.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
+import { capturedConsole } from '../support/console.ts';
 
 const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
 const PAYER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const OTHER_PAYER = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+/** The gate's one line per refused payment (reason code only), and the store's outage: expected here, not printed. */
+const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^payment ids: Redis at \S+ unavailable: /]);
 const BASE = 'eip155:8453';
 const ORIGIN = 'http://service.test';
 const PREMIUM = `${ORIGIN}/v1/premium?state=FL`;
@@ -156,6 +159,8 @@ describe.each(STORES)('payment ids kept $name', ({ make }) => {
     const otherQuery = `${ORIGIN}/v1/premium?state=IL`;
     expect(await refusal(await paid(otherQuery, await signed(otherQuery, id)))).toBe('payment_identifier_conflict');
     expect([settle.mock.calls.length, received()]).toEqual([1, DIME]);
+    // Each refusal logged once, with its route and reason code and nothing of the payment.
+    expect(logged.lines()).toEqual(['x402: payment refused on /v1/premium/summary: payment_identifier_conflict', 'x402: payment refused on /v1/premium: payment_identifier_conflict']);
   });
 
   it('a retry signed by another payer is refused: the id is no bearer token', async () => {
