@@ -95,7 +95,9 @@ export function prepareSummary({ state, year }: SummaryParams): () => SummaryRes
     }
 
     const used = [...current.used, ...prior.used];
-    const latest = used.length ? latestPublication(used) : null;
+    const figures = [...figuresFrom(current, Object.keys(current.values) as (keyof SeriesValues)[]), ...figuresFrom(prior, ['premium', 'policy_count'])];
+    // An answer that shows no figure comes from no report: its dates are null, as its publications are empty.
+    const latest = figures.length ? latestPublication(used) : null;
     const span = yoyBasis(current, prior);
     const growth = (c: number | null, p: number | null) => (span === 'full_years' || span === 'same_months' ? yoy(c, p) : null);
     return {
@@ -116,7 +118,7 @@ export function prepareSummary({ state, year }: SummaryParams): () => SummaryRes
       report_date: latest?.reportDate ?? null,
       data_as_of: latest?.dataAsOf ?? null,
       source: entry.source,
-      publications: cite([...figuresFrom(current, Object.keys(current.values) as (keyof SeriesValues)[]), ...figuresFrom(prior, ['premium', 'policy_count'])]),
+      publications: cite(figures),
     };
   };
 }

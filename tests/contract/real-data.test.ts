@@ -102,6 +102,14 @@ describe('the real dataset through /v1/premium/summary', () => {
     // every month's eNews is cited
     expect(body.publications.filter((p) => p.publisher === 'SLTX' && p.report_date >= '2024-02-01' && p.report_date <= '2025-01-31').length).toBeGreaterThanOrEqual(12);
   });
+
+  it('Florida 2024, whose totals FSLSO printed only rounded, shows no figure, so no publication and no report date either', async () => {
+    const res = await getSummary(new Request('http://service.test/v1/premium/summary?state=FL&year=2024'));
+    const body = summaryResponse.parse(await res.json());
+    const figures = [body.premium, body.policy_count, body.prior_year.premium, body.prior_year.policy_count];
+    expect(figures).toEqual([null, null, null, null]);
+    expect([body.publications, body.report_date, body.data_as_of]).toEqual([[], null, null]);
+  });
 });
 
 describe('the Florida restatement', () => {
