@@ -17,6 +17,7 @@ import { type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepa
 import { AnswerCache } from './api/answer-cache.ts';
 import { ROUTE_CONTRACTS } from './domain/contract.ts';
 import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
+import { FEED_PATH, FEED_TYPE } from './src/feed-type.ts';
 import { type RawAnswer, installRawFront } from './server/raw-front.ts';
 import type { SimpleRequest } from './server/simple-request.ts';
 import { type CodedAnswer, type Coding, codedAnswer, compress, compressible, encodedHeaders, inCoding, negotiate, varying } from './server/compression.ts';
@@ -314,7 +315,11 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (!REQUEST_METHODS.has(method))
     return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
   if (url.pathname === MCP_PATH) return sendMcp(res, await handleMcp(toRequest(req, url, true), mcpOptions), codingOf(req));
-  if (!api) return astro(req, res);
+  if (!api) {
+    // Astro sends prerendered files typed by their extension (.xml: application/xml); the feed is Atom (RFC 4287).
+    if (url.pathname === FEED_PATH) res.setHeader('Content-Type', FEED_TYPE);
+    return astro(req, res);
+  }
   const response = await dispatch(toRequest(req, url));
   if ((method === 'GET' || method === 'HEAD') && PRICED_PATHS.has(url.pathname)) return sendPriced(res, response, method, req.url!, codingOf(req));
   await send(res, response, codingOf(req));

@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import { FEED_PATH, FEED_TYPE } from './feed-type.ts';
 
 /** The folder under .vercel/output/static/ that holds the free answers. */
 const FREE_FILES_DIR = '_free';
@@ -128,6 +129,12 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
   }
 
   routes.splice(filesystem + 1, 0, ...guards, ...files);
+  // Before the filesystem phase, so the header goes on the static file the CDN serves.
+  routes.splice(routes.findIndex((r) => 'handle' in r && r.handle === 'filesystem'), 0, {
+    src: `^${FEED_PATH.replaceAll('.', '\\.')}$`,
+    headers: { 'Content-Type': FEED_TYPE },
+    continue: true,
+  });
   writeFileSync(configPath, `${JSON.stringify({ ...config, routes }, null, '\t')}\n`);
   logger.info(`${files.length} free answers as static files under static/${FREE_FILES_DIR}/, routed before the function`);
 }

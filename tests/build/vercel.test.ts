@@ -211,7 +211,9 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(routes.slice(0, filesystem).filter((r) => r.dest !== undefined && !r.dest.startsWith('/'))).toEqual([]);
     // And by the routes, each of these files is what its own path answers.
     const paths = staticPaths();
-    for (const f of files) expect(resolveRequest(routes, paths, 'GET', `/${f}`), f).toEqual({ to: 'static', file: `/${f}`, headers: {} });
+    // The feed goes as Atom, not as the application/xml its extension would give it.
+    const headersOf = (f: string) => (f === 'snapshots/feed.xml' ? { 'content-type': 'application/atom+xml; charset=utf-8' } : {});
+    for (const f of files) expect(resolveRequest(routes, paths, 'GET', `/${f}`), f).toEqual({ to: 'static', file: `/${f}`, headers: headersOf(f) });
     for (const page of ['/', '/snapshots/', `/snapshots/${months[0]}/`])
       expect(resolveRequest(routes, paths, 'GET', page), page).toEqual({ to: 'static', file: `${page}index.html`, headers: {} });
   });

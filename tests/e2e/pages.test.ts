@@ -1,7 +1,9 @@
 // The pages for people (/, /snapshots/, /snapshots/YYYY-MM/ and what they link to), in Debian's Chromium
 // driven by playwright-core, against the Node server built from the real data: every internal link
 // answers, every page loads with no error, keeps the page habits, passes axe-core without a serious or
-// critical violation, and fits a 375 px wide screen. Screenshots go to .ci/out/screenshots/.
+// critical violation, and fits a 375 px wide screen, every figure whole and every chart's labels clear of
+// each other at 375 and 1280 px. An unknown page answers the site's own 404 page, and the feed its Atom
+// type. Screenshots go to .ci/out/screenshots/.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { ROOT, astroBuild, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto } from '../support/shards.ts';
 import { launchChromium } from './browser.ts';
 import { type Crawl, type Visit, crawl } from './crawl.ts';
+import { type LayoutReport, readLayout } from './layout.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-e2e');
 const SHOTS = join(ROOT, '.ci', 'out', 'screenshots');
@@ -22,6 +25,10 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SITE = 'http://surplus-lines.test';
 const INDEX = '/snapshots/';
 const MONTH_PAGE = /^\/snapshots\/\d{4}-(0[1-9]|1[0-2])\/$/;
+/** A page the site does not have: it answers the site's own 404 page. */
+const NOT_FOUND = '/no-such-page';
+/** A phone's width and a laptop's: the stylesheet switches chart type size and table layout between them. */
+const WIDTHS = [375, 1280];
 
 let server: { base: string; stop: () => void } | undefined;
 let browser: Browser | undefined;
@@ -61,9 +68,12 @@ function indexedMonths(): string[] {
   return months;
 }
 
-/** The pages looked at closely: /, /snapshots/, and its newest, oldest and a middle month page. */
+/** The pages looked at closely: /, the 404 page, /snapshots/, and its newest, oldest and a middle month page. */
 function samplePages(): { pages: { name: string; path: string }[]; missing: string[] } {
-  const pages = [{ name: 'home', path: '/' }];
+  const pages = [
+    { name: 'home', path: '/' },
+    { name: '404', path: NOT_FOUND },
+  ];
   try {
     const months = indexedMonths().sort();
     const picked = [...new Set([months.at(-1)!, months[0], months[Math.floor(months.length / 2)]])];
@@ -188,7 +198,7 @@ describe('every page crawled, in Chromium', () => {
   });
 });
 
-describe('/, /snapshots/, and its newest, oldest and a middle month page', () => {
+describe('/, the 404 page, /snapshots/, and its newest, oldest and a middle month page', () => {
   it('axe-core finds no serious or critical violation', async () => {
     const { pages, missing } = samplePages();
     const failures = [...missing];
@@ -267,5 +277,91 @@ describe('/, /snapshots/, and its newest, oldest and a middle month page', () =>
       if (scrollWidth > 375) failures.push(`${path}: the document is ${scrollWidth} px wide at 375 px${count ? `; ${count} element(s) stick out: ${wide.join('; ')}${count > wide.length ? '; ...' : ''}` : ''}`);
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/** Every page kind: /, /snapshots/, every month page it lists, and the 404 page. */
+function everyPageKind(): { paths: string[]; missing: string[] } {
+  try {
+    return { paths: ['/', INDEX, ...indexedMonths(), NOT_FOUND], missing: [] };
+  } catch (e) {
+    return { paths: ['/', NOT_FOUND], missing: [(e as Error).message] };
+  }
+}
+
+/** Each page of every kind laid out at each width, read once for the tests below. */
+let layouts: Promise<{ missing: string[]; read: { width: number; path: string; layout: LayoutReport }[] }> | undefined;
+function layoutsAtEveryWidth() {
+  layouts ??= (async () => {
+    const { paths, missing } = everyPageKind();
+    const read = [];
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of paths) {
+        await page.goto(at(path), { waitUntil: 'load' });
+        read.push({ width, path, layout: await readLayout(page) });
+      }
+    }
+    return { missing, read };
+  })();
+  return layouts;
+}
+
+/** The first few problems a page has at a width, and how many more. */
+const firstFew = (width: number, path: string, problems: string[]) => [
+  ...problems.slice(0, 3).map((p) => `${width} px ${path}: ${p}`),
+  ...(problems.length > 3 ? [`${width} px ${path}: ... and ${problems.length - 3} more`] : []),
+];
+
+describe(`/, /snapshots/, every month page and the 404 page, at ${WIDTHS.join(' and ')} px wide`, () => {
+  it('shows every figure whole: none is cut by a box that clips or scrolls, none runs past the screen or the document', async () => {
+    const { missing, read } = await layoutsAtEveryWidth();
+    const failures = [...missing, ...read.flatMap(({ width, path, layout }) => firstFew(width, path, layout.figureProblems))];
+    expect(failures).toEqual([]);
+    // Something was looked at: the month pages show hundreds of figures each.
+    expect(read.reduce((n, r) => n + r.layout.figures, 0)).toBeGreaterThan(1000);
+  });
+
+  it('keeps every chart label clear of the others and inside its chart', async () => {
+    const { missing, read } = await layoutsAtEveryWidth();
+    const failures = [...missing, ...read.flatMap(({ width, path, layout }) => firstFew(width, path, layout.labelProblems))];
+    expect(failures).toEqual([]);
+    expect(read.reduce((n, r) => n + r.layout.labels, 0)).toBeGreaterThan(100);
+  });
+});
+
+describe('answers over HTTP from the Node server', () => {
+  it(`answers an unknown page (${NOT_FOUND}, /snapshots/no-such-month/) 404 with the site's own HTML page and its navigation`, async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(at('/'), { waitUntil: 'load' });
+    const navOf = () => page.$$eval('header.site a[href]', (as) => as.map((a) => a.getAttribute('href')));
+    const homeNav = await navOf();
+    expect(homeNav.length).toBeGreaterThan(1);
+    for (const path of [NOT_FOUND, '/snapshots/no-such-month/']) {
+      const res = await fetch(at(path));
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      const response = await page.goto(at(path), { waitUntil: 'load' });
+      expect(response?.status(), path).toBe(404);
+      expect(await navOf(), path).toEqual(homeNav);
+      // The page says what happened and leads back to what exists.
+      expect(await page.locator('h1').textContent(), path).toMatch(/not found|no such page/i);
+      expect(await page.locator('main a[href="/snapshots/"]').count(), path).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers an unknown /v1 path with the JSON 404 error body, not the page', async () => {
+    const res = await fetch(at('/v1/nope'));
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('serves /snapshots/feed.xml as application/atom+xml', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(at('/snapshots/feed.xml'), { method });
+      expect(res.status, method).toBe(200);
+      expect(res.headers.get('content-type'), method).toMatch(/^application\/atom\+xml(;|$)/);
+    }
   });
 });
