@@ -6,6 +6,7 @@ import { SERIES_FIELDS, type PrintedFigure, type PrintedFigures, type SeriesFiel
 import { type PeriodType, monthKey, monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
 import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
 import { type Metric, YTD_SUFFIX } from '../domain/metrics.ts';
+import { shortenedCitations } from './citations.ts';
 import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, type Publication, isPrintedMetric } from './model-types.ts';
 
 export interface Snapshot {
@@ -142,6 +143,11 @@ interface Placed {
   printedKey?: string;
   value: number;
   figure?: PrintedFigure;
+  /**
+   * For a shortened citation (ingest/citations.ts): the report_date of the first exact printing it agrees
+   * with. From that date on it is ignored, as if never printed (DECISIONS §1).
+   */
+  hiddenFrom?: string;
 }
 
 /** A printed entry (DECISIONS §9): what it measures is said once per answer (printed_keys), its period only where it is not the row's. */
@@ -153,14 +159,15 @@ function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
  * Where a figure goes: a series field of its own period's row when exact and the field exists, else a
  * printed figure of that row. A year-to-date figure is printed on the row of its last month.
  */
-function placeFigure(f: Figure, unit: CountUnit | null): { periodType: PeriodType; period: string; placed: Placed } {
+function placeFigure(f: Figure, unit: CountUnit | null, hiddenFrom: string | undefined): { periodType: PeriodType; period: string; placed: Placed } {
+  const hidden = hiddenFrom === undefined ? {} : { hiddenFrom };
   if (f.period.type === 'year_to_date') {
     const period = monthKey(f.period.year, f.period.lastMonth);
-    const placed = { metric: f.metric, printedKey: `${f.metric}${YTD_SUFFIX}`, value: f.value, figure: printedFigure(f, period) };
+    const placed = { metric: f.metric, printedKey: `${f.metric}${YTD_SUFFIX}`, value: f.value, figure: printedFigure(f, period), ...hidden };
     return { periodType: 'month', period, placed };
   }
   const field = f.exact && !isPrintedMetric(f.metric) ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined)) : undefined;
-  const placed: Placed = field ? { metric: f.metric, field, value: f.value } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key) };
+  const placed: Placed = field ? { metric: f.metric, field, value: f.value } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key), ...hidden };
   return { periodType: f.period.type, period: f.period.key, placed };
 }
 
@@ -168,9 +175,12 @@ function placeFigure(f: Figure, unit: CountUnit | null): { periodType: PeriodTyp
  * Rows as the publications printed them. As of each publication date, every field and printed figure
  * takes the value of the latest publication that printed it. A press copy counts only for a figure no
  * office publication printed (DECISIONS §1), exact or not: a press copy that drops the office's
- * "nearly" does not turn the office's qualified figure into an exact one.
+ * "nearly" does not turn the office's qualified figure into an exact one. A shortened citation of an exact
+ * figure (ingest/citations.ts) counts for nothing from the day that exact figure was first published:
+ * neither shown nor keeping a press copy's exact figure out, so the exact value stands (DECISIONS §1).
  */
 function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string, Series> {
+  const shortened = shortenedCitations(dataset.figures);
   const groups = new Map<string, { series: Omit<Series, 'rows'>; periods: Map<string, Map<Publication, Placed[]>> }>();
   const add = (f: Figure, periodType: PeriodType, period: string, placed: Placed) => {
     const lineKey = f.line === 'all' ? 'all' : `line:${dataset.lines.get(f.state)!.get(f.line)!.id}`;
@@ -189,7 +199,7 @@ function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string
   };
   for (const f of dataset.figures) {
     if (f.insurer) continue;
-    const { periodType, period, placed } = placeFigure(f, units.get(`${f.state}|${f.period.type}`) ?? null);
+    const { periodType, period, placed } = placeFigure(f, units.get(`${f.state}|${f.period.type}`) ?? null, shortened.get(f)?.from);
     add(f, periodType, period, placed);
     // A year-to-date series of exact figures is kept too: /v1/coverage reports its span and unit.
     if (f.period.type === 'year_to_date' && f.exact && !isPrintedMetric(f.metric)) {
@@ -205,14 +215,17 @@ function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string
       const snapshots: Snapshot[] = [];
       for (const date of [...new Set(pubs.map((p) => p.reportDate))]) {
         const known = pubs.filter((p) => p.reportDate <= date);
-        const byOffice = new Set(known.filter((p) => !p.secondary).flatMap((p) => byPub.get(p)!.map((e) => e.metric)));
+        const counts = (e: Placed) => e.hiddenFrom === undefined || e.hiddenFrom > date;
+        // What an office printed, by figure: a year to date (`premium_ytd`) is another figure than the month's premium.
+        const figureOf = (e: Placed) => e.printedKey ?? e.metric;
+        const byOffice = new Set(known.filter((p) => !p.secondary).flatMap((p) => byPub.get(p)!.filter(counts).map(figureOf)));
         const values = emptyValues();
         const printed: PrintedFigures = {};
         const valueSetters = new Map<string, Publication>();
         const printedSetters = new Map<string, Publication>();
         for (const pub of known) {
           for (const e of byPub.get(pub)!) {
-            if (pub.secondary && byOffice.has(e.metric)) continue;
+            if (!counts(e) || (pub.secondary && byOffice.has(figureOf(e)))) continue;
             if (e.field) (values[e.field] = e.value), valueSetters.set(e.field, pub);
             else (printed[e.printedKey!] = e.figure!), printedSetters.set(e.printedKey!, pub);
           }

@@ -132,13 +132,45 @@ const noValues = (): Expected => ({
 });
 const hasValues = (e: Expected | null): e is Expected => !!e && FIELDS.some((f) => e.values[f] !== null);
 
+/** The unit of the last digit `words` print for `value` (`$947.5M` → 100000, `$503 million` → 1000000), or null. */
+function printedUnit(words: string, value: number): number | null {
+  const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
+  for (const m of words.matchAll(/(\d[\d,]*(?:\.(\d+))?)\s*(thousand|million|billion|mn|bn|k|m|b)?(?![a-z])/gi)) {
+    const n = Number(m[1].replace(/,/g, ''));
+    const scale = (m[3] ? [SCALE[m[3].toLowerCase()]] : [1, 1e3, 1e6, 1e9]).find((s) => Math.abs(n * s - value) <= 1e-9 * value);
+    if (scale) return scale / 10 ** (m[2]?.length ?? 0);
+  }
+  return null;
+}
+/**
+ * DECISIONS §1, a shortened citation is not a restatement: a qualified row that agrees with an exact row
+ * of the same figure (printed finer) to its own precision is as if unprinted. "nearly"-like words put the
+ * exact figure at most one unit below, "more than"-like at most one unit above; "rounded"-like within half.
+ */
+function shortens(q: DataRow, exact: DataRow[]): boolean {
+  const unit = printedUnit(q.printed, q.value);
+  if (unit === null) return false;
+  const side = /^(rounded|about|approximately|around|roughly|near|neighbourhood)$/.test(q.qualifier) ? 0
+    : /^(nearly|almost|just under)$/.test(q.qualifier) ? -1
+    : /^(over|more than|exceeding|exceeded|exceed|just over|surpassing)$/.test(q.qualifier) ? 1 : null;
+  if (side === null) return false;
+  return exact.some((e) => {
+    const finer = (e.printed ? printedUnit(e.printed, e.value) : null) ?? (Number.isInteger(e.value) ? 1 : 0.01);
+    if (!(finer < unit)) return false;
+    const d = e.value - q.value;
+    return side === 0 ? Math.abs(d) <= unit / 2 : side < 0 ? d <= 0 && -d < unit : d >= 0 && d < unit;
+  });
+}
+
 /**
  * The latest exact figure for a statewide (state, line, period, metric): office publications first,
  * a press copy only where no office publication printed the figure at all (exact or not); then the
  * latest report_date. Ties: the publications of that date (the ingest refuses differing values).
  */
 function latestExact(state: string, line: string, period: string, metric: string): { value: number; pubs: Pub[] } | null {
-  const all = STATEWIDE.get(key(state, line, period, metric)) ?? [];
+  const printed = STATEWIDE.get(key(state, line, period, metric)) ?? [];
+  const exactRows = printed.filter((r) => r.qualifier === '');
+  const all = printed.filter((r) => r.qualifier === '' || !shortens(r, exactRows));
   const office = all.filter((r) => !r.pub.press);
   const exact = (office.length ? office : all).filter((r) => r.qualifier === '');
   if (!exact.length) return null;

@@ -90,7 +90,6 @@ const JAN_ITEMS = { items: { value: 1501, as_printed: null } } as PrintedFigures
 // 2024-02.csv `FL,2024-02,all,,,premium,1200000,rounded,$1.2M,`: rounded.
 /** The legend of those two keys (printed_keys, DECISIONS §9). */
 const ITEMS_KEY = { items: { measures: expect.stringContaining('items'), unit: 'count' } };
-const PREMIUM_KEY = { premium: { measures: 'premium', unit: 'USD' } };
 const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, as_printed: '$1.2M', qualifier: 'rounded' } };
 
 // FL statewide all-lines months, latest vintage of each field:
@@ -99,7 +98,9 @@ const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, as_printed: '$1
 const FL_JAN = row('2024-01', { premium: 1111111.11, policy_count: 1011, new_business_policy_pct: 40, renewal_policy_pct: 60 }, JAN_ITEMS);
 // 2024-02.csv: policies 1101, shares 50/50, premium printed only rounded ("$1.2M": printed, not the
 // premium field); 2024-03.csv (report 2024-04-01) back-fills the premium 1222222.22.
-const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 }, FEB_ROUNDED);
+// "$1.2M" agrees with 1222222.22 to its own precision (0.1M): a shortened citation, not a restatement, so
+// from 2024-04-01 on it is not printed (DECISIONS §1); as of 2024-03-01..31 it is (below).
+const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 });
 // 2024-03.csv: premium 1333333.33, policies 1203, no shares printed.
 const FL_MAR = row('2024-03', { premium: 1333333.33, policy_count: 1203 });
 
@@ -460,7 +461,7 @@ export function contractSuite(call: Call) {
         county: null,
         granularity: 'month',
         data: [FL_JAN, FL_FEB, FL_MAR],
-        printed_keys: { ...ITEMS_KEY, ...PREMIUM_KEY },
+        printed_keys: ITEMS_KEY,
         // The latest publication among the figures: 2024-03.csv (report 2024-04-01, data as of 2024-03-31).
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
@@ -1079,7 +1080,7 @@ export function contractSuite(call: Call) {
         line: 'all',
         granularity: 'month',
         series: { FL: [FL_JAN, FL_FEB, FL_MAR], IL: IL_MONTHS },
-        printed_keys: { ...ITEMS_KEY, ...PREMIUM_KEY },
+        printed_keys: ITEMS_KEY,
         // Latest across states: FL's 2024-03.csv (2024-04-01). Earliest data_as_of across states: IL's
         // latest report il-2024-02.csv is current to 2024-02-29 (FL's to 2024-03-31).
         report_date: '2024-04-01',
@@ -1248,7 +1249,7 @@ export function contractSuite(call: Call) {
         granularity: 'month',
         sample: true,
         data: [FL_JAN, FL_FEB, FL_MAR],
-        printed_keys: { ...ITEMS_KEY, ...PREMIUM_KEY },
+        printed_keys: ITEMS_KEY,
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
         source: SOURCE.FL,

@@ -58,12 +58,14 @@ describe('two publications of one report_date', () => {
 
   it('a qualified figure beside an exact one is no conflict: it fills no series field, and is printed beside it', () => {
     const data = tmp.fixtureCopy();
-    writeData(data, 'publications/office/2024-01-flash.csv', flash(['FL,2024-01,all,,,premium,1100000,about,about $1.1M,']));
+    // "about $1.2M" disagrees with the exact 1111111.11 beyond its precision (0.1M), so it is no shortened
+    // citation of it (one that agrees is not printed at all: tests/unit/shortened-citations.test.ts)
+    writeData(data, 'publications/office/2024-01-flash.csv', flash(['FL,2024-01,all,,,premium,1200000,about,about $1.2M,']));
     const out = tmp.build(data);
     const after = uncited(readTree(out));
-    // January keeps 2024-01.csv's exact 1111111.11 in every vintage; the flash's "about $1.1M" is printed
+    // January keeps 2024-01.csv's exact 1111111.11 in every vintage; the flash's "about $1.2M" is printed
     // (beside the items 1501 that 2024-01.csv prints in another unit than policies)
-    const about = { value: 1100000, as_printed: 'about $1.1M', qualifier: 'about' };
+    const about = { value: 1200000, as_printed: 'about $1.2M', qualifier: 'about' };
     const jan = rowOf(after.get('private/series/FL/all/month.json'), '2024-01')!;
     expect(jan.snapshots.map((s) => [s[0], s[3], s[10].premium])).toEqual([
       ['2024-02-01', 1111111.11, about],
@@ -73,10 +75,13 @@ describe('two publications of one report_date', () => {
     // Nothing else differs from the build without the flash.
     for (const s of jan.snapshots) delete s[10].premium;
     delete after.get('free/sample/FL.json').data[0].printed.premium;
+    // the fixture's only other printed premium, February's "$1.2M", is a shortened citation of its exact
+    // 1222222.22 (DECISIONS §1) and not in the sample: the flash's is the one that needs the legend
+    delete after.get('free/sample/FL.json').printed_keys.premium;
     // the sample's CSV: one line more, the printed premium of January (state, line, granularity, period, field, value, kind, ...)
     const csv: string[][] = after.get('free/sample/FL.csv');
-    const line = csv.findIndex((fields) => fields.slice(3, 7).join() === '2024-01,premium,1100000,printed');
-    expect(csv[line]).toEqual(['FL', 'all', 'month', '2024-01', 'premium', '1100000', 'printed', 'about $1.1M', 'about', 'premium', 'USD']);
+    const line = csv.findIndex((fields) => fields.slice(3, 7).join() === '2024-01,premium,1200000,printed');
+    expect(csv[line]).toEqual(['FL', 'all', 'month', '2024-01', 'premium', '1200000', 'printed', 'about $1.2M', 'about', 'premium', 'USD']);
     csv.splice(line, 1);
     expect(after).toEqual(uncited(built()));
   });
