@@ -63,7 +63,7 @@ const PARTIAL_YEARS_AND_GROWTH: Caveat = {
 
 const HALF_YEARS: Caveat = {
   name: 'Half-years',
-  text: "`granularity=half_year` (periods `YYYY-H1`, `YYYY-H2`) reaches WSIA's semiannual figures, the one source covering every office; for most states it is the only series.",
+  text: "`granularity=half_year` (periods `YYYY-H1`, `YYYY-H2`) reaches WSIA's semiannual figures, the one source covering every office; for most states it is the only series, and a sparse one: `periods` in /v1/coverage says how many periods of each type have figures, often far fewer than its `from`..`to` span.",
   example: '/v1/premium?state=AZ&granularity=half_year',
 };
 
@@ -75,7 +75,7 @@ const BASES: Caveat = {
 
 const PUBLICATIONS: Caveat = {
   name: 'Publications',
-  text: 'Every data answer lists the `publications` (publisher, title, URL, `report_date`) behind its figures, to cite; /v1/publications lists a state\'s, with the `report_dates` that `report_date` can pin.',
+  text: 'Every data answer lists the `publications` (publisher, title, URL, `report_date`) behind its figures, to cite; /v1/publications lists a state\'s, with the `report_dates` that `report_date` can pin, or, without `state`, every state\'s, newest first (`since=YYYY-MM-DD`: only those published on or after that date).',
   example: '/v1/publications?state=TX',
 };
 

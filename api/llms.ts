@@ -124,14 +124,17 @@ function commonBasis(coverage: readonly CoverageItem[]): string | null {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
 }
 
-/** One state: its office, then its period types with range and count unit, grouped by premium basis (the common one first, unnamed). */
+/** How many periods of a type have figures, the count unit beside it: `(3 periods, policies)`. */
+const periodsNote = (p: { periods: number; count_unit: string | null }) => ` (${p.periods} ${p.periods === 1 ? 'period' : 'periods'}${p.count_unit ? `, ${p.count_unit}` : ''})`;
+
+/** One state: its office, then its period types with range, number of periods and count unit, grouped by premium basis (the common one first, unnamed). */
 function stateItem(state: CoverageItem, common: string | null, link: (path: string) => string): string {
   const byBasis = new Map<string, string[]>(common ? [[common, []]] : []);
   for (const type of PERIOD_TYPE_NAMES) {
     const p = state.period_types[type];
     if (!p) continue;
     if (!byBasis.has(p.basis)) byBasis.set(p.basis, []);
-    byBasis.get(p.basis)!.push(`${type} ${span(p)}${p.count_unit ? ` (${p.count_unit})` : ''}`);
+    byBasis.get(p.basis)!.push(`${type} ${span(p)}${periodsNote(p)}`);
   }
   const periods = [...byBasis].filter(([, ranges]) => ranges.length).map(([basis, ranges]) => (basis === common ? ranges.join(', ') : `${basis}: ${ranges.join(', ')}`));
   const extras = [
@@ -184,7 +187,7 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     '## States',
     '',
-    `- [Coverage](${link('/v1/coverage')}): below, per state, its stamping office and each period type's range and count unit${common ? `; unless another is named, the premium basis is ${common}` : ''}. Each links the state's publications.`,
+    `- [Coverage](${link('/v1/coverage')}): below, per state, its stamping office and each period type's range, how many of its periods have figures (statewide, all lines: the rows /v1/premium answers; year_to_date: the spans with an exact level) and count unit${common ? `; unless another is named, the premium basis is ${common}` : ''}. Each links the state's publications.`,
     ...coverage.map((s) => stateItem(s, common, link)),
     '',
     '## Snapshots',

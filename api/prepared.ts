@@ -13,12 +13,15 @@ export interface PreparedAnswer {
   body: Buffer;
 }
 
-/** The canonical free queries: each free route with no parameter or with each state the build has; the sample also as CSV. */
+/**
+ * The canonical free queries: each free route with no parameter (/v1/publications: every state's, the feed)
+ * or with each state the build has; the sample also as CSV. /v1/publications with since is computed.
+ */
 export function freeTargets(): string[] {
   const states = coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))).map((c) => c.state);
   const perState = ['/v1/lines', '/v1/premium/sample', '/v1/publications'].flatMap((path) => states.map((s) => `${path}?state=${s}`));
   const sampleCsv = ['/v1/premium/sample?format=csv', ...states.map((s) => `/v1/premium/sample?state=${s}&format=csv`)];
-  return ['/v1/coverage', '/v1/premium/sample', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', ...perState, ...sampleCsv];
+  return ['/v1/coverage', '/v1/premium/sample', '/v1/publications', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', ...perState, ...sampleCsv];
 }
 
 /** A handler's answer as the bytes and headers the server writes. */

@@ -112,8 +112,12 @@ export const PERIOD_TYPE_NAMES = ['month', 'quarter', 'half_year', 'year', 'year
 
 export const periodTypeCoverage = z
   .object({
-    from: z.string(),
-    to: z.string(),
+    from: z.string().meta({ description: 'The first period of this type with figures, statewide, for all lines or any one line or category.' }),
+    to: z.string().meta({ description: 'The last such period. Periods between from and to may have no figures: periods says how many have, for all lines.' }),
+    periods: z.number().int().nonnegative().meta({
+      description:
+        "How many periods of this type have at least one figure (exact or printed), statewide for all lines, latest vintage: exactly the rows /v1/premium answers for the state at this granularity (line=all, no county, no report_date), so fewer than from..to spans where a series is sparse. 0 when only single lines or categories have figures of this type. year_to_date, not a granularity: the year-to-date spans with an exact level (premium, a new/renewal figure, or a count in this count_unit), the spans from and to bound; each is served in the printed object of /v1/premium's month row of its last month, under the key <metric>_ytd without a qualifier. Rounded year-to-date levels and year-to-date growth rates are printed on month rows too but are not counted here.",
+    }),
     latest_report_date: z.string(),
     count_unit: z.enum(['policies', 'transactions', 'items']).nullable().meta({
       description: 'What policy_count counts for this period type; null where no count is published.',
@@ -295,7 +299,10 @@ export const summaryResponse = z
     renewal_premium: nullableNumber,
     new_business_policy_pct: nullableNumber,
     renewal_policy_pct: nullableNumber,
-    months_available: z.number().int().meta({ description: 'Months of the year with a published monthly statewide all-lines row.' }),
+    months_available: z.number().int().meta({
+      description:
+        'Months of the year whose monthly statewide all-lines row holds at least one exact figure in the six series fields (premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct). A month with only printed figures is not counted: it has nothing to sum.',
+    }),
     basis: z.enum(SUMMARY_BASES).nullable().meta({
       description:
         'First that applies: monthly_sum (all 12 months have premium; the months are summed), annual_report (a year-level row the source published), monthly_sum again when all 12 months are published but some lack a premium (premium then null), partial_monthly_sum (fewer than 12 months, summed: may understate the year), else null with every figure null. In a sum, a field is null when any summed month has it null.',
@@ -305,7 +312,9 @@ export const summaryResponse = z
         year: z.number().int(),
         premium: nullableNumber,
         policy_count: nullableNumber,
-        months_available: z.number().int(),
+        months_available: z.number().int().meta({
+          description: "The prior year's months counted the same way (at least one exact figure); like-for-like, only among the current year's calendar months when basis is partial_monthly_sum.",
+        }),
       })
       .strict()
       .meta({
@@ -441,10 +450,32 @@ export type SampleResponse = z.infer<typeof sampleResponse>;
 
 // ---- /v1/publications -------------------------------------------------------------------------
 
-export const publicationsParams = z.object({ state: stateParam }).strict();
+export const publicationsParams = z
+  .object({
+    state: stateParam.optional().meta({
+      description:
+        "That state's publications, oldest first; omitted, every state's, newest first: a change feed. A two-letter state code, case-insensitive.",
+      example: 'FL',
+    }),
+    since: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD, e.g. 2025-06-01')
+      .refine(isIsoDate, 'a real calendar date YYYY-MM-DD, e.g. 2025-06-01')
+      .optional()
+      .meta({
+        description: 'Only publications whose report_date is on or after this date, `YYYY-MM-DD`: what was published since a client last looked. With state, that state\'s only.',
+        example: '2025-06-01',
+      }),
+  })
+  .strict();
+export type PublicationsParams = z.infer<typeof publicationsParams>;
 
-export const publicationListing = publicationRef
-  .extend({
+export const publicationListing = z
+  .object({
+    state: z.string().meta({
+      description: 'The state whose figures it gives. A publication with figures for several states (a WSIA report) is listed once per state, each with that state\'s periods and figure count.',
+    }),
+    ...publicationRef.shape,
     data_as_of: z.string().meta({ description: 'The date the data of the publication is current to, YYYY-MM-DD.' }),
     secondary: z.boolean().meta({
       description: "True for a press copy of an office's figures: office publications outrank it figure by figure, whatever the dates.",
@@ -461,12 +492,16 @@ export const publicationListing = publicationRef
 
 export const publicationsResponse = z
   .object({
-    state: z.string(),
-    source: z.string().meta({ description: "The state's source: the stamping office publishing its figures." }),
+    state: nullableString.meta({ description: 'The state asked for; null when none was (every state\'s publications).' }),
+    source: nullableString.meta({ description: "The state's source: the stamping office publishing its figures; null without state." }),
     report_dates: z.array(z.string()).meta({
-      description: 'Every distinct report_date, ascending: the vintages a report_date parameter can pin (each date shows what was published on or before it).',
+      description:
+        'Every distinct report_date of the publications listed, ascending. For one state: the vintages a report_date parameter can pin (each date shows what was published on or before it).',
     }),
-    publications: z.array(publicationListing).meta({ description: 'Every publication with figures for the state, ordered by report_date, then url.' }),
+    publications: z.array(publicationListing).meta({
+      description:
+        'Every publication with figures for the state, oldest first: by report_date, then url. Without state, every state\'s, newest first: by report_date descending, then state, then url, then title. With since, only those whose report_date is on or after it, in the same order.',
+    }),
   })
   .strict()
   .meta({ id: 'PublicationsResponse' });
@@ -656,13 +691,15 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   {
     path: '/v1/publications',
     operationId: 'list_publications',
-    summary: "The publications behind a state's figures",
+    summary: 'The publications behind the figures, by state or as a feed',
     description:
-      "Every publication this service transcribed for the state, with its report date, what it covers and how many figures came from it: the vintage dates to pin with report_date, and the documents to cite.",
+      "Every publication this service transcribed, with its state, report date, what it covers and how many figures came from it: the vintage dates to pin with report_date, and the documents to cite. With state, that state's, oldest first; without, every state's, newest first (report_date descending, then state, url, title); since=YYYY-MM-DD keeps those published on or after that date, in either form.",
     priceUsd: null,
     params: publicationsParams,
     response: publicationsResponse,
     errors: [400, 404, 500],
+    // The feed of what is new: the state's example would list one state's whole history.
+    exampleParams: ['since'],
   },
   {
     path: '/v1/solvency/sample',

@@ -34,11 +34,15 @@ function coverage(state: State, model: Model): CoverageItem {
     const counted = series
       .filter((s) => s.rows.some((r) => r.snapshots.some((x) => x.values.policy_count !== null)))
       .sort((a, b) => Number(b.lineKey === 'all') - Number(a.lineKey === 'all'));
-    const basis = (series.find((s) => s.lineKey === 'all') ?? series[0]).basis;
+    const allLines = series.find((s) => s.lineKey === 'all');
+    const basis = (allLines ?? series[0]).basis;
     if (!basis) throw new Error(`no basis for ${state.code} ${pt}: the ingest checks bases.csv before this`);
     periodTypes[pt] = {
       from: periods[0],
       to: periods.at(-1)!,
+      // The rows /v1/premium answers for line=all at this granularity: every row's latest snapshot shows a
+      // figure (the model keeps none that is empty). year_to_date: the spans of the exact year-to-date series.
+      periods: allLines?.rows.length ?? 0,
       latest_report_date: latestPublication(series.flatMap((s) => s.rows.map((r) => r.snapshots.at(-1)!))).reportDate,
       count_unit: counted[0]?.countUnit ?? null,
       basis,
@@ -136,7 +140,7 @@ function publications(dataset: Dataset, code: string, refs: PublicationRef[], po
         const keys = figures.filter((f) => f.period.type === type).map((f) => f.period.key).sort();
         if (keys.length) periods[type] = { from: keys[0], to: keys.at(-1)! };
       }
-      return { ...ref, data_as_of: figures[0].pub.dataAsOf, secondary: figures[0].pub.secondary, periods, figure_count: figures.length };
+      return { state: code, ...ref, data_as_of: figures[0].pub.dataAsOf, secondary: figures[0].pub.secondary, periods, figure_count: figures.length };
     });
   return {
     state: code,
@@ -168,10 +172,11 @@ function seriesShard(s: Series, lineEcho: string, position: Map<string, number>)
   };
 }
 
-/** What the files that cover every state need of one state: its coverage item and its entry in index.json. */
+/** What the files that cover every state need of one state: its coverage item, its entry in index.json and its publications (the feed). */
 export interface StateShards {
   coverage: CoverageItem;
   index: IndexShard['states'][string];
+  publications: PublicationsResponse['publications'];
 }
 
 /**
@@ -183,7 +188,8 @@ export function renderState(dataset: Dataset, model: Model, code: string, { refs
   const item = coverageItem.parse(coverage(state, model));
   const lineItems = linesResponse.parse(lines(dataset, code));
   emit(`free/lines/${code}.json`, json(lineItems));
-  emit(`free/publications/${code}.json`, json(publicationsResponse.parse(publications(dataset, code, refs, position))));
+  const listing = publicationsResponse.parse(publications(dataset, code, refs, position));
+  emit(`free/publications/${code}.json`, json(listing));
   const free = sample(dataset, model, code, item.period_types, { refs, position });
   emit(`free/sample/${code}.json`, json(sampleResponse.parse(free.body)));
   emit(`free/sample/${code}.csv`, free.csv);
@@ -204,6 +210,7 @@ export function renderState(dataset: Dataset, model: Model, code: string, { refs
   }
   return {
     coverage: item,
+    publications: listing.publications,
     index: {
       source: state.source,
       lines: lineItems.map(({ note: _note, ...l }) => ({ ...l, dir: lineDir(`line:${l.id}`) })),
@@ -216,12 +223,27 @@ export function renderState(dataset: Dataset, model: Model, code: string, { refs
   };
 }
 
+/** Newest first, then by state, url and title: the feed's order, which a stable sort completes for equal keys. */
+const newestFirst = (a: PublicationsResponse['publications'][number], b: PublicationsResponse['publications'][number]) =>
+  (b.report_date > a.report_date ? 1 : b.report_date < a.report_date ? -1 : 0) ||
+  (a.state < b.state ? -1 : a.state > b.state ? 1 : 0) ||
+  (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) ||
+  (a.title < b.title ? -1 : a.title > b.title ? 1 : 0);
+
+/** /v1/publications without state: every state's publications, newest first. */
+function publicationsFeed(states: StateShards[]): PublicationsResponse {
+  const listed = states.flatMap((s) => s.publications).sort(newestFirst);
+  return { state: null, source: null, report_dates: [...new Set(listed.map((p) => p.report_date))].sort(), publications: listed };
+}
+
 /** The files that cover every state, from each state's rendering (in state code order), and the further datasets' files. */
 export function renderShared(states: StateShards[], { refs }: Citations, records: Dataset['records']): [string, string][] {
   const index: IndexShard['states'] = {};
   for (const s of states) index[s.coverage.state] = s.index;
   return [
     ['free/coverage.json', json(coverageResponse.parse(states.map((s) => s.coverage)))],
+    // Beside the states' listings (FL.json, ...): a state code is two capitals, so `all` is no state's.
+    ['free/publications/all.json', json(publicationsResponse.parse(publicationsFeed(states)))],
     ['private/index.json', json({ publications: refs, states: index } satisfies IndexShard)],
     ...datasetFiles(records),
   ];

@@ -223,8 +223,8 @@ describe('DEPLOY_TARGET=vercel build', () => {
     const targets = freeTargets(); // what the integration wrote files for: one list, api/prepared.ts
     restore();
     const states = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')).length;
-    // the free routes, lines, sample and publications of each state, and the sample as CSV (default state and each)
-    expect(targets.length).toBe(5 + 3 * states + 1 + states);
+    // the free routes and the publications feed, lines, sample and publications of each state, and the sample as CSV (default state and each)
+    expect(targets.length).toBe(6 + 3 * states + 1 + states);
     const requests = targets.flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path })));
     const out = await callFunction({}, requests);
     const routes = vercelRoutes();

@@ -10,8 +10,8 @@ import { HANDLERS } from '../../api/routes/index.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 
 // SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently; and
-// /v1/publications, the free REST twin of the MCP tool list_publications (issue 11); format (json or csv) on
-// the series routes (DECISIONS §11).
+// /v1/publications, the free REST twin of the MCP tool list_publications (issue 11; without state, every state's,
+// and since: issue 24); format (json or csv) on the series routes (DECISIONS §11).
 const SPEC = {
   '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['state'] },
   '/v1/premium/summary': { price: '0.10', params: ['state', 'year'], required: ['state', 'year'] },
@@ -20,7 +20,7 @@ const SPEC = {
   '/v1/premium/sample': { price: null, params: ['state', 'format'], required: [] },
   '/v1/lines': { price: null, params: ['state'], required: ['state'] },
   '/v1/coverage': { price: null, params: [], required: [] },
-  '/v1/publications': { price: null, params: ['state'], required: ['state'] },
+  '/v1/publications': { price: null, params: ['state', 'since'], required: [] },
   '/v1/solvency/sample': { price: null, params: [], required: [] },
   '/v1/rates/sample': { price: null, params: [], required: [] },
   '/v1/syndicates/sample': { price: null, params: [], required: [] },

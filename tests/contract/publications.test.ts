@@ -8,7 +8,9 @@
 //     ranking cites is listed;
 // (c) report_dates are the listing's distinct dates, ascending, and they are the vintages report_date pins:
 //     the day before the first one no figure exists, and an answer as of any one cites nothing later;
-// (d) each publication's periods are the first and last period of each type among its own rows for the state.
+// (d) each publication's periods are the first and last period of each type among its own rows for the state;
+// (e) without state, the feed: every state's listing entries, each with its state, newest first (report_date
+//     descending, then state, url, title), and since=D keeps those of report_date D or later, in either form.
 // Answers are computed in process from shards built from data/ into a temporary folder, the payment gate off.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -115,11 +117,13 @@ const GRANULARITIES = ['month', 'quarter', 'half_year', 'year'] as const;
 const counts = { states: 0, listed: 0, figures: 0, citingAnswers: 0, citations: 0, pinnedAnswers: 0 };
 let coverage: CoverageItem[] = [];
 const listings = new Map<string, PublicationsResponse>();
+let feed: PublicationsResponse;
 
 beforeAll(async () => {
   installGate(null);
   coverage = await get('/v1/coverage', coverageResponse);
   for (const { state } of coverage) listings.set(state, await get(`/v1/publications?state=${state}`, publicationsResponse));
+  feed = await get('/v1/publications', publicationsResponse);
 });
 afterAll(() => {
   installGate(undefined);
@@ -160,6 +164,7 @@ describe('GET /v1/publications on data/', () => {
       const files = FILES.filter((f) => rowsOf(f, state).length);
       const expected = files
         .map((f) => ({
+          state,
           publisher: f.header.publisher,
           title: f.header.title,
           url: f.header.url,
@@ -264,6 +269,46 @@ describe('GET /v1/publications on data/', () => {
         // the data it holds ends no later than the day it was published
         expect(p.data_as_of <= p.report_date, `${state} ${file.file}`).toBe(true);
       }
+    }
+  });
+});
+
+type Listed = PublicationsResponse['publications'][number];
+/** The feed's order, written out here: report_date descending, then state, url, title. */
+const newestFirst = (a: Listed, b: Listed) =>
+  a.report_date !== b.report_date ? (a.report_date < b.report_date ? 1 : -1) : a.state !== b.state ? (a.state < b.state ? -1 : 1) : a.url !== b.url ? (a.url < b.url ? -1 : 1) : a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
+const isNewestFirst = (list: readonly Listed[]) => list.every((p, i) => i === 0 || newestFirst(list[i - 1], p) <= 0);
+
+describe('GET /v1/publications without state, and since, on data/', () => {
+  it("(e) lists every state's publications, each with its state, newest first: the per-state listings' very entries", () => {
+    const states = new Set(feed.publications.map((p) => p.state));
+    expect([feed.state, feed.source]).toEqual([null, null]);
+    // every state with a publication, and every entry of every state's listing (which carries the state too)
+    expect([...states].sort()).toEqual(coverage.map((c) => c.state).filter((s) => listings.get(s)!.publications.length));
+    const perState = [...listings.values()].flatMap((l) => l.publications);
+    for (const [state, l] of listings) for (const p of l.publications) expect(p.state, `${state} ${p.url}`).toBe(state);
+    expect(feed.publications.length).toBe(perState.length);
+    expect([...feed.publications].sort(newestFirst)).toEqual([...perState].sort(newestFirst));
+    expect(isNewestFirst(feed.publications)).toBe(true);
+    expect(feed.report_dates).toEqual([...new Set(perState.map((p) => p.report_date))].sort());
+  });
+
+  it('(e) since=2025-06-01 lists publications of several states, none older, newest first: the feed from that date', async () => {
+    const since = '2025-06-01';
+    const recent = await get(`/v1/publications?since=${since}`, publicationsResponse);
+    expect(new Set(recent.publications.map((p) => p.state)).size).toBeGreaterThan(1);
+    expect(recent.publications.every((p) => p.report_date >= since)).toBe(true);
+    expect(isNewestFirst(recent.publications)).toBe(true);
+    expect(recent).toEqual({ state: null, source: null, report_dates: feed.report_dates.filter((d) => d >= since), publications: feed.publications.filter((p) => p.report_date >= since) });
+    // and only those: the feed's older entries are all before the date
+    expect(feed.publications.slice(recent.publications.length).every((p) => p.report_date < since)).toBe(true);
+  });
+
+  it("(e) since with state: that state's listing from the date, in its own order", async () => {
+    const since = '2025-06-01';
+    for (const [state, listing] of listings) {
+      const recent = await get(`/v1/publications?state=${state}&since=${since}`, publicationsResponse);
+      expect(recent, state).toEqual({ ...listing, report_dates: listing.report_dates.filter((d) => d >= since), publications: listing.publications.filter((p) => p.report_date >= since) });
     }
   });
 });

@@ -184,6 +184,7 @@ function expectedPublications(state: string): PublicationsResponse['publications
       periods[t] = { from: !seen || period < seen.from ? period : seen.from, to: !seen || period > seen.to ? period : seen.to };
     }
     return [{
+      state,
       publisher: header.publisher,
       title: header.title,
       url: header.url,
@@ -250,10 +251,10 @@ export function contractSuite(call: Call) {
       // bases.csv: every FL and IL period type is 'premium reported to the fixture office'; TX's half year
       // is WSIA's compilation, its year the office's.
       const office = 'premium reported to the fixture office';
-      // Months Jan-Mar 2024; the March newsletter (2024-04-01) is the latest publication.
-      expect(fl.period_types.month).toEqual({ from: '2024-01', to: '2024-03', latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
+      // Months Jan-Mar 2024, all three with figures; the March newsletter (2024-04-01) is the latest publication.
+      expect(fl.period_types.month).toEqual({ from: '2024-01', to: '2024-03', periods: 3, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
       // 2023-Q4 printed by the source; 2024-Q1 summed once March exists.
-      expect(fl.period_types.quarter).toEqual({ from: '2023-Q4', to: '2024-Q1', latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
+      expect(fl.period_types.quarter).toEqual({ from: '2023-Q4', to: '2024-Q1', periods: 2, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
       expect(fl.period_types.year).toBeUndefined(); // 2024 is incomplete; 2023 exists only per county
       expect(fl.period_types.half_year).toBeUndefined(); // 2024-H1 lacks April-June
       expect(fl.capabilities).toEqual({ has_county_data: true, has_insurer_data: true, has_new_renewal_split: true });
@@ -263,9 +264,9 @@ export function contractSuite(call: Call) {
       expect(ny.capabilities).toEqual({ has_county_data: false, has_insurer_data: false, has_new_renewal_split: false });
       expect(ny.insurer_periods).toEqual([]);
       expect(tx.stamping_office_name_basis).toBe('unconfirmed');
-      expect(tx.period_types.year).toEqual({ from: '2023', to: '2023', latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' });
+      expect(tx.period_types.year).toEqual({ from: '2023', to: '2023', periods: 1, latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' });
       expect(tx.period_types.half_year).toEqual({
-        from: '2023-H1', to: '2023-H1', latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)',
+        from: '2023-H1', to: '2023-H1', periods: 1, latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)',
       });
       expect(tx.insurer_periods).toEqual([]);
       // IL (states.csv: SLAI, confirmed): months 2022-12 (il-2022-annual.csv, 2023-02-15) to 2024-02
@@ -280,10 +281,11 @@ export function contractSuite(call: Call) {
         stamping_office: 'Surplus Line Association of Illinois',
         stamping_office_name_basis: 'confirmed',
         period_types: {
-          month: { from: '2022-12', to: '2024-02', latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
-          quarter: { from: '2023-Q1', to: '2023-Q4', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
-          half_year: { from: '2023-H1', to: '2023-H2', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
-          year: { from: '2022', to: '2023', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          // 2022-12, the 12 months of 2023 and 2024-01..02: every month of the span has figures
+          month: { from: '2022-12', to: '2024-02', periods: 15, latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
+          quarter: { from: '2023-Q1', to: '2023-Q4', periods: 4, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          half_year: { from: '2023-H1', to: '2023-H2', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          year: { from: '2022', to: '2023', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
         },
         capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
         insurer_periods: ['2023', '2023-01', '2023-02', '2023-03', '2023-04', '2023-05', '2023-06', '2023-07', '2023-08', '2023-09', '2023-10', '2023-11', '2023-12', '2024-01'],
@@ -351,7 +353,11 @@ export function contractSuite(call: Call) {
   });
 
   describe('GET /v1/publications', () => {
-    const listing = async (query: string) => okBody(await call(`/v1/publications?${query}`), publicationsResponse, FREE_CACHE);
+    const listing = async (query: string) => okBody(await call(`/v1/publications${query && `?${query}`}`), publicationsResponse, FREE_CACHE);
+    type Listed = PublicationsResponse['publications'][number];
+    /** The feed's order, written out here: report_date descending, then state, url, title. */
+    const newestFirst = (a: Listed, b: Listed) =>
+      a.report_date !== b.report_date ? (a.report_date < b.report_date ? 1 : -1) : a.state !== b.state ? (a.state < b.state ? -1 : 1) : a.url !== b.url ? (a.url < b.url ? -1 : 1) : a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
 
     it('FL: its four newsletters and reports, by report_date, each with what it covers and its figure count', async () => {
       // Read off the files by hand: every row of the four FL files is an FL figure, so each count is the
@@ -362,10 +368,10 @@ export function contractSuite(call: Call) {
         source: SOURCE.FL,
         report_dates: ['2024-01-15', '2024-02-01', '2024-03-01', '2024-04-01'],
         publications: [
-          { ...PUB.FL_2023_Q4, data_as_of: '2023-12-31', secondary: false, periods: { quarter: { from: '2023-Q4', to: '2023-Q4' }, year: { from: '2023', to: '2023' } }, figure_count: 5 },
-          { ...PUB.FL_2024_01, data_as_of: '2024-01-31', secondary: false, periods: { month: { from: '2024-01', to: '2024-01' } }, figure_count: 9 },
-          { ...PUB.FL_2024_02, data_as_of: '2024-02-29', secondary: false, periods: { month: { from: '2024-01', to: '2024-02' } }, figure_count: 5 },
-          { ...PUB.FL_2024_03, data_as_of: '2024-03-31', secondary: false, periods: { month: { from: '2024-02', to: '2024-03' } }, figure_count: 9 },
+          { state: 'FL', ...PUB.FL_2023_Q4, data_as_of: '2023-12-31', secondary: false, periods: { quarter: { from: '2023-Q4', to: '2023-Q4' }, year: { from: '2023', to: '2023' } }, figure_count: 5 },
+          { state: 'FL', ...PUB.FL_2024_01, data_as_of: '2024-01-31', secondary: false, periods: { month: { from: '2024-01', to: '2024-01' } }, figure_count: 9 },
+          { state: 'FL', ...PUB.FL_2024_02, data_as_of: '2024-02-29', secondary: false, periods: { month: { from: '2024-01', to: '2024-02' } }, figure_count: 5 },
+          { state: 'FL', ...PUB.FL_2024_03, data_as_of: '2024-03-31', secondary: false, periods: { month: { from: '2024-02', to: '2024-03' } }, figure_count: 9 },
         ],
       });
     });
@@ -395,7 +401,7 @@ export function contractSuite(call: Call) {
         state: 'TX',
         source: SOURCE.TX,
         report_dates: ['2024-02-10'],
-        publications: [{ ...PUB.TX_2023, data_as_of: '2023-12-31', secondary: false, periods: { half_year: { from: '2023-H1', to: '2023-H1' }, year: { from: '2023', to: '2023' } }, figure_count: 3 }],
+        publications: [{ state: 'TX', ...PUB.TX_2023, data_as_of: '2023-12-31', secondary: false, periods: { half_year: { from: '2023-H1', to: '2023-H1' }, year: { from: '2023', to: '2023' } }, figure_count: 3 }],
       });
     });
 
@@ -415,6 +421,56 @@ export function contractSuite(call: Call) {
       expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).publications).toEqual([PUB.FL_2023_Q4]);
     });
 
+    it("without state: every state's publications, each with its state, newest first; report_dates their distinct dates, ascending", async () => {
+      const feed = await listing('');
+      const expected = FIXTURE_STATES.flatMap(expectedPublications).sort(newestFirst);
+      expect(feed).toEqual({ state: null, source: null, report_dates: [...new Set(expected.map((p) => p.report_date))].sort(), publications: expected });
+      // Read off the fixture by hand: FL's four newsletters, IL's three reports and TX's annual report, interleaved by date.
+      expect(feed.publications.map((p) => [p.report_date, p.state, p.title])).toEqual([
+        ['2024-04-01', 'FL', 'March 2024'],
+        ['2024-03-20', 'IL', 'February 2024'],
+        ['2024-03-01', 'FL', 'February 2024'],
+        ['2024-02-10', 'TX', 'Annual 2023'],
+        ['2024-02-01', 'FL', 'January 2024'],
+        ['2024-01-20', 'IL', 'December 2023'],
+        ['2024-01-15', 'FL', 'Fourth quarter 2023'],
+        ['2023-02-15', 'IL', 'Annual 2022'],
+      ]);
+      // Each state's listing is the feed's entries of that state, the same objects, oldest first.
+      for (const state of FIXTURE_STATES) {
+        const own = (await listing(`state=${state}`)).publications;
+        const oldestFirst = (a: Listed, b: Listed) => (a.report_date !== b.report_date ? (a.report_date < b.report_date ? -1 : 1) : a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+        expect(feed.publications.filter((p) => p.state === state).sort(oldestFirst), state).toEqual(own);
+      }
+    });
+
+    it("since=D keeps what was published on or after D: every state's newest first, or with state that state's oldest first", async () => {
+      const feed = await listing('');
+      // 2024-02-10 is the date of TX's annual report: a publication of that very day is kept.
+      const recent = await listing('since=2024-02-10');
+      expect(recent.publications.map((p) => [p.report_date, p.state, p.title])).toEqual([
+        ['2024-04-01', 'FL', 'March 2024'],
+        ['2024-03-20', 'IL', 'February 2024'],
+        ['2024-03-01', 'FL', 'February 2024'],
+        ['2024-02-10', 'TX', 'Annual 2023'],
+      ]);
+      expect(recent).toEqual({
+        state: null,
+        source: null,
+        report_dates: ['2024-02-10', '2024-03-01', '2024-03-20', '2024-04-01'],
+        publications: feed.publications.filter((p) => p.report_date >= '2024-02-10'),
+      });
+      // With state: both filters, in the state's own order.
+      expect(await listing('state=FL&since=2024-03-01')).toEqual({ state: 'FL', source: SOURCE.FL, report_dates: ['2024-03-01', '2024-04-01'], publications: expectedPublications('FL').slice(2) });
+      expect(await (await call('/v1/publications?since=2024-03-01&state=fl')).text()).toBe(await (await call('/v1/publications?state=FL&since=2024-03-01')).text());
+      // Before every publication: the listing itself, byte for byte; after the last: nothing, the state and its source kept.
+      expect(await (await call('/v1/publications?since=2000-01-01')).text()).toBe(await (await call('/v1/publications')).text());
+      expect(await (await call('/v1/publications?state=IL&since=2000-01-01')).text()).toBe(await (await call('/v1/publications?state=IL')).text());
+      expect(await listing('since=2024-04-02')).toEqual({ state: null, source: null, report_dates: [], publications: [] });
+      expect(await listing('state=TX&since=2024-02-11')).toEqual({ state: 'TX', source: SOURCE.TX, report_dates: [], publications: [] });
+      await notFound('/v1/publications?state=ZZ&since=2024-01-01', ['ZZ']);
+    });
+
     it('takes the state code case-insensitively, answering the same bytes', async () => {
       const upper = await (await call('/v1/publications?state=FL')).text();
       expect(await (await call('/v1/publications?state=fl')).text()).toBe(upper);
@@ -426,8 +482,7 @@ export function contractSuite(call: Call) {
       await notFound('/v1/publications?state=zz', ['ZZ']);
     });
 
-    it('400s a missing, malformed, empty, unknown or repeated parameter, naming it, before looking the state up', async () => {
-      await invalid('/v1/publications', ["'state'", 'missing']);
+    it('400s a malformed, empty, unknown or repeated parameter, naming it and what was expected, before looking the state up', async () => {
       await invalid('/v1/publications?state=', ["'state'", 'two-letter']);
       await invalid('/v1/publications?state=F1', ["'state'", 'F1', 'two-letter']);
       await invalid('/v1/publications?state=FLA', ["'state'", 'FLA']);
@@ -438,13 +493,21 @@ export function contractSuite(call: Call) {
       await invalid('/v1/publications?state=FL&state=FL', ["'state'", 'more than once']);
       // Validation comes first: an unknown parameter on an unknown state is 400, not 404.
       await invalid('/v1/publications?state=ZZ&year=2024', ["'year'"]);
+      await invalid('/v1/publications?since=2024-6-1', ["'since'", "'2024-6-1'", 'a date YYYY-MM-DD']);
+      await invalid('/v1/publications?since=2024-06', ["'since'", 'a date YYYY-MM-DD']);
+      await invalid('/v1/publications?since=2024-02-30', ["'since'", "'2024-02-30'", 'a real calendar date YYYY-MM-DD']);
+      await invalid('/v1/publications?since=', ["'since'", 'a date YYYY-MM-DD']);
+      await invalid('/v1/publications?since=2024-01-01&since=2024-02-01', ["'since'", 'more than once']);
+      await invalid('/v1/publications?state=ZZ&since=yesterday', ["'since'", "'yesterday'", 'YYYY-MM-DD']);
     });
 
-    it('answers HEAD with the headers and no body, and OPTIONS as a CORS preflight', async () => {
-      const head = await expectHead('/v1/publications?state=FL');
-      expect(head.headers.get('cache-control')).toBe(FREE_CACHE);
-      expect(head.headers.get('content-type')).toMatch(/^application\/json/);
-      await expectPreflight('/v1/publications?state=FL');
+    it('answers HEAD with the headers and no body, and OPTIONS as a CORS preflight; free with or without state and since', async () => {
+      for (const path of ['/v1/publications?state=FL', '/v1/publications', '/v1/publications?since=2024-03-01', '/v1/publications?state=FL&since=2024-03-01']) {
+        const head = await expectHead(path);
+        expect(head.headers.get('cache-control'), path).toBe(FREE_CACHE);
+        expect(head.headers.get('content-type'), path).toMatch(/^application\/json/);
+        await expectPreflight(path);
+      }
     });
 
     it('refuses other methods with 405 and Allow', async () => {

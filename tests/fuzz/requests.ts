@@ -93,6 +93,7 @@ const WELL_FORMED: Record<string, fc.Arbitrary<string>> = {
   to: month,
   granularity: fc.constantFrom(...GRANULARITIES),
   report_date: calendarDate,
+  since: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('2024-03-01', '2024-04-01', '2000-01-01', '2099-12-31') }, calendarDate),
   year,
   // The fixture's insurer rankings: FL 2024-01; IL 2023 and its months, 2024-01 and 2024-02.
   period: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('2024-01', '2023', '2023-06', '2024-02') }, year, month),

@@ -452,9 +452,9 @@ describe('free/coverage.json', () => {
         stamping_office_name_basis: 'confirmed',
         period_types: {
           // months 2024-01..03, last printed by 2024-03.csv on 2024-04-01
-          month: { from: '2024-01', to: '2024-03', latest_report_date: '2024-04-01', count_unit: 'policies', basis: office },
+          month: { from: '2024-01', to: '2024-03', periods: 3, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office },
           // 2023-Q4 printed (2024-01-15), 2024-Q1 summed as of 2024-04-01
-          quarter: { from: '2023-Q4', to: '2024-Q1', latest_report_date: '2024-04-01', count_unit: 'policies', basis: office },
+          quarter: { from: '2023-Q4', to: '2024-Q1', periods: 2, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office },
           // no statewide year: 2024 is incomplete and 2023 exists only per county; no half-year: 2024-H1 lacks April-June
         },
         capabilities: { has_county_data: true, has_insurer_data: true, has_new_renewal_split: true },
@@ -468,13 +468,13 @@ describe('free/coverage.json', () => {
         stamping_office_name_basis: 'confirmed',
         period_types: {
           // months 2022-12 (il-2022-annual) .. 2024-02, last printed by il-2024-02.csv on 2024-03-20
-          month: { from: '2022-12', to: '2024-02', latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
+          month: { from: '2022-12', to: '2024-02', periods: 15, latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
           // 2023-Q1..Q4 summed as of 2024-01-20; 2022-Q4 lacks Oct/Nov and 2024-Q1 lacks March
-          quarter: { from: '2023-Q1', to: '2023-Q4', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          quarter: { from: '2023-Q1', to: '2023-Q4', periods: 4, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
           // 2023-H1..H2 summed as of 2024-01-20, on the months' basis
-          half_year: { from: '2023-H1', to: '2023-H2', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          half_year: { from: '2023-H1', to: '2023-H2', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
           // 2022 printed (2023-02-15), 2023 summed (2024-01-20)
-          year: { from: '2022', to: '2023', latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          year: { from: '2022', to: '2023', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
         },
         // insurer rows in il-2023-12.csv and il-2024-02.csv; no county rows, no new/renewal shares
         capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
@@ -497,8 +497,8 @@ describe('free/coverage.json', () => {
         stamping_office_name_basis: 'unconfirmed',
         period_types: {
           // 2023-H1 premium only: no count
-          half_year: { from: '2023-H1', to: '2023-H1', latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)' },
-          year: { from: '2023', to: '2023', latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' },
+          half_year: { from: '2023-H1', to: '2023-H1', periods: 1, latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)' },
+          year: { from: '2023', to: '2023', periods: 1, latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' },
         },
         capabilities: { has_county_data: false, has_insurer_data: false, has_new_renewal_split: false },
         insurer_periods: [],

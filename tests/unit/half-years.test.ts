@@ -132,8 +132,8 @@ describe('half-years and years, same basis for months, half-years and years', ()
 
   it('reports half-years in coverage with their basis', () => {
     const fl = readJson<{ state: string; period_types: Record<string, unknown> }[]>(out, 'free/coverage.json').find((c) => c.state === 'FL')!;
-    // latest report among the half-year rows: 2022 months (2023-01-20)
-    expect(fl.period_types.half_year).toEqual({ from: '2018-H1', to: '2022-H2', latest_report_date: '2023-01-20', count_unit: 'policies', basis: FIXTURE_BASIS });
+    // latest report among the half-year rows: 2022 months (2023-01-20); 8 of the span's 10 half-years (2019-H2 and 2021-H2 have none)
+    expect(fl.period_types.half_year).toEqual({ from: '2018-H1', to: '2022-H2', periods: 8, latest_report_date: '2023-01-20', count_unit: 'policies', basis: FIXTURE_BASIS });
   });
 });
 

@@ -121,11 +121,12 @@ describe('roll-ups from months', () => {
     // 2023-H1 has Q1 only). Every one on FL's basis in bases.csv: the month, quarter and year rows there
     // say the same, so months may be summed into each.
     const basis = 'premium reported to the fixture office';
+    // periods: the rows each granularity answers: months 11 + 12 + 3 + 6, the 11 quarters summed or printed above, 4 half-years, 1 year
     expect(fl.period_types).toEqual({
-      month: { from: '2021-01', to: '2024-06', latest_report_date: '2024-07-01', count_unit: 'policies', basis },
-      quarter: { from: '2021-Q1', to: '2024-Q2', latest_report_date: '2024-07-01', count_unit: 'policies', basis },
-      half_year: { from: '2021-H1', to: '2024-H1', latest_report_date: '2024-07-01', count_unit: 'policies', basis },
-      year: { from: '2022', to: '2022', latest_report_date: '2023-01-20', count_unit: 'policies', basis },
+      month: { from: '2021-01', to: '2024-06', periods: 32, latest_report_date: '2024-07-01', count_unit: 'policies', basis },
+      quarter: { from: '2021-Q1', to: '2024-Q2', periods: 11, latest_report_date: '2024-07-01', count_unit: 'policies', basis },
+      half_year: { from: '2021-H1', to: '2024-H1', periods: 4, latest_report_date: '2024-07-01', count_unit: 'policies', basis },
+      year: { from: '2022', to: '2022', periods: 1, latest_report_date: '2023-01-20', count_unit: 'policies', basis },
     });
   });
 
@@ -370,6 +371,6 @@ describe('count units', () => {
     expect(jan[4]).toBe(1001);
     expect(jan[11]).toEqual({ items: printedCount(1501), transactions: printedCount(1999) });
     const coverage = readJson<{ state: string; period_types: Record<string, unknown> }[]>(out, 'free/coverage.json');
-    expect(coverage.find((c) => c.state === 'NY')!.period_types.month).toEqual({ from: '2024-01', to: '2024-01', latest_report_date: '2024-02-15', count_unit: 'transactions', basis });
+    expect(coverage.find((c) => c.state === 'NY')!.period_types.month).toEqual({ from: '2024-01', to: '2024-01', periods: 1, latest_report_date: '2024-02-15', count_unit: 'transactions', basis });
   });
 });
