@@ -19,8 +19,9 @@ import { ROUTE_CONTRACTS } from './domain/contract.ts';
 import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
 import { FEED_PATH, FEED_TYPE } from './src/feed-type.ts';
 import { type RawAnswer, installRawFront } from './server/raw-front.ts';
+import { remembered } from './server/remembered.ts';
 import type { SimpleRequest } from './server/simple-request.ts';
-import { type CodedAnswer, type Coding, codedAnswer, compress, compressible, encodedHeaders, inCoding, negotiate, varying } from './server/compression.ts';
+import { type CodedAnswer, type Coding, codedAnswer, compress, compressible, encodedBody, encodedHeaders, inCoding, negotiate, varying } from './server/compression.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -51,20 +52,12 @@ const PREPARED = codedFreeAnswers(await prepareFreeAnswers());
 /** With the gate off, each priced answer once computed (GET and HEAD, 200 only), up to 64 MiB; each coding made on first use. */
 const PRICED_ANSWERS = payment ? undefined : new AnswerCache<CodedAnswer>(64 * 2 ** 20);
 
-/** Free answers in every coding, a HEAD answer's encoded headers its GET twin's. */
+/** Free answers in every coding; a HEAD answer's encoded forms are made of its GET twin's body (compressed once for both). */
 function codedFreeAnswers(prepared: Map<string, PreparedAnswer>): Map<string, CodedAnswer> {
   const out = new Map<string, CodedAnswer>();
   for (const [key, answer] of prepared) {
-    if (!key.startsWith('GET ')) continue;
-    const coded = codedAnswer(answer);
+    const coded = codedAnswer(answer, key.startsWith('HEAD ') ? prepared.get(`GET ${key.slice('HEAD '.length)}`)?.body : undefined);
     for (const coding of ['br', 'gzip'] as const) inCoding(coded, coding, 'max');
-    out.set(key, coded);
-  }
-  for (const [key, answer] of prepared) {
-    if (!key.startsWith('HEAD ')) continue;
-    const get = out.get(`GET ${key.slice('HEAD '.length)}`);
-    const coded = codedAnswer(answer, get?.body);
-    for (const [coding, encoded] of Object.entries(get?.varies ? get.encoded : {})) coded.encoded[coding as Coding] = { ...encoded, body: answer.body };
     out.set(key, coded);
   }
   return out;
@@ -86,7 +79,7 @@ const mcpOptions = { loopbackOnly: isLoopbackName(host.includes(':') && !host.st
 interface LoadedMcp {
   fast: McpFastPath;
   maxBody: number;
-  namesLoopback: (host?: string, origin?: string) => boolean;
+  namesLoopback: (host: string | null | undefined, origin: string | null | undefined) => boolean;
 }
 let mcpLoaded: LoadedMcp | undefined;
 let mcpLoading: Promise<LoadedMcp> | undefined;
@@ -94,21 +87,15 @@ const loadMcp = () =>
   (mcpLoading ??= import('./api/mcp/handle-mcp.ts').then(
     (m) => (mcpLoaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES, namesLoopback: m.namesLoopback }),
   ));
-/** Host and Origin pairs already judged by the loopback rule (bounded, as hostVerdicts). */
-const mcpLoopbackVerdicts = new Map<string, boolean>();
+/** The loopback rule's verdict on a Host and Origin pair (JSON `[host, origin or null]`), once the MCP server is loaded. */
+const loopbackPair = remembered((pair) => {
+  const [named, origin] = JSON.parse(pair) as [string | null, string | null];
+  return mcpLoaded!.namesLoopback(named, origin);
+});
 
 /** Whether the MCP server takes a request naming this Host and Origin (always, unless it listens on loopback only). */
-function mcpHostAllowed(mcp: LoadedMcp, named: string | undefined, origin: string | undefined): boolean {
-  if (!mcpOptions.loopbackOnly) return true;
-  const pair = `${named}\n${origin ?? ''}`;
-  let verdict = mcpLoopbackVerdicts.get(pair);
-  if (verdict === undefined) {
-    verdict = mcp.namesLoopback(named, origin);
-    if (mcpLoopbackVerdicts.size >= 1024) mcpLoopbackVerdicts.clear();
-    mcpLoopbackVerdicts.set(pair, verdict);
-  }
-  return verdict;
-}
+const mcpHostAllowed = (named: string | undefined, origin: string | undefined): boolean =>
+  !mcpOptions.loopbackOnly || loopbackPair(JSON.stringify([named ?? null, origin ?? null]));
 /** Longest Host accepted: a DNS name is at most 253 characters, plus a port. */
 const MAX_HOST = 262;
 /** How long a shutdown waits for requests in flight (a paid one may wait on the facilitator). */
@@ -116,19 +103,10 @@ const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 30_000);
 /** Methods a Web Request can carry; others (TRACE, CONNECT, TRACK, ...) are refused before anything reads the request. */
 const REQUEST_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
-/** Host values already judged: a client sends the same one on every request, and judging builds a URL. */
-const hostVerdicts = new Map<string, boolean>();
-
 /** A Host header naming a host and optional port the URL parser accepts, and nothing else (no path, user or query). */
-function validHost(value: string): boolean {
-  let verdict = hostVerdicts.get(value);
-  if (verdict === undefined) {
-    verdict = value.length <= MAX_HOST && /^[A-Za-z0-9.\-:[\]]+$/.test(value) && URL.canParse(`http://${value}/`);
-    if (hostVerdicts.size >= 1024) hostVerdicts.clear(); // bounded: a client cycling through Hosts cannot grow it
-    hostVerdicts.set(value, verdict);
-  }
-  return verdict;
-}
+const validHost = remembered(
+  (value) => value.length <= MAX_HOST && /^[A-Za-z0-9.\-:[\]]+$/.test(value) && URL.canParse(`http://${value}/`),
+);
 
 /** What is wrong with the request's Host header, if anything. */
 function hostProblemOf(req: IncomingMessage): string | false {
@@ -171,16 +149,6 @@ function answerPrepared(req: IncomingMessage, res: ServerResponse): boolean {
 /** The coding the request accepts best (br, gzip), or none. */
 const codingOf = (req: IncomingMessage) => negotiate(req.headers['accept-encoding']);
 
-/** Each kept body (a priced answer computed once: api/priced.ts) in each coding, made on first use. */
-const encodedBodies = new WeakMap<Uint8Array, Partial<Record<Coding, Buffer>>>();
-
-/** The body in `coding`: from the kept ones when it is a kept body's bytes. */
-function encodedBody(body: string | Uint8Array, coding: Coding): Buffer {
-  if (typeof body === 'string') return compress(Buffer.from(body), coding, 'fast');
-  let forms = encodedBodies.get(body);
-  if (!forms) encodedBodies.set(body, (forms = {}));
-  return (forms[coding] ??= compress(body, coding, 'fast'));
-}
 
 function write(res: ServerResponse, answer: PreparedAnswer): void {
   res.writeHead(answer.status, answer.headers);
@@ -193,7 +161,7 @@ async function send(res: ServerResponse, response: Response, coding: Coding | nu
   let headers = Object.fromEntries(response.headers);
   if (compressible(headers, Number(headers['content-length'] ?? (body === undefined ? 0 : Buffer.byteLength(body))))) {
     if (coding && body !== undefined && body.length) {
-      const encoded = encodedBody(body, coding);
+      const encoded = encodedBody(body, coding, 'fast');
       res.writeHead(response.status, encodedHeaders(headers, coding, encoded.length));
       return void res.end(encoded);
     }
@@ -296,7 +264,7 @@ function bodyBytes(req: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
 async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const mcp = mcpLoaded ?? (await loadMcp());
   if (!(Number(req.headers['content-length']) <= mcp.maxBody)) return answer(req, res); // the SDK's 413, unread
-  if (!mcpHostAllowed(mcp, req.headers.host, req.headers.origin)) return answer(req, res); // the 403
+  if (!mcpHostAllowed(req.headers.host, req.headers.origin)) return answer(req, res); // the 403
   const body = await bodyBytes(req).catch(() => null);
   if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
   const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);
@@ -369,7 +337,7 @@ function rawAnswerOf(request: SimpleRequest): RawAnswer | null {
   }
   const mcp = mcpLoaded;
   if (request.target !== MCP_PATH || !mcp || !(request.body!.length <= mcp.maxBody)) return null;
-  if (!mcpHostAllowed(mcp, host, request.headers.get('origin'))) return null;
+  if (!mcpHostAllowed(host, request.headers.get('origin'))) return null;
   const kept = mcp.fast.keptAnswer(request.body!, (name) => request.headers.get(name));
   return kept && mcpInCoding(kept, coding);
 }

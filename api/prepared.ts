@@ -26,7 +26,9 @@ export function freeTargets(): string[] {
 
 /** A handler's answer as the bytes and headers the server writes. */
 export async function preparedOf(response: Response): Promise<PreparedAnswer> {
-  return { status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.from((await bodyOf(response)) ?? '') };
+  const body = (await bodyOf(response)) ?? '';
+  // A body already bytes (a priced answer kept once computed: api/priced.ts) is kept as it is, not copied.
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.isBuffer(body) ? body : Buffer.from(body) };
 }
 
 /** `METHOD target` → the answer, for GET and HEAD of every canonical free query answered 200. */

@@ -5,6 +5,7 @@
 // made for one request (an MCP answer with its id) at a fast level.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { PreparedAnswer } from '../api/prepared.ts';
+import { remembered } from './remembered.ts';
 
 export type Coding = 'br' | 'gzip';
 
@@ -17,37 +18,44 @@ export function compressible(headers: Record<string, string>, length: number): b
   return length > MIN_COMPRESSED_BYTES && TEXT_TYPE.test(headers['content-type'] ?? '') && !headers['content-encoding'];
 }
 
-/** Accept-Encoding values already judged: a client sends the same one on every request. */
-const verdicts = new Map<string, Coding | null>();
+/** An Accept-Encoding value's choice (see negotiate). */
+const chosen = remembered((accept): Coding | null => {
+  const q = new Map<string, number>();
+  for (const entry of accept.split(',')) {
+    const [name, ...params] = entry.split(';').map((s) => s.trim().toLowerCase());
+    if (!name) continue;
+    const weight = params.find((p) => /^q\s*=/.test(p));
+    const value = weight === undefined ? 1 : Number(weight.replace(/^q\s*=\s*/, ''));
+    if (Number.isFinite(value)) q.set(name, value);
+  }
+  const acceptable = (coding: Coding) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
+  return acceptable('br') ? 'br' : acceptable('gzip') ? 'gzip' : null;
+});
 
 /**
  * The coding to answer in: br when acceptable, else gzip, else none (identity), per RFC 9110 12.5.3: a
  * coding is acceptable when listed (or matched by `*`) with a q-value above 0. Unparseable entries are ignored.
  */
-export function negotiate(accept: string | undefined): Coding | null {
-  if (!accept) return null;
-  let verdict = verdicts.get(accept);
-  if (verdict === undefined) {
-    const q = new Map<string, number>();
-    for (const entry of accept.split(',')) {
-      const [name, ...params] = entry.split(';').map((s) => s.trim().toLowerCase());
-      if (!name) continue;
-      const weight = params.find((p) => /^q\s*=/.test(p));
-      const value = weight === undefined ? 1 : Number(weight.replace(/^q\s*=\s*/, ''));
-      if (Number.isFinite(value)) q.set(name, value);
-    }
-    const acceptable = (coding: Coding) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
-    verdict = acceptable('br') ? 'br' : acceptable('gzip') ? 'gzip' : null;
-    if (verdicts.size >= 1024) verdicts.clear(); // bounded: a client cycling through values cannot grow it
-    verdicts.set(accept, verdict);
-  }
-  return verdict;
-}
+export const negotiate = (accept: string | undefined): Coding | null => (accept ? chosen(accept) : null);
 
 /** How hard to compress: `max` for bytes compressed once at start, `fast` for bytes compressed on a request. */
 export type Effort = 'max' | 'fast';
 
-/** `body` in `coding`. */
+/** Each kept body in each coding, made on first use: the same bytes are compressed once, whichever answer holds them. */
+const encodedBodies = new WeakMap<Uint8Array, Partial<Record<Coding, Buffer>>>();
+
+/**
+ * `body` in `coding`. Bytes kept (a prepared or kept answer's, or a priced body computed once: api/priced.ts)
+ * are compressed once; a string is made for one answer, and compressed for it.
+ */
+export function encodedBody(body: string | Uint8Array, coding: Coding, effort: Effort): Buffer {
+  if (typeof body === 'string') return compress(Buffer.from(body), coding, effort);
+  let forms = encodedBodies.get(body);
+  if (!forms) encodedBodies.set(body, (forms = {}));
+  return (forms[coding] ??= compress(body, coding, effort));
+}
+
+/** `body` in `coding`, compressed now. */
 export function compress(body: Uint8Array, coding: Coding, effort: Effort): Buffer {
   if (coding === 'gzip') return gzipSync(body, { level: effort === 'max' ? 9 : 6 });
   return brotliCompressSync(body, {
@@ -107,7 +115,7 @@ export function inCoding(answer: CodedAnswer, coding: Coding | null, effort: Eff
   if (!coding || !answer.varies || !answer.source) return answer;
   let encoded = answer.encoded[coding];
   if (!encoded) {
-    const body = compress(answer.source, coding, effort);
+    const body = encodedBody(answer.source, coding, effort);
     encoded = answer.encoded[coding] = {
       status: answer.status,
       headers: encodedHeaders(answer.headers, coding, body.length),

@@ -24,6 +24,7 @@
 // answers byte for byte the SDK's.
 import { randomUUID } from 'node:crypto';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { AnswerCache } from '../answer-cache.ts';
 
 /** An answer as the bytes to write: its body in parts (a kept answer: before the id, the id, after it). */
 export interface McpAnswer {
@@ -69,8 +70,6 @@ const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const CALL_KEYS = new Set(['name', 'arguments']);
 /** The SDK's decoding of a body (readRequestBody): UTF-8, a leading BOM dropped, bad bytes replaced. */
 const DECODER = new TextDecoder();
-/** Each answer's bookkeeping beyond its key and bytes, roughly (as api/answer-cache.ts counts). */
-const OVERHEAD = 512;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -89,26 +88,26 @@ function keyable(value: unknown): boolean {
 
 export class McpFastPath {
   readonly #options: FastPathOptions;
-  readonly #kept = new Map<string, Kept>();
+  readonly #kept: AnswerCache<Kept>;
   /** Keys whose sentinel answer is being computed: one at a time per key. */
   readonly #computing = new Set<string>();
   readonly #sentinel = `kept-answer-${randomUUID()}`;
-  #bytes = 0;
   /** Requests answered from kept bytes, and eligible ones the SDK answered (tests read them). */
   readonly stats = { hits: 0, misses: 0 };
 
   constructor(options: FastPathOptions) {
     this.#options = options;
+    this.#kept = new AnswerCache<Kept>(options.maxBytes, (kept) => kept.head.length + kept.tail.length);
   }
 
   /** The weight of the kept answers, as counted against maxBytes. */
   get size(): number {
-    return this.#bytes;
+    return this.#kept.size;
   }
 
   /** How many answers are kept. */
   get count(): number {
-    return this.#kept.size;
+    return this.#kept.count;
   }
 
   /**
@@ -187,7 +186,7 @@ export class McpFastPath {
     this.#computing.add(eligible.key);
     try {
       const kept = await this.#template(eligible);
-      if (kept && same(spliced(kept, eligible.id), answer)) this.#keep(eligible.key, kept);
+      if (kept && same(spliced(kept, eligible.id), answer)) this.#kept.set(eligible.key, kept);
     } finally {
       this.#computing.delete(eligible.key);
     }
@@ -209,18 +208,6 @@ export class McpFastPath {
     if (at < 0 || body.indexOf(marker, at + 1) >= 0) return null;
     // Copies: the kept bytes hold nothing of the larger buffer they came in.
     return { status, headers, head: Buffer.from(body.subarray(0, at)), tail: Buffer.from(body.subarray(at + marker.length)) };
-  }
-
-  #keep(key: string, kept: Kept): void {
-    const cost = Buffer.byteLength(key) + kept.head.length + kept.tail.length + OVERHEAD;
-    if (cost > this.#options.maxBytes || this.#kept.has(key)) return;
-    for (const [oldest, old] of this.#kept) {
-      if (this.#bytes + cost <= this.#options.maxBytes) break;
-      this.#kept.delete(oldest);
-      this.#bytes -= Buffer.byteLength(oldest) + old.head.length + old.tail.length + OVERHEAD;
-    }
-    this.#kept.set(key, kept);
-    this.#bytes += cost;
   }
 
   async #sdk(request: Request): Promise<McpAnswer> {

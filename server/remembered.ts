@@ -1,0 +1,14 @@
+// Verdicts on request header values (a Host, a Host and Origin pair, an Accept-Encoding): a client sends the
+// same value on every request, and judging it costs more than looking it up.
+
+/** `judge`, its verdict on each value remembered; past `limit` values all are forgotten, so a client cycling through values cannot grow it. */
+export function remembered<V>(judge: (value: string) => V, limit = 1024): (value: string) => V {
+  const verdicts = new Map<string, V>();
+  return (value) => {
+    if (verdicts.has(value)) return verdicts.get(value)!;
+    const verdict = judge(value);
+    if (verdicts.size >= limit) verdicts.clear();
+    verdicts.set(value, verdict);
+    return verdict;
+  };
+}
