@@ -5,6 +5,8 @@ import { defineConfig, passthroughImageService } from 'astro/config';
 import node from '@astrojs/node';
 import vercel from '@astrojs/vercel';
 import { vercelFreeFiles } from './src/vercel-free-files.ts';
+import { vercelCrons } from './src/vercel-crons.ts';
+import { CLAIMS_CRON_PATH } from './api/paths.ts';
 
 // Vercel's build sets VERCEL=1; DEPLOY_TARGET=vercel forces it locally and in CI.
 const target = process.env.DEPLOY_TARGET ?? (process.env.VERCEL ? 'vercel' : 'node');
@@ -31,8 +33,9 @@ export default defineConfig({
     target === 'vercel'
       ? vercel({ includeFiles: shardFiles(), maxDuration: 30 })
       : node({ mode: 'standalone' }),
-  // On Vercel the canonical free queries are static files the CDN answers, routed before the function.
-  integrations: target === 'vercel' ? [vercelFreeFiles()] : [],
+  // On Vercel the canonical free queries are static files the CDN answers, routed before the function, and the
+  // prepaid channels' claims run on Vercel's cron.
+  integrations: target === 'vercel' ? [vercelFreeFiles(), vercelCrons(CLAIMS_CRON_PATH, Number(process.env.X402_CLAIM_INTERVAL_S || 3600))] : [],
   // The API is cookieless and read-only: there is no form to forge. Astro's origin check would answer
   // 403 to a DELETE before the route can answer the spec's 405.
   security: { checkOrigin: false },

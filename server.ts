@@ -11,7 +11,7 @@ import { dispatch } from './api/dispatch.ts';
 import { bodyOf, errorResponse, internalError, methodNotAllowed } from './api/http.ts';
 import { isApiPath } from './api/paths.ts';
 import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/endpoint.ts';
-import { configuredSettings } from './api/payment/configured.ts';
+import { closePaymentStores, configuredGate, configuredSettings } from './api/payment/configured.ts';
 import { checkShards, shardsDir } from './api/store.ts';
 import { type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
 import { AnswerCache } from './api/answer-cache.ts';
@@ -39,6 +39,23 @@ try {
   payment = await configuredSettings();
 } catch (e) {
   refuseToStart('Payment gate', [(e as Error).message]);
+}
+// With the gate on, the payment stack is loaded now (a long-lived server has no cold start to spare): a channel
+// directory another server holds, or a damaged one, stops it here too. Prepaid channels' vouchers are then claimed
+// on a schedule and once more at shutdown (DECISIONS §13, api/payment/claims.ts).
+let claims: { stop(): Promise<void> } | null = null;
+if (payment) {
+  const settings = payment;
+  try {
+    const gate = (await configuredGate())!;
+    const { claimAndRefund, claimSchedule } = await import('./api/payment/claims.ts');
+    claims = claimSchedule(async () => {
+      const channels = await gate.channels();
+      if (channels) await claimAndRefund(channels.manager, channels.storage, settings);
+    }, settings.channels.claimIntervalS);
+  } catch (e) {
+    refuseToStart('Payment gate', [(e as Error).message]);
+  }
 }
 // So does a build whose shards are missing or damaged: serving it would answer some queries wrongly.
 const shardProblems = checkShards();
@@ -403,18 +420,23 @@ function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: stopping; ${inFlight} request(s) in flight`);
-  const exit = () => {
-    server.closeAllConnections();
-    process.exit(0);
-  };
+  let exiting: Promise<void> | undefined;
+  const exit = () =>
+    (exiting ??= (async () => {
+      server.closeAllConnections();
+      // Vouchers held are claimed before the process goes (a claim that fails is logged; they stay on disk or in Redis).
+      await claims?.stop();
+      closePaymentStores();
+      process.exit(0);
+    })());
   server.close();
   server.closeIdleConnections();
   for (const socket of rawSockets) socket.destroy(); // idle: the raw front answers at once
-  if (inFlight === 0) return exit();
-  whenIdle = exit;
+  if (inFlight === 0) return void exit();
+  whenIdle = () => void exit();
   setTimeout(() => {
     console.error(`shutdown: ${inFlight} request(s) still in flight after ${SHUTDOWN_GRACE_MS} ms; closing them`);
-    exit();
+    void exit();
   }, SHUTDOWN_GRACE_MS).unref();
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => shutdown(signal));

@@ -26,3 +26,6 @@ export function isApiPath(pathname: string): boolean {
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return true; // the usual spelling, without decoding
   return UNDER_V1.test(decodePath(pathname)) || UNDER_V1.test(pathname);
 }
+
+/** The prepaid channels' claim run (api/payment/claim-cron.ts), which a scheduler calls: Vercel's cron, declared at build. */
+export const CLAIMS_CRON_PATH = '/cron/claims';

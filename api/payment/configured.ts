@@ -6,6 +6,7 @@
 // of it is ever loaded; free routes never ask for the gate at all.
 import type { FacilitatorClient } from '@x402/core/server';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import type { ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { Gate } from './gate.ts';
 import type { FacilitatorSettings, PaymentSettings } from './settings.ts';
 
@@ -32,14 +33,41 @@ export async function configuredSettings(env: Record<string, string | undefined>
 async function gateFromEnv(): Promise<Gate | null> {
   const settings = await configuredSettings();
   if (!settings) return null;
-  const [{ createGate }, { memoryPaymentIds, redisPaymentIds }, facilitator] = await Promise.all([
+  const [{ createGate }, { memoryPaymentIds, redisPaymentIds }, channels, facilitator] = await Promise.all([
     import('./gate.ts'),
     import('./payment-ids.ts'),
+    channelStore(settings),
     facilitatorClient(settings.facilitator),
   ]);
   // Settled payment ids: in Redis when REDIS_URL is set (Vercel's function instances share no memory), else here.
   const ids = settings.redisUrl ? redisPaymentIds(settings.redisUrl) : memoryPaymentIds();
-  return createGate(settings, facilitator, ROUTE_CONTRACTS, ids);
+  return createGate(settings, facilitator, ROUTE_CONTRACTS, { ids, ...(channels ? { channels } : {}) });
+}
+
+/**
+ * Where prepaid channels are kept (DECISIONS §13): in Redis with REDIS_URL, shared by every process; else, on the
+ * Node server, in X402_CHANNELS_DIR. A Vercel function without Redis has no durable place for vouchers, so it
+ * offers `exact` alone.
+ */
+async function channelStore(settings: PaymentSettings): Promise<ChannelStorage | null> {
+  if (settings.redisUrl) {
+    const [{ RedisChannelStorage }, { sharedRedis }] = await Promise.all([import('@x402/evm/batch-settlement/server/redis-storage'), import('./redis.ts')]);
+    return new RedisChannelStorage({ client: (await sharedRedis(settings.redisUrl)) as never });
+  }
+  if (process.env.VERCEL) {
+    console.warn('x402: batch-settlement not offered: a Vercel function keeps vouchers only in Redis (set REDIS_URL)');
+    return null;
+  }
+  const { ChannelJournal } = await import('./channel-journal.ts');
+  const journal = ChannelJournal.open(settings.channels.dir);
+  closers.push(() => journal.close());
+  return journal;
+}
+
+/** What the configured gate opened and must give up when the process stops (the channel directory). */
+const closers: (() => void)[] = [];
+export function closePaymentStores(): void {
+  for (const close of closers.splice(0)) close();
 }
 
 async function facilitatorClient(settings: FacilitatorSettings): Promise<FacilitatorClient> {

@@ -1,23 +1,27 @@
-// The x402 payment gate around a priced route's answer (DECISIONS.md §7). The protocol work (challenge,
-// matching, settlement, header codecs) is @x402/core's resource server; this module runs the paid path on it
-// for HTTP and MCP alike (compute, then settle, with no separate verify; retry-safe payment ids) and shapes its
-// outcomes into this API's responses: 402 with body {} and no internals, 503 when the facilitator (or the store
-// of payment ids) cannot be reached.
+// The x402 payment gate around a priced route's answer (DECISIONS.md §7, §13). The protocol work (challenge,
+// matching, settlement, header codecs) is @x402/core's resource server; this module runs the one paid path on it
+// for HTTP and MCP alike and shapes its outcomes into this API's responses: 402 with body {} and no internals,
+// 503 when the facilitator (or a store the gate keeps) cannot be reached. Every 402 offers each scheme the gate
+// has at the same price: `exact` (./exact.ts, one settlement per answer) and `batch-settlement` (./batch.ts,
+// vouchers against a deposit) when the facilitator serves it; the steps every payment shares are here (the
+// payment matched to the offer, its payment id, the refusal), each scheme's own step in its module.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
+import { SettleError, VerifyError } from '@x402/core/types';
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import { type PaymentPayload, type PaymentRequired, type PaymentRequirements, type SettleResponse, SettleError, VerifyError } from '@x402/core/types';
-import { ExactEvmScheme } from '@x402/evm/exact/server';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
+import type { BatchSettlementChannelManager, ChannelStorage } from '@x402/evm/batch-settlement/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { randomUUID } from 'node:crypto';
-import { isAddress } from 'viem';
 import type { RouteContract } from '../../domain/contract.ts';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
+import { type BatchPart, BATCH_SCHEME, ChannelsUnavailable, batchPart, batchSupportProblem } from './batch.ts';
 import { discoveryExtension } from './discovery.ts';
+import { exactPart } from './exact.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
+import { type Paid, type PaymentState, type SchemePart, reasonCode, refused } from './scheme.ts';
 import type { PaymentSettings } from './settings.ts';
-import { X402_SCHEME, paymentPrice } from './terms.ts';
 
 /** A computed answer, and whether it holds any figure: one that holds none is not charged (DECISIONS §7). */
 export interface PricedAnswer {
@@ -40,6 +44,11 @@ export interface Gate {
    * call (the tool and its arguments as parsed), which a payment id is bound to.
    */
   chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => CallAnswer | Promise<CallAnswer>): Promise<CallOutcome>;
+  /**
+   * The prepaid channels, for claims, settlements and refunds (./claims.ts): the scheme's channel manager on this
+   * gate's store and facilitator, and the store; null when `batch-settlement` is not offered.
+   */
+  channels(): Promise<{ manager: BatchSettlementChannelManager; storage: ChannelStorage } | null>;
 }
 
 /** What a paid call is sold as: the challenge's `resource`, and its declared extensions (Bazaar discovery). */
@@ -57,7 +66,7 @@ export interface CallAnswer {
 }
 
 export type CallOutcome =
-  /** The answer; `receipt` when it was paid for (absent: gate-free, or not charged because it holds no figure). */
+  /** The answer (or, for a channel's cooperative refund, the scheme's acknowledgement); `receipt` when it was paid for (absent: gate-free, or not charged because it holds no figure). */
   | { kind: 'answered'; body: unknown; receipt?: SettleResponse }
   /** No data: pay (again). `receipt` when a payment was refused at settlement. */
   | { kind: 'payment_required'; paymentRequired: PaymentRequired; receipt?: SettleResponse }
@@ -140,36 +149,11 @@ const PAYMENT_ID_IN_USE = 'payment_identifier_in_use';
 
 const sameAddress = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
-/** A reason as a machine code (`invalid_exact_evm_payload_signature`), never a facilitator's free text. */
-const SDK_REASONS = new Set(['Payment required', 'No matching payment requirements']);
-function reasonCode(reason: string | undefined, fallback: string): string {
-  if (!reason) return fallback;
-  if (SDK_REASONS.has(reason)) return reason;
-  return /^[a-z][a-z0-9_]*(?=$|:)/.exec(reason)?.[0] ?? fallback;
-}
-
 /** The route's challenge with its error (`reason`, else its own) as a reason code; and that code. */
 function challengeHeader(challenge: string, reason?: string): { header: string; reason: string } {
   const decoded = decodePaymentRequiredHeader(challenge);
   const code = reasonCode(reason ?? decoded.error, 'invalid_payment');
   return { header: encodePaymentRequiredHeader({ ...decoded, error: code }), reason: code };
-}
-
-/** The payer's receipt of a payment refused at settlement: reason code, transaction, network, payer; no facilitator text. */
-function failedReceipt(failed: Partial<SettleResponse>, network: SettleResponse['network']): SettleResponse {
-  return {
-    success: false,
-    errorReason: reasonCode(failed.errorReason, 'settlement_failed'),
-    transaction: /^0x[0-9a-fA-F]{64}$/.test(failed.transaction ?? '') ? failed.transaction! : '',
-    network,
-    ...(failed.payer && isAddress(failed.payer) ? { payer: failed.payer } : {}),
-  };
-}
-
-/** A payment refused at settlement: the challenge again, and the payer's receipt. */
-function settlementRefused(challenge: string, failed: Partial<SettleResponse>, network: SettleResponse['network']): Response {
-  const receipt = failedReceipt(failed, network);
-  return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challenge, receipt.errorReason).header, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) });
 }
 
 /** A 402 with body {} (route() leaves the body out for HEAD). */
@@ -221,34 +205,62 @@ async function unlessUnavailable<T>(work: () => T | Promise<T>): Promise<T> {
 }
 const PAYMENT_IDS_DOWN = 'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
 
-/** How a paid request ends: answered (`receipt` when paid for, now or by the request its payment id names), or refused. */
-type Paid<A> = { kind: 'answered'; answer: A; receipt?: SettleResponse } | { kind: 'refused'; reason: string; receipt?: SettleResponse };
+/** The channel store could not be reached before anything was recorded: 503, nothing charged. */
+const CHANNELS_DOWN = 'payment could not be processed: the store of prepaid channels is unavailable; you were not charged and no data was served; retry later';
 
-/** Where the payment of a request is: `settling` while its settlement is under way (an unreachable facilitator then may still complete it). */
-interface PaymentState {
-  settling: boolean;
+/** What the gate keeps of a scheme beyond its part: a channel store for `batch-settlement`. */
+export interface GateStores {
+  /** Settled payment ids (default: this process's memory). */
+  ids?: PaymentIds | Promise<PaymentIds>;
+  /** Prepaid channels; without one, the gate offers `exact` alone. */
+  channels?: ChannelStorage;
 }
 
-export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[], ids: PaymentIds | Promise<PaymentIds> = memoryPaymentIds()): Gate {
-  const resourceServer = new x402ResourceServer(failClosed(facilitator)).register(settings.network, new ExactEvmScheme());
+/**
+ * The gate for `routes` (the priced ones), paid to `settings.payTo` through `facilitator`. With a channel store in
+ * `stores`, every 402 also offers `batch-settlement`, once the facilitator says it serves it (else `exact` alone,
+ * said once in the log).
+ */
+export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[], stores: GateStores = {}): Gate {
+  const ids = stores.ids ?? memoryPaymentIds();
+  const exact = exactPart(settings);
+  const batch: BatchPart | null = stores.channels ? batchPart(settings, stores.channels) : null;
+  const guarded = failClosed(facilitator);
+  const resourceServer = new x402ResourceServer(guarded).register(settings.network, exact.server);
   resourceServer.registerExtension(bazaarResourceServerExtension);
-  const config: Record<string, RouteConfig> = {};
-  const acceptsOf = (route: RouteContract) => ({ scheme: X402_SCHEME, network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) });
-  for (const route of routes.filter((r) => r.priceUsd)) {
-    config[route.path] = {
-      accepts: acceptsOf(route),
-      description: `${route.summary}. ${route.description}`,
-      mimeType: 'application/json',
-      extensions: { ...discoveryExtension(route), ...PAYMENT_ID_EXTENSION },
-    };
-  }
-  const http = new x402HTTPResourceServer(resourceServer, config);
+  /** The schemes offered, in the order of every 402's `accepts`: `exact` first, as clients that know one scheme expect. */
+  let parts: SchemePart[] = [exact];
+  const partOf = (scheme: string) => parts.find((p) => p.scheme === scheme);
+  const pricedRoutes = routes.filter((r) => r.priceUsd);
+  const optionsOf = (route: RouteContract) => parts.map((part) => part.option(route));
+
+  let http: x402HTTPResourceServer;
   let ready: Promise<void> | null = null;
   // Asks the facilitator what it supports once; a failure is retried on the next request. The SDK
   // wraps an unreachable facilitator's error in a plain Error ("Failed to initialize"): unwrap it, so
-  // that is a 503 like a failed settle, not a 500.
+  // that is a 503 like a failed settle, not a 500. What it supports decides the schemes offered.
   const initialized = () =>
-    (ready ??= http.initialize().catch((e: unknown) => {
+    (ready ??= (async () => {
+      await resourceServer.initialize();
+      if (batch && parts.length === 1) {
+        const problem = batchSupportProblem(resourceServer, batch, settings.network);
+        if (problem) console.warn(`x402: ${BATCH_SCHEME} not offered: ${problem}`);
+        else {
+          resourceServer.register(settings.network, batch.server);
+          parts = [exact, batch];
+        }
+      }
+      const config: Record<string, RouteConfig> = {};
+      for (const route of pricedRoutes) {
+        config[route.path] = {
+          accepts: optionsOf(route),
+          description: `${route.summary}. ${route.description}`,
+          mimeType: 'application/json',
+          extensions: { ...discoveryExtension(route), ...PAYMENT_ID_EXTENSION },
+        };
+      }
+      http = new x402HTTPResourceServer(resourceServer, config);
+    })().catch((e: unknown) => {
       ready = null;
       throw e instanceof Error && e.cause instanceof FacilitatorResponseError ? e.cause : e;
     }));
@@ -270,6 +282,17 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     return { header, offered: decodePaymentRequiredHeader(header) };
   }
 
+  /**
+   * The 402 of a refused payment: the route's challenge with the reason as its error. A refused channel payment's
+   * is built anew with the payment beside it, so that the scheme can put in it the channel state the payer must
+   * resynchronise to (x402's corrective 402: the official client recovers from it by itself).
+   */
+  async function refusalRequired(offered: PaymentRequired, reason: string, payload: PaymentPayload, transport: unknown): Promise<PaymentRequired> {
+    const error = reasonCode(reason, 'invalid_payment');
+    if (payload.accepted?.scheme !== BATCH_SCHEME || !partOf(BATCH_SCHEME)) return { ...offered, error };
+    return resourceServer.createPaymentRequiredResponse(offered.accepts, offered.resource, error, offered.extensions, transport as never, payload);
+  }
+
   // A call's payment requirements and enriched extensions depend on its route alone (fixed price and
   // payee; MCP declarations are not enriched per request): built once per route, not per call.
   interface CallTerms {
@@ -282,7 +305,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   const callTerms = new Map<string, Promise<CallTerms>>();
   const callTermsOf = (route: RouteContract, resource: CallResource, context: { resource: string }): Promise<CallTerms> =>
     kept(callTerms, route.path, async () => {
-      const requirements = await resourceServer.buildPaymentRequirementsFromOptions([acceptsOf(route)], context);
+      const requirements = await resourceServer.buildPaymentRequirementsFromOptions(optionsOf(route), context as never); // fixed terms: nothing is resolved from a request
       const extensions = resourceServer.enrichExtensions({ ...resource.extensions, ...PAYMENT_ID_EXTENSION }, context);
       const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
       const offered = await resourceServer.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
@@ -290,12 +313,11 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     });
 
   /**
-   * The paid path, for HTTP and MCP alike (DECISIONS §7): the payment must match what was offered; then
-   * the answer is computed (kept, not sent) and, when it holds a figure, settled, the facilitator's settle
-   * checking the payment itself (no separate verify). With a payment id: the id is claimed while its payment
-   * settles and recorded once settled, so that a retry with the same id for the same `key` (method and
-   * canonical resource) gets the answer again with the original receipt, its own payment verified (that the
-   * caller holds the payer's key) but not settled, and the same id for another resource is refused.
+   * The paid path, for HTTP and MCP alike (DECISIONS §7, §13): the payment must match what was offered; then its
+   * scheme pays for the answer (./exact.ts, ./batch.ts). With a payment id: the id is claimed while its payment is
+   * made and recorded once paid, so that a retry with the same id for the same `key` (method and canonical
+   * resource) gets the answer again with the original receipt, its own payment checked (that the caller holds the
+   * payer's key) but not paid with, and the same id for another resource is refused.
    */
   async function pay<A extends { hasFigures: boolean }>(
     offered: PaymentRequired,
@@ -305,37 +327,21 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     transport: Parameters<typeof resourceServer.settlePayment>[3],
     state: PaymentState,
   ): Promise<Paid<A>> {
-    const refused = (reason: string, receipt?: SettleResponse): Paid<A> => ({ kind: 'refused', reason: reasonCode(reason, 'invalid_payment'), ...(receipt ? { receipt } : {}) });
     const matching = resourceServer.findMatchingRequirements(offered.accepts, payload);
-    if (!matching) return refused('No matching payment requirements');
+    const part = matching && partOf(matching.scheme);
+    if (!matching || !part) return refused('No matching payment requirements');
     const extensionCheck = resourceServer.validateExtensions(offered, payload);
     if (!extensionCheck.valid) return refused(extensionCheck.invalidReason ?? 'invalid_payment');
-    const declared = offered.extensions ?? {};
-
-    const settleOnce = async (): Promise<Paid<A>> => {
-      const computed = await answer(); // an answer that fails is a 500, and nothing is settled
-      // No charge for nothing: answered, never settled; the signed authorization expires unused.
-      if (!computed.hasFigures) return { kind: 'answered', answer: computed };
-      state.settling = true;
-      let settled: SettleResponse;
-      try {
-        settled = await resourceServer.settlePayment(payload, matching, declared, transport);
-      } catch (e) {
-        if (!(e instanceof SettleError)) throw e;
-        settled = { success: false, errorReason: e.errorReason, transaction: e.transaction ?? '', network: settings.network, payer: e.payer };
-      }
-      state.settling = false;
-      if (!settled.success) return refused(reasonCode(settled.errorReason, 'settlement_failed'), failedReceipt(settled, settings.network));
-      return { kind: 'answered', answer: computed, receipt: settled };
-    };
+    const step = { server: resourceServer, payload, matching, declared: offered.extensions ?? {}, transport, answer, state };
+    const payOnce = () => part.pay(step);
 
     // The extension as the client echoes it, with or without an id. Checked by hand: the SDK's
     // validatePaymentIdentifier compiles the schema the client sends with Ajv on every call (13 ms, and the
     // client's own schema), where the rule is a type and a pattern.
     const idExtension = payload.extensions?.[PAYMENT_IDENTIFIER];
-    if (idExtension === undefined) return settleOnce();
+    if (idExtension === undefined) return payOnce();
     const info = isPaymentIdentifierExtension(idExtension) ? idExtension.info : null;
-    if (info && info.id === undefined) return settleOnce();
+    if (info && info.id === undefined) return payOnce();
     const id = info?.id;
     if (typeof id !== 'string' || !isValidPaymentId(id)) return refused(INVALID_PAYMENT_ID);
 
@@ -347,16 +353,10 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       if (!held) break;
       if (held.key !== key) return refused(PAYMENT_ID_CONFLICT);
       if (held.state === 'settled') {
-        // A retry: its own payment proves the caller is the payer, and is not settled.
-        let verified;
-        try {
-          verified = await resourceServer.verifyPayment(payload, matching, declared, transport);
-        } catch (e) {
-          if (e instanceof FacilitatorResponseError) throw e;
-          return refused(e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment');
-        }
-        if (!verified.isValid) return refused(verified.invalidReason ?? 'invalid_payment');
-        if (!sameAddress(verified.payer, held.receipt.payer)) return refused(PAYMENT_ID_PAYER_MISMATCH);
+        // A retry: its own payment proves the caller is the payer, and is not paid with.
+        const proved = await part.payerOf(step);
+        if ('reason' in proved) return refused(proved.reason);
+        if (!sameAddress(proved.payer, held.receipt.payer)) return refused(PAYMENT_ID_PAYER_MISMATCH);
         return { kind: 'answered', answer: await answer(), receipt: held.receipt };
       }
       // Another request with this id is settling: its outcome decides (settled: the answer again; released: claim it).
@@ -365,7 +365,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     }
     let outcome: Paid<A> | undefined;
     try {
-      outcome = await settleOnce();
+      outcome = await payOnce();
       return outcome;
     } finally {
       // The answer is paid for and goes out whatever the store says; a failure to record costs only the retry's replay.
@@ -377,7 +377,15 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     }
   }
 
+  let manager: BatchSettlementChannelManager | undefined;
   return {
+    async channels() {
+      await initialized();
+      if (!batch || !partOf(BATCH_SCHEME) || !stores.channels) return null;
+      manager ??= batch.server.createChannelManager(guarded, settings.network, settings.asset.address as `0x${string}`);
+      return { manager, storage: stores.channels };
+    },
+
     async charge(request, route, answer, resource) {
       const state: PaymentState = { settling: false };
       try {
@@ -393,25 +401,28 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         }
         // A payment id is bound to the method and the canonical query, whatever host name the request came by.
         const key = `${request.method} ${resource.pathname}${resource.search}`;
-        const outcome = await pay(offered, payload, key, answer, { request: contextOf(request, resource, route) }, state);
+        const transport = { request: contextOf(request, resource, route) };
+        const outcome = await pay(offered, payload, key, answer, transport, state);
         if (outcome.kind === 'refused') {
           logRefusal(route, outcome.reason);
-          const refusal = { 'PAYMENT-REQUIRED': challengeHeader(challengeText, outcome.reason).header };
+          const refusal = { 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(await refusalRequired(offered, outcome.reason, payload, transport)) };
           return payment402(outcome.receipt ? { ...refusal, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(outcome.receipt) } : refusal);
         }
+        if (outcome.kind === 'acknowledged') return acknowledgement(outcome.body, outcome.receipt);
         const { response } = outcome.answer;
         if (outcome.receipt) response.headers.set('PAYMENT-RESPONSE', encodePaymentResponseHeader(outcome.receipt));
         return response;
       } catch (e) {
         if (e instanceof FacilitatorResponseError) return facilitatorDown(state.settling);
         if (e instanceof PaymentIdsUnavailable) return unavailable(PAYMENT_IDS_DOWN);
+        if (e instanceof ChannelsUnavailable) return unavailable(CHANNELS_DOWN);
         throw e;
       }
     },
 
     // x402's MCP transport (specs/transports-v2/mcp.md), on the same resource server and paid path as `charge`.
     async chargeCall(route, resource, key, payment, answer) {
-      if (!route.priceUsd || !config[route.path]) throw new Error(`${route.path} is not a priced route of this gate`);
+      if (!route.priceUsd || !pricedRoutes.some((r) => r.path === route.path)) throw new Error(`${route.path} is not a priced route of this gate`);
       const state: PaymentState = { settling: false };
       try {
         await initialized();
@@ -427,12 +438,22 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         if (!isWellFormedPayload(payment)) return await required(MALFORMED_PAYLOAD);
         const outcome = await pay(offered, payment, `CALL ${key}`, answer, context, state);
         if (outcome.kind === 'refused') return await required(outcome.reason, payment, outcome.receipt);
+        if (outcome.kind === 'acknowledged') return { kind: 'answered', body: outcome.body, receipt: outcome.receipt };
         return { kind: 'answered', body: outcome.answer.body, ...(outcome.receipt ? { receipt: outcome.receipt } : {}) };
       } catch (e) {
         if (e instanceof FacilitatorResponseError) return { kind: 'unavailable', message: facilitatorDownMessage(state.settling) };
         if (e instanceof PaymentIdsUnavailable) return { kind: 'unavailable', message: PAYMENT_IDS_DOWN };
+        if (e instanceof ChannelsUnavailable) return { kind: 'unavailable', message: CHANNELS_DOWN };
         throw e;
       }
     },
   };
+}
+
+/** A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is cached). */
+function acknowledgement(body: unknown, receipt: SettleResponse): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) },
+  });
 }

@@ -6,6 +6,7 @@
 // An id is first claimed while its payment settles, so that two requests racing with one id settle once: the
 // second finds the claim and waits for it to end (settled: the answer again; released: it may claim).
 import type { SettleResponse } from '@x402/core/types';
+import { closeRedis, sharedRedis } from './redis.ts';
 
 /** How long a settled id is honoured. */
 export const SETTLED_TTL_MS = 24 * 60 * 60 * 1000;
@@ -63,23 +64,12 @@ const RELEASE = `local held = redis.call('GET', KEYS[1])
 if held and cjson.decode(held).token == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-/** How long a request waits for Redis at start before its commands fail (and the request answers 503). */
-const CONNECT_WAIT_MS = 2_000;
-
 /**
  * In Redis at `url`, shared by every process that names it: one key per id (`x402:payment-id:<id>`), expiring
- * with it. While Redis cannot be reached, commands fail at once (no offline queue) and the client reconnects by itself.
+ * with it, on the gate's one Redis client (./redis.ts).
  */
 export async function redisPaymentIds(url: string): Promise<PaymentIds> {
-  const { createClient } = await import('redis');
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: CONNECT_WAIT_MS, reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) } });
-  let reported = false;
-  client.on('error', (e: Error) => {
-    if (!reported) console.error(`payment ids: Redis at ${new URL(url).host} unavailable: ${e.message.split('\n')[0]}`);
-    reported = true;
-  });
-  client.on('ready', () => (reported = false));
-  await Promise.race([client.connect().catch(() => {}), new Promise((resolve) => setTimeout(resolve, CONNECT_WAIT_MS).unref())]);
+  const client = await sharedRedis(url);
   const keyOf = (id: string) => `x402:payment-id:${id}`;
   const parse = (text: string | null): PaymentIdEntry | null => (text === null ? null : (JSON.parse(text) as PaymentIdEntry));
   const get = async (id: string) => parse(await client.get(keyOf(id)));
@@ -98,7 +88,6 @@ export async function redisPaymentIds(url: string): Promise<PaymentIds> {
     async release(id, token) {
       await client.eval(RELEASE, { keys: [keyOf(id)], arguments: [token] });
     },
-    // Gracefully when connected; a client still trying to reconnect is stopped at once.
-    close: async () => (client.isReady ? void (await client.close()) : client.destroy()),
+    close: () => closeRedis(url),
   };
 }

@@ -2,7 +2,8 @@
 // X402_PAY_TO is set; everything else has a default: Base mainnet USDC, and a facilitator chosen
 // from what is configured. A bad value stops the service with the variable's name and what it expects.
 import { getDefaultAsset } from '@x402/evm';
-import { getAddress, isAddress } from 'viem';
+import { resolve } from 'node:path';
+import { getAddress, isAddress, isHex } from 'viem';
 
 export const BASE_MAINNET = 'eip155:8453';
 export const BASE_SEPOLIA = 'eip155:84532';
@@ -27,13 +28,30 @@ export type FacilitatorSettings =
   | { kind: 'url'; url: string; timeoutMs: number }
   | { kind: 'cdp'; apiKeyId: string; apiKeySecret: string; timeoutMs: number };
 
+/** Prepaid channels (x402 `batch-settlement`, DECISIONS §13): where vouchers are kept, and when they are claimed. */
+export interface ChannelSettings {
+  /** The Node server's durable channel state when REDIS_URL is unset (X402_CHANNELS_DIR). */
+  dir: string;
+  /** Claim and settle every vouchers held this often, in seconds (X402_CLAIM_INTERVAL_S). */
+  claimIntervalS: number;
+  /** A channel with no paid request for this many days is claimed and its remainder refunded (X402_CHANNEL_IDLE_DAYS). */
+  idleDays: number;
+  /** The least a first deposit may be, in USD (X402_MIN_DEPOSIT_USD); a route's price when that is more. */
+  minDepositUsd: string;
+  /** How long a payer's withdrawal waits on chain, in seconds (X402_WITHDRAW_DELAY_S): the server claims within it. */
+  withdrawDelayS: number;
+  /** The key that signs claims and refunds (X402_RECEIVER_AUTHORIZER_KEY); null: the facilitator's advertised one. */
+  receiverAuthorizerKey: `0x${string}` | null;
+}
+
 export interface PaymentSettings {
   payTo: string;
   network: `${string}:${string}`;
   asset: PaymentAsset;
   facilitator: FacilitatorSettings;
-  /** Where settled payment ids are kept for every process (REDIS_URL); null: in this process's memory. */
+  /** Where settled payment ids and channels are kept for every process (REDIS_URL); null: in this process (ids in memory, channels in `channels.dir`). */
   redisUrl: string | null;
+  channels: ChannelSettings;
 }
 
 export class PaymentSettingsError extends Error {}
@@ -106,7 +124,42 @@ export function paymentSettings(env: Env = process.env): PaymentSettings | null 
   const network = (env.X402_NETWORK?.trim() || BASE_MAINNET) as PaymentSettings['network'];
   if (!/^eip155:[1-9][0-9]*$/.test(network))
     throw new PaymentSettingsError(`X402_NETWORK='${network}': expected an EVM network as a CAIP-2 id, e.g. ${BASE_MAINNET} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`);
-  return { payTo, network, asset: asset(env, network), facilitator: facilitator(env, network), redisUrl: redisUrl(env) };
+  return { payTo, network, asset: asset(env, network), facilitator: facilitator(env, network), redisUrl: redisUrl(env), channels: channels(env) };
+}
+
+/** The scheme's bounds on a withdrawal delay (15 minutes to 30 days). */
+const WITHDRAW_DELAY_S = { min: 900, max: 2_592_000 };
+
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number, unit: string): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new PaymentSettingsError(`${name}='${text}': expected a whole number of ${unit}, ${min} to ${max}`);
+  return value;
+}
+
+function channels(env: Env): ChannelSettings {
+  const claimIntervalS = wholeNumber(env, 'X402_CLAIM_INTERVAL_S', 3600, 10, 86_400, 'seconds');
+  const withdrawDelayS = wholeNumber(env, 'X402_WITHDRAW_DELAY_S', 86_400, WITHDRAW_DELAY_S.min, WITHDRAW_DELAY_S.max, 'seconds');
+  // A payer's withdrawal finalizes after the delay: the server must have claimed by then, with a run to spare.
+  if (withdrawDelayS < 2 * claimIntervalS)
+    throw new PaymentSettingsError(
+      `X402_WITHDRAW_DELAY_S=${withdrawDelayS} is less than twice X402_CLAIM_INTERVAL_S=${claimIntervalS}: vouchers must be claimed before a payer's withdrawal can finalize`,
+    );
+  const minDeposit = env.X402_MIN_DEPOSIT_USD?.trim() || '1.00';
+  if (!/^\d{1,6}(\.\d{1,6})?$/.test(minDeposit) || Number(minDeposit) <= 0)
+    throw new PaymentSettingsError(`X402_MIN_DEPOSIT_USD='${minDeposit}': expected a positive amount in USD such as 1.00`);
+  const key = env.X402_RECEIVER_AUTHORIZER_KEY?.trim();
+  if (key && !(isHex(key) && key.length === 66))
+    throw new PaymentSettingsError('X402_RECEIVER_AUTHORIZER_KEY: expected a private key, 0x and 64 hex digits');
+  return {
+    dir: resolve(env.X402_CHANNELS_DIR?.trim() || '.data/channels'),
+    claimIntervalS,
+    idleDays: wholeNumber(env, 'X402_CHANNEL_IDLE_DAYS', 30, 1, 3650, 'days'),
+    minDepositUsd: minDeposit,
+    withdrawDelayS,
+    receiverAuthorizerKey: key ? (key as `0x${string}`) : null,
+  };
 }
 
 function redisUrl(env: Env): string | null {

@@ -248,7 +248,7 @@ describe('x402 over MCP on the local chain (gate on)', () => {
     const before = await balances();
     const replay = await callPriced('get_premium', { state: 'TX' }, payment);
     expect(replay.isError).toBe(true);
-    expect((replay.structuredContent as unknown as PaymentRequired).accepts).toHaveLength(1);
+    expect((replay.structuredContent as unknown as PaymentRequired).accepts.map((a) => a.scheme)).toEqual(['exact', 'batch-settlement']);
     expect(pricedFiguresIn(textOf(replay), priced)).toEqual([]);
     expect(await balances()).toEqual(before);
   });
@@ -329,7 +329,8 @@ describe('the MCP Inspector CLI against the built server', () => {
   it('gets the payment terms, and no figure, from a priced tool on the gated server', async () => {
     const { exitCode, ...result } = await inspector(gated.base, '--method', 'tools/call', '--tool-name', 'get_premium', '--tool-arg', 'state=TX');
     expect([result.isError, exitCode === 0]).toEqual([true, false]);
-    expect(result.structuredContent).toMatchObject({ x402Version: 2, accepts: [{ amount: String(atomic('get_premium')) }] });
+    const amount = String(atomic('get_premium'));
+    expect(result.structuredContent).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', amount }, { scheme: 'batch-settlement', amount }] });
     expect(pricedFiguresIn(JSON.stringify(result), priced)).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
 const PAYER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const OTHER_PAYER = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
 /** The gate's one line per refused payment (reason code only), and the store's outage: expected here, not printed. */
-const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^payment ids: Redis at \S+ unavailable: /]);
+const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402: Redis at \S+ unavailable: /]);
 const BASE = 'eip155:8453';
 const ORIGIN = 'http://service.test';
 const PREMIUM = `${ORIGIN}/v1/premium?state=FL`;
@@ -94,7 +94,7 @@ function watchedGate(ids: PaymentIds | Promise<PaymentIds>) {
   const facilitator = verifyOnlyFacilitator(BASE);
   const settle = vi.spyOn(facilitator, 'settle');
   const verify = vi.spyOn(facilitator, 'verify');
-  const gate = createGate(settings, facilitator, ROUTE_CONTRACTS, ids);
+  const gate = createGate(settings, facilitator, ROUTE_CONTRACTS, { ids });
   installGate(gate);
   const received = () => facilitator.received.get(PAYEE) ?? 0n;
   return { facilitator, settle, verify, gate, received };

@@ -17,6 +17,9 @@ contract EIP3009Token {
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
     );
+    bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH = keccak256(
+        "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
     bytes32 private constant EIP712_DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
     // secp256k1n / 2: FiatToken (OpenZeppelin ECDSA) rejects malleable high-s signatures.
@@ -77,7 +80,8 @@ contract EIP3009Token {
         bytes32 r,
         bytes32 s
     ) external {
-        _transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _transfer(from, to, value);
     }
 
     /// @notice FiatToken v2.2's `bytes signature` overload. Real USDC also accepts ERC-1271 wallets here;
@@ -91,19 +95,59 @@ contract EIP3009Token {
         bytes32 nonce,
         bytes memory signature
     ) external {
+        (uint8 v, bytes32 r, bytes32 s) = _splitSignature(signature);
+        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _transfer(from, to, value);
+    }
+
+    /// @notice EIP-3009 receive: like transferWithAuthorization, but only the payee may submit it. A contract
+    /// that pulls funds with it (the batch-settlement deposit collector) needs that: if anyone could submit the
+    /// authorization, the tokens could arrive outside the contract's own call and never be credited.
+    function receiveWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external {
+        require(to == msg.sender, "FiatTokenV2: caller must be the payee");
+        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _transfer(from, to, value);
+    }
+
+    /// @notice The `bytes signature` overload of receiveWithAuthorization (ECDSA only, as above).
+    function receiveWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes memory signature
+    ) external {
+        require(to == msg.sender, "FiatTokenV2: caller must be the payee");
+        (uint8 v, bytes32 r, bytes32 s) = _splitSignature(signature);
+        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _transfer(from, to, value);
+    }
+
+    function _splitSignature(bytes memory signature) private pure returns (uint8 v, bytes32 r, bytes32 s) {
         require(signature.length == 65, "FiatTokenV2: invalid signature");
-        bytes32 r;
-        bytes32 s;
-        uint8 v;
         assembly {
             r := mload(add(signature, 0x20))
             s := mload(add(signature, 0x40))
             v := byte(0, mload(add(signature, 0x60)))
         }
-        _transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, v, r, s);
     }
 
-    function _transferWithAuthorization(
+    /// @dev Checks the time window, the nonce and the EIP-712 signature of a transfer or receive
+    /// authorization (`typehash` tells which), then marks the nonce used. The caller moves the funds.
+    function _useAuthorization(
+        bytes32 typehash,
         address from,
         address to,
         uint256 value,
@@ -117,15 +161,16 @@ contract EIP3009Token {
         require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
         require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
         require(!authorizationState[from][nonce], "FiatTokenV2: authorization is used or canceled");
-        bytes32 structHash =
-            keccak256(abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce));
-        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
+        bytes32 digest = keccak256(
+            abi.encodePacked(
+                "\x19\x01", DOMAIN_SEPARATOR(), keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce))
+            )
+        );
         require(uint256(s) <= HALF_N && (v == 27 || v == 28), "FiatTokenV2: invalid signature");
         address signer = ecrecover(digest, v, r, s);
         require(signer != address(0) && signer == from, "FiatTokenV2: invalid signature");
         authorizationState[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
-        _transfer(from, to, value);
     }
 
     function _transfer(address from, address to, uint256 value) private {

@@ -1,7 +1,9 @@
 // A local Base-mainnet look-alike for payment tests and benchmarks: anvil (chain id 8453) with a minimal
-// EIP-3009 token installed at the real Base USDC address, an in-process x402 facilitator that settles on it,
-// a loopback HTTP wrapper for that facilitator, and client helpers that sign payments as a funded payer.
-// Nothing here talks to a real network. See /work/shared/notes/x402.md §2–3 for the recipe this follows.
+// EIP-3009 token installed at the real Base USDC address and the `batch-settlement` scheme's escrow and
+// ERC-3009 deposit collector at the x402 SDK's canonical addresses, an in-process x402 facilitator that settles
+// on them (exact and batch-settlement), a loopback HTTP wrapper for that facilitator, and client helpers that
+// sign payments as a funded payer. Nothing here talks to a real network. See ../shared/notes/x402.md (beside
+// this repository) §2–3 for the recipe this follows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,8 @@ import type { FacilitatorClient } from '@x402/core/server';
 import { x402Client, type SpendControls } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { getDefaultAsset, toFacilitatorEvmSigner } from '@x402/evm';
+import { BATCH_SETTLEMENT_ADDRESS as SDK_BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS as SDK_ERC3009_DEPOSIT_COLLECTOR_ADDRESS, getDefaultAsset, toFacilitatorEvmSigner } from '@x402/evm';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
@@ -40,13 +43,22 @@ export const CHAIN_ID = 8453;
 export const USDC: Address = getDefaultAsset(NETWORK).asset as Address;
 /** Where Multicall3 lives on Base (and most chains); the facilitator's failure diagnosis calls it. */
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+/**
+ * @x402/evm's canonical `x402BatchSettlement` escrow address (the SDK signs every batch-settlement EIP-712
+ * message for this verifying contract and sends every call there). BatchSettlement.sol holds both addresses as
+ * constants too (escrow and collector each name the other); tests/chain/batch-settlement.test.ts checks they agree.
+ */
+export const BATCH_SETTLEMENT_ADDRESS: Address = SDK_BATCH_SETTLEMENT_ADDRESS;
+/** @x402/evm's canonical `ERC3009DepositCollector` (the payee of the payer's ReceiveWithAuthorization). */
+export const ERC3009_DEPOSIT_COLLECTOR_ADDRESS: Address = SDK_ERC3009_DEPOSIT_COLLECTOR_ADDRESS;
 
-/** Anvil's well-known dev keys (mnemonic "test test … junk"). Worthless outside a local chain. */
+/** Anvil's well-known dev keys #0–#4 (mnemonic "test test … junk"). Worthless outside a local chain. */
 export const ANVIL_ACCOUNTS = [
   { address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' },
   { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
   { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' },
   { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6' },
+  { address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', privateKey: '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a' },
 ] as const satisfies readonly { address: Address; privateKey: Hex }[];
 
 /** What the payer is funded with: 100 USDC in atomic units (6 decimals). */
@@ -67,15 +79,36 @@ export interface LocalChain {
   balanceOf(address: Address): Promise<bigint>;
   /** Mints test USDC (the token's open, test-only `mint`). */
   mint(to: Address, amount: bigint): Promise<void>;
-  /** In-process x402 facilitator (exact EVM, eip155:8453) whose gas payer is anvil account #0. */
+  /**
+   * In-process x402 facilitator on eip155:8453 whose gas payer is anvil account #0: `exact`, and
+   * `batch-settlement` with {@link LocalChain.receiverAuthorizer} as the receiverAuthorizer it advertises in
+   * getSupported() and signs claims and refunds with when a payload lacks those signatures.
+   */
   facilitator: FacilitatorClient;
+  /** The `x402BatchSettlement` escrow ({@link BATCH_SETTLEMENT_ADDRESS}). */
+  batchSettlement: Address;
+  /** The escrow's ERC-3009 deposit collector ({@link ERC3009_DEPOSIT_COLLECTOR_ADDRESS}). */
+  erc3009DepositCollector: Address;
+  /** Anvil account #4: the facilitator's batch-settlement receiver authorizer key. Holds no USDC. */
+  receiverAuthorizer: { address: Address; privateKey: Hex };
+  /** A raw JSON-RPC call to anvil (`anvil_*`, `evm_*`, `eth_*`); throws on a JSON-RPC error. */
+  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /**
+   * Moves the chain's clock forward by `seconds` and mines a block at the new time. The chain then runs ahead
+   * of the wall clock, which the facilitators' ERC-3009 time-window checks read: use a chain of its own.
+   */
+  increaseTime(seconds: number): Promise<void>;
   /** Kills anvil and waits for it to exit. Idempotent. */
   stop(): Promise<void>;
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
-const TOKEN_SOURCE_PATH = join(import.meta.dirname, 'EIP3009Token.sol');
+/** The test contracts' sources, compiled together: file name → path. */
+const CONTRACT_SOURCES = {
+  'EIP3009Token.sol': join(import.meta.dirname, 'EIP3009Token.sol'),
+  'BatchSettlement.sol': join(import.meta.dirname, 'BatchSettlement.sol'),
+} as const;
 
 const tokenAbi = [
   { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'account', type: 'address' }], outputs: [{ type: 'uint256' }] },
@@ -117,22 +150,32 @@ async function rpc<T>(url: string, method: string, params: unknown[] = []): Prom
 interface Bytecode {
   token: Hex;
   multicall3: Hex;
+  batchSettlement: Hex;
+  erc3009DepositCollector: Hex;
 }
 
+/** Which contract of which source file each {@link Bytecode} entry is. */
+const CONTRACTS: Record<keyof Bytecode, [file: keyof typeof CONTRACT_SOURCES, contract: string]> = {
+  token: ['EIP3009Token.sol', 'EIP3009Token'],
+  multicall3: ['EIP3009Token.sol', 'Multicall3'],
+  batchSettlement: ['BatchSettlement.sol', 'x402BatchSettlement'],
+  erc3009DepositCollector: ['BatchSettlement.sol', 'ERC3009DepositCollector'],
+};
+
 /**
- * Runtime bytecode of the two test contracts, compiled with solc-js (optimizer on) and cached in the OS temp
- * folder under a sha256 of the source and the solc version, so only the first run pays the ~2 s compile.
+ * Runtime bytecode of the test contracts, compiled with solc-js (optimizer on) and cached in the OS temp folder
+ * under a sha256 of the sources, the solc version and the settings, so only the first run pays the ~4 s compile.
  */
 export async function compileContracts(): Promise<Bytecode> {
-  const source = readFileSync(TOKEN_SOURCE_PATH, 'utf8');
+  const sources = Object.fromEntries(Object.entries(CONTRACT_SOURCES).map(([file, path]) => [file, { content: readFileSync(path, 'utf8') }]));
   const solcVersion = (JSON.parse(readFileSync(require.resolve('solc/package.json'), 'utf8')) as { version: string }).version;
   const settings = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' };
-  const key = createHash('sha256').update(`${solcVersion}\0${JSON.stringify(settings)}\0${source}`).digest('hex');
-  const cachePath = join(tmpdir(), `x402-eip3009-${key.slice(0, 24)}.json`);
+  const key = createHash('sha256').update(JSON.stringify([solcVersion, settings, sources])).digest('hex');
+  const cachePath = join(tmpdir(), `x402-test-contracts-${key.slice(0, 24)}.json`);
   if (existsSync(cachePath)) {
     try {
       const cached = JSON.parse(readFileSync(cachePath, 'utf8')) as Bytecode;
-      if (/^0x[0-9a-f]{200,}$/.test(cached.token) && /^0x[0-9a-f]{200,}$/.test(cached.multicall3)) return cached;
+      if (Object.keys(CONTRACTS).every((name) => /^0x[0-9a-f]{200,}$/.test(cached[name as keyof Bytecode]))) return cached;
     } catch {
       // fall through and recompile
     }
@@ -140,7 +183,7 @@ export async function compileContracts(): Promise<Bytecode> {
   const solc = (await import('solc')).default as { compile(input: string): string };
   const input = {
     language: 'Solidity',
-    sources: { 'EIP3009Token.sol': { content: source } },
+    sources,
     settings: { ...settings, outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
@@ -148,12 +191,13 @@ export async function compileContracts(): Promise<Bytecode> {
     contracts?: Record<string, Record<string, { evm: { deployedBytecode: { object: string } } }>>;
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`EIP3009Token.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const contracts = output.contracts?.['EIP3009Token.sol'];
-  const token = contracts?.EIP3009Token?.evm.deployedBytecode.object;
-  const multicall3 = contracts?.Multicall3?.evm.deployedBytecode.object;
-  if (!token || !multicall3) throw new Error('solc produced no runtime bytecode for EIP3009Token / Multicall3');
-  const result: Bytecode = { token: `0x${token}`, multicall3: `0x${multicall3}` };
+  if (errors.length > 0) throw new Error(`The test contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  const result = {} as Bytecode;
+  for (const [name, [file, contract]] of Object.entries(CONTRACTS)) {
+    const object = output.contracts?.[file]?.[contract]?.evm.deployedBytecode.object;
+    if (!object) throw new Error(`solc produced no runtime bytecode for ${contract} (${file})`);
+    result[name as keyof Bytecode] = `0x${object}`;
+  }
   const tmp = `${cachePath}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(result));
   renameSync(tmp, cachePath); // atomic, so concurrent runs never read half a file
@@ -255,6 +299,10 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
   });
   const facilitator = new x402Facilitator();
   registerExactEvmScheme(facilitator, { signer, networks: NETWORK });
+  // batch-settlement: the same gas payer relays; a separate key (anvil #4, never a sender) signs the
+  // ClaimBatch and Refund authorizations, and its address is what servers put in channels as receiverAuthorizer.
+  const authorizer = privateKeyToAccount(ANVIL_ACCOUNTS[4].privateKey);
+  facilitator.register(NETWORK, new BatchSettlementEvmScheme(signer, { address: authorizer.address, signTypedData: (args) => authorizer.signTypedData(args as never) }));
   return {
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
@@ -263,8 +311,9 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
 }
 
 /**
- * Starts anvil as Base mainnet (chain id 8453), installs the EIP-3009 test token at the real USDC address and
- * Multicall3 at its canonical address, funds the payer with 100 USDC, and builds the in-process facilitator.
+ * Starts anvil as Base mainnet (chain id 8453), installs the EIP-3009 test token at the real USDC address,
+ * Multicall3 at its canonical address and the batch-settlement escrow and ERC-3009 deposit collector at the
+ * x402 SDK's canonical addresses, funds the payer with 100 USDC, and builds the in-process facilitator.
  * Call `stop()` when done (afterAll); a process-exit hook also kills anvil if a run dies first.
  */
 export async function startLocalChain(): Promise<LocalChain> {
@@ -282,6 +331,8 @@ export async function startLocalChain(): Promise<LocalChain> {
   try {
     await rpc(rpcUrl, 'anvil_setCode', [USDC, code.token]);
     await rpc(rpcUrl, 'anvil_setCode', [MULTICALL3, code.multicall3]);
+    await rpc(rpcUrl, 'anvil_setCode', [BATCH_SETTLEMENT_ADDRESS, code.batchSettlement]);
+    await rpc(rpcUrl, 'anvil_setCode', [ERC3009_DEPOSIT_COLLECTOR_ADDRESS, code.erc3009DepositCollector]);
     const chain = defineChain({
       id: CHAIN_ID,
       name: 'Base (local anvil)',
@@ -310,6 +361,14 @@ export async function startLocalChain(): Promise<LocalChain> {
       balanceOf: (address) => reader.readContract({ address: USDC, abi: tokenAbi, functionName: 'balanceOf', args: [address] }),
       mint,
       facilitator: makeFacilitator(rpcUrl),
+      batchSettlement: BATCH_SETTLEMENT_ADDRESS,
+      erc3009DepositCollector: ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
+      receiverAuthorizer: { address: ANVIL_ACCOUNTS[4].address, privateKey: ANVIL_ACCOUNTS[4].privateKey },
+      rpc: <T = unknown>(method: string, params: unknown[] = []) => rpc<T>(rpcUrl, method, params),
+      increaseTime: async (seconds) => {
+        await rpc(rpcUrl, 'evm_increaseTime', [seconds]);
+        await rpc(rpcUrl, 'evm_mine');
+      },
       stop,
     };
   } catch (e) {

@@ -2,6 +2,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -21,12 +23,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Runs server.ts (what `npm run serve` runs) over the Astro build whose entry is `entry`. */
+/**
+ * Runs server.ts (what `npm run serve` runs) over the Astro build whose entry is `entry`; with the gate on, in a
+ * channels directory of its own unless `env` names one (one server owns a directory at a time).
+ */
 export async function startServer(entry: string, env: Record<string, string>): Promise<{ base: string; stop: () => void; child: ChildProcess }> {
   const port = await freePort();
+  const channels = mkdtempSync(join(tmpdir(), 'slmd-channels-'));
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ASTRO_ENTRY: entry, ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ASTRO_ENTRY: entry, X402_CHANNELS_DIR: channels, ...env },
     stdio: 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;

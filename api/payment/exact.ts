@@ -1,0 +1,38 @@
+// x402's `exact` scheme on the paid path (DECISIONS §7): one signed transfer per answer, settled by the
+// facilitator once the answer is computed and holds a figure; the facilitator's settle checks the payment
+// itself, so no separate verify call sits on the paid path.
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { VerifyError } from '@x402/core/types';
+import { FacilitatorResponseError } from '@x402/core/server';
+import type { RouteContract } from '../../domain/contract.ts';
+import type { PaymentSettings } from './settings.ts';
+import { type SchemePart, facilitatorSettle, paidOrRefused } from './scheme.ts';
+import { paymentPrice } from './terms.ts';
+
+export const EXACT_SCHEME = 'exact';
+
+export function exactPart(settings: PaymentSettings): SchemePart & { server: ExactEvmScheme } {
+  return {
+    scheme: EXACT_SCHEME,
+    server: new ExactEvmScheme(),
+    option: (route: RouteContract) => ({ scheme: EXACT_SCHEME, network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) }),
+    async pay(step) {
+      const computed = await step.answer(); // an answer that fails is a 500, and nothing is settled
+      // No charge for nothing: answered, never settled; the signed authorization expires unused.
+      if (!computed.hasFigures) return { kind: 'answered', answer: computed };
+      return paidOrRefused(await facilitatorSettle(step), computed);
+    },
+    // The facilitator's verify: that the new authorization is good and signed by its payer (nothing moves).
+    async payerOf({ server, payload, matching, declared, transport }) {
+      let verified;
+      try {
+        verified = await server.verifyPayment(payload, matching, declared, transport);
+      } catch (e) {
+        if (e instanceof FacilitatorResponseError) throw e;
+        return { reason: e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment' };
+      }
+      if (!verified.isValid) return { reason: verified.invalidReason ?? 'invalid_payment' };
+      return { payer: verified.payer ?? '' };
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// Pays this service on the local chain of `npm run chain`, as an agent would, with x402's official client:
+//   RPC=... PAYER_KEY=... node scripts/pay-local.mjs [exact|batch] [URL]
+// `exact` signs one transfer per answer; `batch` (the default) deposits into a prepaid channel on the first payment
+// and pays every later answer with a voucher. Prints each answer's status and receipt.
+import { x402Client } from '@x402/core/client';
+import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch';
+import { toClientEvmSigner } from '@x402/evm';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { createPublicClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { base } from 'viem/chains';
+
+const [scheme = 'batch', url = 'http://127.0.0.1:4321/v1/premium?state=TX'] = process.argv.slice(2);
+const account = privateKeyToAccount(process.env.PAYER_KEY);
+const chain = createPublicClient({ chain: base, transport: http(process.env.RPC) });
+const client = new x402Client().register('eip155:8453', scheme === 'exact' ? new ExactEvmScheme(account) : new BatchSettlementEvmScheme(toClientEvmSigner(account, chain)));
+const pay = wrapFetchWithPayment(fetch, client);
+
+for (let i = 0; i < 3; i++) {
+  const res = await pay(url);
+  const receipt = res.headers.get('PAYMENT-RESPONSE');
+  const { transaction, extra } = receipt ? decodePaymentResponseHeader(receipt) : {};
+  console.log(res.status, scheme, transaction || '(no transaction: a voucher)', extra?.channelState?.chargedCumulativeAmount ?? '');
+}
