@@ -9,7 +9,7 @@ import { exampleInput } from './json-schemas.ts';
 import { wrapKeyOf } from './mcp/tool.ts';
 import { TEXT_LIMIT_TOKENS } from './mcp/text.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
-import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
 import { readableQuery } from './priced.ts';
 
 export interface LlmsInput {
@@ -176,8 +176,9 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     '## Payment (x402)',
     '',
-    `- [Terms](${link('/openapi.json')}): x402 version ${X402_VERSION}, scheme ${X402_SCHEME}, network ${network}, asset ${asset}; ${amounts} atomic units${terms.payTo ? `; payTo ${terms.payTo}` : ''}. The 402 challenge states the authoritative terms${terms.payTo ? '' : ', payee included'}. Spec: https://x402.org.`,
+    `- [Terms](${link('/openapi.json')}): x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${network}, asset ${asset}; ${amounts} atomic units${terms.payTo ? `; payTo ${terms.payTo}` : ''}. The 402 challenge states the authoritative terms${terms.payTo ? '' : ', payee included'}. Spec: https://x402.org.`,
     `- [HTTP flow](${link(examplePath(example))}): with the gate on, a priced request without payment answers 402, body \`{}\`, the challenge in the \`PAYMENT-REQUIRED\` header (base64 JSON: \`accepts\` with amount, network, asset, payTo). Retry with the signed payment in \`PAYMENT-SIGNATURE\` (base64 JSON); the 200 carries the receipt in \`PAYMENT-RESPONSE\`. A payment is good for one answer.`,
+    `- [Prepaid channels](${link('/openapi.json')}): ${SCHEMES_SENTENCE} A voucher out of step with the server (a replay, an answer whose receipt was lost) gets 402 with the channel state to resynchronise to; the official client (@x402/evm's batch-settlement client) recovers by itself. MCP takes vouchers in the same \`_meta\` field.`,
     `- [Never charged](${link('/openapi.json')}): 400 and 404 come before payment, so a bad request is never charged; an answer with no figure (empty \`publications\`) is 200 and not settled; a failed answer (500) is not settled. Free routes never need payment.`,
     `- [Discovery document](${link('/.well-known/x402')}): the x402 discovery document crawlers read (x402scan's format, \`version\` 1): \`resources\` lists every priced route's URL, with example values for its required parameters so an unpaid GET reaches the 402; \`instructions\` gives each one's method and price (USD and atomic units).`,
     '',

@@ -22,7 +22,7 @@
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
 import { type Handler, freeJson, route } from './http.ts';
 import { exampleInput } from './json-schemas.ts';
-import { type PaymentTerms, X402_SCHEME, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import { type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
 import { readableQuery } from './priced.ts';
 
 export const WELL_KNOWN_X402_PATH = '/.well-known/x402';
@@ -50,7 +50,7 @@ export function wellKnownX402(site: URL | string, terms: PaymentTerms): WellKnow
   const payee = terms.payTo ? `, paid to ${terms.payTo}` : '';
   const instructions = [
     `Surplus Lines Market Data API: U.S. excess and surplus lines insurance statistics from the publications of the state stamping offices, every figure dated and cited. Each resource is a priced route, called with GET; its URL gives example values for the route's required parameters (every parameter: ${link('/openapi.json')}).`,
-    `Payment: x402 version ${X402_VERSION}, scheme ${X402_SCHEME}, network ${terms.network} (${networkName(terms.network)}), asset ${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} decimals)${payee}. A request without payment answers 402 with the challenge in the PAYMENT-REQUIRED header, whose terms are authoritative; retry with the signed payment in PAYMENT-SIGNATURE, and the 200 carries the receipt in PAYMENT-RESPONSE. Parameters (400) and existence (404) are checked before payment, so an example the data cannot answer is a 404 (${link('/v1/coverage')} lists what each state has, and the periods /v1/insurers ranks), and an answer with no figure is answered and not charged.`,
+    `Payment: x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${terms.network} (${networkName(terms.network)}), asset ${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} decimals)${payee}. A request without payment answers 402 with the challenge in the PAYMENT-REQUIRED header, whose terms are authoritative; retry with the signed payment in PAYMENT-SIGNATURE, and the 200 carries the receipt in PAYMENT-RESPONSE. Parameters (400) and existence (404) are checked before payment, so an example the data cannot answer is a 404 (${link('/v1/coverage')} lists what each state has, and the periods /v1/insurers ranks), and an answer with no figure is answered and not charged. ${SCHEMES_SENTENCE}`,
     `Free routes, the same routes as MCP tools (${link('/mcp')}) and the data caveats: ${link('/llms.txt')}.`,
     '',
     'Resources (method, URL: price):',

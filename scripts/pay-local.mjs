@@ -21,5 +21,6 @@ for (let i = 0; i < 3; i++) {
   const res = await pay(url);
   const receipt = res.headers.get('PAYMENT-RESPONSE');
   const { transaction, extra } = receipt ? decodePaymentResponseHeader(receipt) : {};
-  console.log(res.status, scheme, transaction || '(no transaction: a voucher)', extra?.channelState?.chargedCumulativeAmount ?? '');
+  const charged = extra?.channelState?.chargedCumulativeAmount; // a channel's total charged so far
+  console.log([res.status, scheme, transaction || '(no transaction: a voucher)', ...(charged ? [charged] : [])].join(' '));
 }

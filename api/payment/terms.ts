@@ -9,12 +9,19 @@ export interface PaymentTerms {
   asset: PaymentAsset;
   /** The payee: known only when the gate was configured (X402_PAY_TO) where the document was made. */
   payTo: string | null;
+  /** A prepaid channel's least first deposit, in USD (X402_MIN_DEPOSIT_USD; a route's price when that is more). */
+  minDepositUsd: string;
 }
 
 /** The x402 protocol version the gate speaks. */
 export const X402_VERSION = 2;
-/** The x402 payment scheme the gate accepts. */
-export const X402_SCHEME = 'exact';
+/**
+ * The x402 payment schemes a 402 offers, in its order: `exact` (one settlement per answer) always, and
+ * `batch-settlement` (a prepaid channel: a deposit once, then a voucher per answer) where the facilitator serves it.
+ */
+export const X402_SCHEMES = ['exact', 'batch-settlement'] as const;
+/** The least first deposit of a channel when X402_MIN_DEPOSIT_USD is unset. */
+const DEFAULT_MIN_DEPOSIT_USD = '1.00';
 /** x402's MCP transport keys: the payment in a call's `_meta`, the receipt in its result's (defined in ./mcp-keys.ts, which loads nothing). */
 export { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from './mcp-keys.ts';
 
@@ -33,9 +40,19 @@ export const networkName = (network: string) => NETWORK_NAMES[network] ?? networ
  * and its USDC, with no payee.
  */
 export function paymentTerms(settings: PaymentSettings | null = paymentSettings()): PaymentTerms {
-  if (settings) return { network: settings.network, asset: settings.asset, payTo: settings.payTo };
-  return { network: BASE_MAINNET, asset: defaultAsset(BASE_MAINNET)!, payTo: null };
+  if (settings) return { network: settings.network, asset: settings.asset, payTo: settings.payTo, minDepositUsd: settings.channels.minDepositUsd };
+  return { network: BASE_MAINNET, asset: defaultAsset(BASE_MAINNET)!, payTo: null, minDepositUsd: DEFAULT_MIN_DEPOSIT_USD };
 }
 
 /** A USD price in the asset's atomic units, as the gate's challenge states it ("0.10" → "100000" for USDC). */
 export const atomicAmount = (usd: string, terms: PaymentTerms): string => paymentPrice(usd, terms.asset).amount;
+
+/** A route's least first deposit on a prepaid channel, in atomic units: X402_MIN_DEPOSIT_USD, or the price when that is more. */
+export const minDepositAmount = (usd: string, terms: PaymentTerms): string => {
+  const [price, min] = [BigInt(atomicAmount(usd, terms)), BigInt(atomicAmount(terms.minDepositUsd, terms))];
+  return String(price > min ? price : min);
+};
+
+/** What a person or an agent reads of the schemes, in one sentence (llms.txt, /.well-known/x402, OpenAPI). */
+export const SCHEMES_SENTENCE =
+  'Two ways to pay the same price, both in every 402 where the facilitator serves both: `exact`, one signed transfer settled on chain per answer; and `batch-settlement`, a prepaid channel: the first payment deposits at least `minDeposit` into x402\'s escrow, every later answer is paid by a signed voucher the server checks itself, in milliseconds and with no chain transaction, and the server claims vouchers in batches later (the rest of a deposit is refunded when the channel idles, or on request).';

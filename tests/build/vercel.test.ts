@@ -359,6 +359,26 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(JSON.parse(out['/v1/insurers?state=FL&period=2024'].body).error.message).toContain('2024-H1');
   });
 
+  it("declares Vercel's cron for the prepaid channels' claims, routed to the function, which refuses it without CRON_SECRET or with another secret", async () => {
+    const config = JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as { crons?: { path: string; schedule: string }[]; routes: VercelRoute[] };
+    expect(config.crons).toEqual([{ path: '/cron/claims', schedule: '0 * * * *' }]);
+    expect(config.routes.find((r) => r.src && new RegExp(r.src).test('/cron/claims'))).toMatchObject({ dest: '_render' });
+    const requests = [
+      { key: 'none', method: 'GET', path: '/cron/claims' },
+      { key: 'wrong', method: 'GET', path: '/cron/claims', headers: { authorization: 'Bearer not-the-secret' } },
+      { key: 'right', method: 'GET', path: '/cron/claims', headers: { authorization: 'Bearer s3cret-for-cron' } },
+    ];
+    const unset = await callFunction({}, requests);
+    expect(unset.none.status).toBe(503);
+    expect(JSON.parse(unset.right.body).error.message).toContain('CRON_SECRET');
+    const set = await callFunction({ CRON_SECRET: 's3cret-for-cron' }, requests);
+    expect([set.none.status, set.wrong.status]).toEqual([401, 401]);
+    expect(set.wrong.headers['www-authenticate']).toBe('Bearer');
+    // The right secret with the gate off: a run with nothing to claim, said so.
+    expect(set.right.status).toBe(200);
+    expect(JSON.parse(set.right.body)).toMatchObject({ claims: [], refunds: [], note: expect.stringContaining('X402_PAY_TO') });
+  });
+
   it('routes /mcp to the function, and the function answers MCP: tools/list, a free tool, a priced tool (terms when the gate is on), GET 405', async () => {
     const routes = (JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as { routes: { src?: string; dest?: string; status?: number }[] }).routes;
     const first = routes.find((r) => r.src && new RegExp(r.src).test('/mcp'));

@@ -136,18 +136,23 @@ describe('x402 discovery in the document', () => {
         continue;
       }
       expect(op['x-price-usd'], path).toBe(spec.price);
+      const terms = { version: 2, network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: atomic(spec.price) };
+      // A channel's least deposit: 1.00 USD by default, or the price when that is more.
+      const minDeposit = atomic(String(Math.max(1, Number(spec.price))));
       expect(op['x-payment-info'], path).toEqual({
         price: { mode: 'fixed', currency: 'USD', amount: spec.price },
-        protocols: [{ x402: { version: 2, scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: atomic(spec.price) } }],
+        protocols: [{ x402: { ...terms, scheme: 'exact' } }, { x402: { ...terms, scheme: 'batch-settlement', minDeposit } }],
       });
       expect('402' in op.responses, path).toBe(true);
     }
   });
 
   it('built with the gate on: the configured network, asset and payee', async () => {
-    const sepolia = openApiDocument(paymentSettings({ X402_PAY_TO: PAYEE, X402_NETWORK: 'eip155:84532' })) as Doc;
+    const sepolia = openApiDocument(paymentSettings({ X402_PAY_TO: PAYEE, X402_NETWORK: 'eip155:84532', X402_MIN_DEPOSIT_USD: '2.50' })) as Doc;
+    const terms = { version: 2, network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', amount: '500000', payTo: PAYEE };
     expect(sepolia.paths['/v1/compare'].get['x-payment-info']!.protocols).toEqual([
-      { x402: { version: 2, scheme: 'exact', network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', amount: '500000', payTo: PAYEE } },
+      { x402: { ...terms, scheme: 'exact' } },
+      { x402: { ...terms, scheme: 'batch-settlement', minDeposit: '2500000' } },
     ]);
     const result = await new Validator().validate(structuredClone(sepolia));
     expect(result.errors ?? []).toEqual([]);

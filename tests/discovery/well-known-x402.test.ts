@@ -114,9 +114,9 @@ describe('the /.well-known/x402 document (x402scan docs/DISCOVERY.md)', () => {
     expect(listed.get(`${SITE}/v1/compare?states=FL,TX`)).toMatchObject({ usd: '0.50', atomic: '500000' });
   });
 
-  it('states the x402 terms: version 2, scheme exact, the network and asset, and the payee only when the gate is on', () => {
+  it('states the x402 terms: version 2, schemes exact and batch-settlement, the network and asset, and the payee only when the gate is on', () => {
     const { instructions } = read(text);
-    for (const fact of ['x402 version 2', 'scheme exact', 'eip155:8453', BASE_USDC, `paid to ${PAYEE}`, 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'PAYMENT-RESPONSE'])
+    for (const fact of ['x402 version 2', 'schemes exact and batch-settlement', 'minDeposit', 'eip155:8453', BASE_USDC, `paid to ${PAYEE}`, 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'PAYMENT-RESPONSE'])
       expect(instructions, fact).toContain(fact);
     const off = wellKnownX402Text(SITE, paymentTerms(null));
     expect(problemsOf(off)).toEqual([]);

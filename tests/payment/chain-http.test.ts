@@ -2,7 +2,9 @@
 // a local chain (anvil, chain id 8453) with an EIP-3009 token at the Base USDC address, a loopback
 // facilitator built from @x402/core + @x402/evm, and the official @x402/fetch client paying. Every
 // refusal leaves the payee's and the payer's on-chain balances as they were.
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join, relative } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
@@ -97,6 +99,30 @@ describe('a paid request, settled on the local chain', () => {
 
   it('keeps free routes free with the gate on', async () => {
     for (const path of ['/v1/coverage', '/v1/lines?state=TX', '/v1/premium/sample?state=TX']) expect((await fetch(`${server.base}${path}`)).status).toBe(200);
+  });
+});
+
+describe("the README's paying agent (scripts/pay-local.mjs), both schemes", () => {
+  const pay = (scheme: string) =>
+    promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'pay-local.mjs'), scheme, `${server.base}${PREMIUM}`], {
+      cwd: ROOT,
+      env: { ...process.env, RPC: chain.rpcUrl, PAYER_KEY: chain.payer.privateKey },
+    });
+
+  it('exact: three answers, each settled in a transaction of its own; batch: one deposit, then vouchers with no transaction', async () => {
+    const before = await balances();
+    const exact = (await pay('exact')).stdout.trim().split('\n');
+    expect(exact).toHaveLength(3);
+    for (const line of exact) expect(line).toMatch(/^200 exact 0x[0-9a-f]{64}$/);
+    expect(new Set(exact).size).toBe(3);
+    const batch = (await pay('batch')).stdout.trim().split('\n');
+    expect(batch[0]).toMatch(/^200 batch 0x[0-9a-f]{64} 100000$/);
+    expect(batch.slice(1)).toEqual(['200 batch (no transaction: a voucher) 200000', '200 batch (no transaction: a voucher) 300000']);
+    // The exact answers paid the payee on the spot; the channel holds the deposit until the server claims it.
+    const price = atomic('/v1/premium');
+    const after = await balances();
+    expect(after.payee).toBe(before.payee + 3n * price);
+    expect(after.payer).toBeLessThan(before.payer - 3n * price);
   });
 });
 

@@ -16,6 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleMcp } from '../../api/mcp/endpoint.ts';
+import { claimCron } from '../../api/payment/claim-cron.ts';
 import { claimAndRefund } from '../../api/payment/claims.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
@@ -365,3 +366,31 @@ describe('32 payers in parallel, each on its own channel', () => {
     for (const c of await storage.list()) expect(c.totalClaimed).toBe(c.chargedCumulativeAmount);
   });
 });
+
+describe('GET /cron/claims (the claim run a scheduler calls; Vercel cron)', () => {
+  it('with the secret: claims what the channels owe, settles it to the payee, and says so', async () => {
+    const payer = await fundedPayer();
+    for (let i = 0; i < 3; i++) expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
+    const owed = (await storage.list()).reduce((sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed), 0n);
+    expect(owed).toBeGreaterThanOrEqual(3n * PRICE);
+    const env = { CRON_SECRET: 'cron-secret-0123', X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url };
+    const call = (authorization?: string) => claimCron(new Request(url('/cron/claims'), { headers: authorization ? { authorization } : {} }), env);
+    expect((await call()).status).toBe(401);
+    expect((await call('Bearer cron-secret-0124')).status).toBe(401);
+    expect((await claimCron(new Request(url('/cron/claims')), {})).status).toBe(503);
+    const payeeBefore = await chain.balanceOf(chain.payee);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const res = await call('Bearer cron-secret-0123');
+      expect(res.status).toBe(200);
+      const run = (await res.json()) as { claims: { channels: number; transaction: string }[]; settled?: { transaction: string }; failures: string[] };
+      expect(run.failures).toEqual([]);
+      expect(run.claims.reduce((n, c) => n + c.channels, 0)).toBeGreaterThanOrEqual(1);
+      expect(run.settled?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      log.mockRestore();
+    }
+    expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
+  });
+});
+

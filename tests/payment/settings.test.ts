@@ -147,6 +147,55 @@ describe('paymentSettings', () => {
   });
 });
 
+describe('prepaid channel settings (DECISIONS §13)', () => {
+  const gate = { X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR };
+
+  it('default to hourly claims, 30 idle days, a 1.00 USD least deposit, a one-day withdrawal delay, .data/channels and the facilitator as authorizer', () => {
+    const { channels } = paymentSettings(gate)!;
+    expect(channels).toEqual({
+      dir: join(process.cwd(), '.data', 'channels'),
+      claimIntervalS: 3600,
+      idleDays: 30,
+      minDepositUsd: '1.00',
+      withdrawDelayS: 86_400,
+      receiverAuthorizerKey: null,
+    });
+  });
+
+  it('take each variable, the directory resolved', () => {
+    const key = `0x${'4'.repeat(64)}`;
+    const { channels } = paymentSettings({
+      ...gate,
+      X402_CHANNELS_DIR: 'var/channels',
+      X402_CLAIM_INTERVAL_S: '600',
+      X402_CHANNEL_IDLE_DAYS: '7',
+      X402_MIN_DEPOSIT_USD: '5',
+      X402_WITHDRAW_DELAY_S: '3600',
+      X402_RECEIVER_AUTHORIZER_KEY: key,
+    })!;
+    expect(channels).toEqual({ dir: join(process.cwd(), 'var', 'channels'), claimIntervalS: 600, idleDays: 7, minDepositUsd: '5', withdrawDelayS: 3600, receiverAuthorizerKey: key });
+  });
+
+  it('refuse a bad value, naming the variable and what it expects, and never echo a key', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ X402_CLAIM_INTERVAL_S: '0' }, /^X402_CLAIM_INTERVAL_S='0': expected a whole number of seconds, 10 to 86400$/],
+      [{ X402_CLAIM_INTERVAL_S: '1h' }, /^X402_CLAIM_INTERVAL_S='1h'/],
+      [{ X402_CHANNEL_IDLE_DAYS: '-1' }, /^X402_CHANNEL_IDLE_DAYS='-1': expected a whole number of days/],
+      [{ X402_WITHDRAW_DELAY_S: '60' }, /^X402_WITHDRAW_DELAY_S='60': expected a whole number of seconds, 900 to 2592000$/],
+      [{ X402_MIN_DEPOSIT_USD: '0' }, /^X402_MIN_DEPOSIT_USD='0': expected a positive amount/],
+      [{ X402_MIN_DEPOSIT_USD: '$1' }, /^X402_MIN_DEPOSIT_USD='\$1'/],
+      [{ X402_RECEIVER_AUTHORIZER_KEY: '0xdeadbeefsecret' }, /^X402_RECEIVER_AUTHORIZER_KEY: expected a private key, 0x and 64 hex digits$/],
+    ];
+    for (const [env, message] of cases) expect(settingsError({ ...gate, ...env }).message, JSON.stringify(env)).toMatch(message);
+    expect(settingsError({ ...gate, X402_RECEIVER_AUTHORIZER_KEY: '0xdeadbeefsecret' }).message).not.toContain('deadbeef');
+  });
+
+  it('refuse a withdrawal delay shorter than two claim intervals: vouchers must be claimed before a withdrawal finalizes', () => {
+    expect(settingsError({ ...gate, X402_CLAIM_INTERVAL_S: '3600', X402_WITHDRAW_DELAY_S: '3600' }).message).toMatch(/X402_WITHDRAW_DELAY_S=3600 is less than twice X402_CLAIM_INTERVAL_S=3600/);
+    expect(paymentSettings({ ...gate, X402_CLAIM_INTERVAL_S: '1800', X402_WITHDRAW_DELAY_S: '3600' })!.channels.withdrawDelayS).toBe(3600);
+  });
+});
+
 describe('paymentPrice', () => {
   it('gives USDC prices in 6-decimal atomic units with the token domain', () => {
     const usdc: PaymentAsset = paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR })!.asset;
