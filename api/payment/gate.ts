@@ -14,12 +14,12 @@ import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { randomUUID } from 'node:crypto';
 import type { RouteContract } from '../../domain/contract.ts';
-import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
 import { type BatchPart, BATCH_SCHEME, ChannelsUnavailable, batchPart, batchSupportProblem } from './batch.ts';
 import { discoveryExtension } from './discovery.ts';
 import { exactPart } from './exact.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
+import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, challengeHeader, facilitatorDown, facilitatorDownMessage, payment402, unavailable } from './replies.ts';
 import { type Paid, type PaymentState, type SchemePart, reasonCode, refused } from './scheme.ts';
 import type { PaymentSettings } from './settings.ts';
 
@@ -149,39 +149,6 @@ const PAYMENT_ID_IN_USE = 'payment_identifier_in_use';
 
 const sameAddress = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
-/** The route's challenge with its error (`reason`, else its own) as a reason code; and that code. */
-function challengeHeader(challenge: string, reason?: string): { header: string; reason: string } {
-  const decoded = decodePaymentRequiredHeader(challenge);
-  const code = reasonCode(reason ?? decoded.error, 'invalid_payment');
-  return { header: encodePaymentRequiredHeader({ ...decoded, error: code }), reason: code };
-}
-
-/** A 402 with body {} (route() leaves the body out for HEAD). */
-function payment402(headers: Record<string, string>): Response {
-  return new Response('{}', {
-    status: 402,
-    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, ...headers },
-  });
-}
-
-/** Why nothing was served when the facilitator could not be reached; said plainly when a settlement may still complete. */
-function facilitatorDownMessage(whileSettling: boolean): string {
-  const outcome = whileSettling
-    ? 'no data was served, but the facilitator stopped answering while settling your payment, which may still complete: check the payer balance before paying again'
-    : 'you were not charged and no data was served';
-  return `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`;
-}
-
-/** A 503 with Retry-After: nothing served. */
-function unavailable(message: string): Response {
-  const response = errorResponse(503, message);
-  response.headers.set('Retry-After', '30');
-  return response;
-}
-
-/** The facilitator could not be reached: 503, nothing served. */
-const facilitatorDown = (whileSettling: boolean) => unavailable(facilitatorDownMessage(whileSettling));
-
 /** A payment payload given as an object that is not well formed (x402's MCP transport carries it as JSON, not a header). */
 const MALFORMED_PAYLOAD = 'invalid_payment_payload';
 
@@ -203,11 +170,6 @@ async function unlessUnavailable<T>(work: () => T | Promise<T>): Promise<T> {
     throw new PaymentIdsUnavailable();
   }
 }
-const PAYMENT_IDS_DOWN = 'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
-
-/** The channel store could not be reached before anything was recorded: 503, nothing charged. */
-const CHANNELS_DOWN = 'payment could not be processed: the store of prepaid channels is unavailable; you were not charged and no data was served; retry later';
-
 /** What the gate keeps of a scheme beyond its part: a channel store for `batch-settlement`. */
 export interface GateStores {
   /** Settled payment ids (default: this process's memory). */
@@ -448,12 +410,4 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       }
     },
   };
-}
-
-/** A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is cached). */
-function acknowledgement(body: unknown, receipt: SettleResponse): Response {
-  return new Response(JSON.stringify(body), {
-    status: 200,
-    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) },
-  });
 }

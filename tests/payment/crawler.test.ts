@@ -95,9 +95,11 @@ describe('the document a crawler reads', () => {
     expect(priced.map((o) => o.path).sort()).toEqual(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path).sort());
     for (const { path, op } of priced) {
       const usd = ROUTE_CONTRACTS.find((r) => r.path === path)!.priceUsd!;
+      const terms = { version: 2, network: 'eip155:8453', asset: BASE_USDC, amount: String(Math.round(Number(usd) * 1e6)), payTo: PAYEE };
       expect(op['x-payment-info'], path).toEqual({
         price: { mode: 'fixed', currency: 'USD', amount: usd },
-        protocols: [{ x402: { version: 2, scheme: 'exact', network: 'eip155:8453', asset: BASE_USDC, amount: String(Math.round(Number(usd) * 1e6)), payTo: PAYEE } }],
+        // A channel's least first deposit: the 1.00 USD default, or the price when that is more.
+        protocols: [{ x402: { ...terms, scheme: 'exact' } }, { x402: { ...terms, scheme: 'batch-settlement', minDeposit: String(Math.max(1, Number(usd)) * 1e6) } }],
       });
       expect(op.security, path).toBeUndefined();
     }
