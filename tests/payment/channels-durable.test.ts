@@ -8,13 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HTTPFacilitatorClient } from '@x402/core/server';
+import { RedisChannelStorage } from '@x402/evm/batch-settlement/server/redis-storage';
+import { installGate } from '../../api/payment/configured.ts';
+import { createGate } from '../../api/payment/gate.ts';
+import { closeRedis, sharedRedis } from '../../api/payment/redis.ts';
+import { paymentSettings } from '../../api/payment/settings.ts';
+import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { callHandler } from '../support/handlers.ts';
 import { ChannelJournal, ChannelJournalError } from '../../api/payment/channel-journal.ts';
 import { batchPayer } from '../support/batch-client.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { startRedis, type LocalRedis } from '../support/redis.ts';
 import { ROOT, astroBuild, startServer } from '../support/server.ts';
-import { REAL_DATA, buildInto } from '../support/shards.ts';
+import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-channels');
 const PREMIUM = '/v1/premium?state=TX';
@@ -165,3 +173,52 @@ describe('the built server with prepaid channels', () => {
     expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + BigInt(N) * PRICE);
   });
 });
+
+describe('channels in Redis, in process', () => {
+  let chain: LocalChain;
+  let facilitator: Awaited<ReturnType<typeof serveFacilitator>>;
+  let redis: LocalRedis;
+  beforeAll(async () => {
+    chain = await startLocalChain();
+    facilitator = await serveFacilitator(chain.facilitator);
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    installGate(undefined);
+    await closeRedis(redis.url);
+    await facilitator?.stop();
+    await chain?.stop();
+    await redis?.stop();
+  });
+
+  it('Redis gone mid-session: a voucher gets 503, no data and no charge, and the payer is told why', async () => {
+    const restoreShards = serveShards(buildInto(REAL_DATA));
+    const logged: string[] = [];
+    const spies = (['warn', 'error'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+    try {
+      const settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, REDIS_URL: redis.url })!;
+      const storage = new RedisChannelStorage({ client: (await sharedRedis(redis.url)) as never });
+      installGate(createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: storage }));
+      const key = generatePrivateKey();
+      await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
+      const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
+      for (let i = 0; i < 3; i++) expect((await payer.fetch(`http://127.0.0.1${PREMIUM}`)).status).toBe(200);
+      const [channel] = await storage.list();
+      expect(channel.chargedCumulativeAmount).toBe(String(3n * PRICE));
+
+      await redis.stop();
+      const res = await payer.fetch(`http://127.0.0.1${PREMIUM}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toContain('store of prepaid channels is unavailable; you were not charged and no data was served');
+      expect(logged.some((line) => /^x402: Redis at \S+ unavailable: /.test(line))).toBe(true);
+    } finally {
+      spies.forEach((spy) => spy.mockRestore());
+      installGate(undefined);
+      restoreShards();
+    }
+  });
+});
+

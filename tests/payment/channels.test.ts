@@ -212,6 +212,46 @@ describe('a payer on a channel', () => {
   });
 });
 
+describe("a payer's cooperative refund (the official client's refund)", () => {
+  it('returns the rest of the deposit at once, claims what was charged, and answers no data', async () => {
+    const payer = await fundedPayer();
+    for (let i = 0; i < 4; i++) expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
+    const channel = (await channelOf(payer))!;
+    const owed = BigInt(channel.chargedCumulativeAmount);
+    expect(owed).toBe(4n * PRICE);
+    const payerBefore = await chain.balanceOf(payer.address);
+    const receipt = await payer.scheme.refund(url(PREMIUM), { fetch: callHandler as typeof fetch });
+    expect(receipt).toMatchObject({ success: true, amount: String(DEPOSIT - owed) });
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.balanceOf(payer.address)).toBe(payerBefore + DEPOSIT - owed);
+    // Closed here: the charged vouchers were claimed with the refund, and the next settlement pays them out.
+    expect(await channelOf(payer)).toBeUndefined();
+    const othersOwe = (await storage.list()).reduce((sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed), 0n);
+    const payeeBefore = await chain.balanceOf(chain.payee);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const channels = (await gate.channels())!;
+      expect((await claimAndRefund(channels.manager, channels.storage, settings)).failures).toEqual([]);
+    } finally {
+      log.mockRestore();
+    }
+    expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed + othersOwe);
+  });
+
+  it('the refund request itself is answered 200 with the refund receipt and a body of no figure', async () => {
+    const payer = await fundedPayer();
+    expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
+    let answered: Response | undefined;
+    const watching = (async (input: RequestInfo | URL, init?: RequestInit) => (answered = await callHandler(input, init))) as typeof fetch;
+    await payer.scheme.refund(url(PREMIUM), { fetch: watching });
+    expect(answered!.status).toBe(200);
+    expect(answered!.headers.get('cache-control')).toBe('private, no-store');
+    const body = (await answered!.json()) as Record<string, unknown>;
+    expect(body).toEqual({ message: 'Refund acknowledged', channelId: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(decodePaymentResponseHeader(answered!.headers.get('PAYMENT-RESPONSE')!).success).toBe(true);
+  });
+});
+
 describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
   let payer: BatchPayer;
   /** The payer's channel, after one paid call (the deposit). */
