@@ -104,7 +104,7 @@ describe('the Node server with the gate on', () => {
       const call = (await (await server.get('/mcp', rpc('tools/call', { name: 'get_premium', arguments: { state: 'FL' } }))).json()) as {
         result: { isError: boolean; structuredContent: { x402Version: number; accepts: { payTo: string }[] } };
       };
-      expect(call.result).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ payTo: PAYEE }] } });
+      expect(call.result).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ scheme: 'exact', payTo: PAYEE }, { scheme: 'batch-settlement', payTo: PAYEE }] } });
       expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual(['@modelcontextprotocol/sdk']);
     } finally {
       server.stop();

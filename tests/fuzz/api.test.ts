@@ -10,6 +10,7 @@ import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
+import { InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
 import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
@@ -46,7 +47,8 @@ const useGate = (on: boolean) => installGate(on ? gate : null);
 
 useShardsOf(FIXTURE_DATA);
 beforeAll(() => {
-  gate = createGate(SETTINGS, verifyOnlyFacilitator(SETTINGS.network), ROUTE_CONTRACTS);
+  // With a channel store: the challenges offer batch-settlement too, and junk channel payments are fuzzed.
+  gate = createGate(SETTINGS, verifyOnlyFacilitator(SETTINGS.network), ROUTE_CONTRACTS, { channels: new InMemoryChannelStorage() });
 });
 afterAll(() => installGate(undefined));
 
@@ -174,15 +176,37 @@ function paymentPayload(terms: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
     { requiredKeys: [] },
   );
   const exact = fc.record({ signature: orWrongType(hex(65)), authorization: orWrongType(authorization) }, { requiredKeys: [] });
+  // batch-settlement's payloads: a voucher, a deposit or a refund of a channel, any field missing or mistyped.
+  const channelConfig = fc.record(
+    {
+      payer: orWrongType(hex(20)),
+      payerAuthorizer: orWrongType(hex(20)),
+      receiver: orWrongType(hex(20)),
+      receiverAuthorizer: orWrongType(hex(20)),
+      token: orWrongType(hex(20)),
+      withdrawDelay: orWrongType(fc.integer({ min: -1, max: 2 ** 41 })),
+      salt: orWrongType(hex(32)),
+    },
+    { requiredKeys: [] },
+  );
+  const voucher = fc.record({ channelId: orWrongType(hex(32)), maxClaimableAmount: orWrongType(uintText), signature: orWrongType(hex(65)) }, { requiredKeys: [] });
+  const deposit = fc.record(
+    { amount: orWrongType(uintText), authorization: orWrongType(fc.record({ erc3009Authorization: orWrongType(fc.record({ validAfter: uintText, validBefore: uintText, salt: hex(32), signature: hex(65) })) })) },
+    { requiredKeys: [] },
+  );
+  const channel = fc.record(
+    { type: orWrongType(fc.constantFrom('voucher', 'deposit', 'refund', 'claim', 'settle')), channelConfig: orWrongType(channelConfig), voucher: orWrongType(voucher), deposit: orWrongType(deposit), amount: orWrongType(uintText) },
+    { requiredKeys: ['type'] },
+  );
   return fc
-    .record({ x402Version: orWrongType(fc.constantFrom(1, 2)), resource: orWrongType(fc.record({ url: fc.webUrl() })), accepted: orWrongType(terms), payload: orWrongType(exact) }, { requiredKeys: [] })
+    .record({ x402Version: orWrongType(fc.constantFrom(1, 2)), resource: orWrongType(fc.record({ url: fc.webUrl() })), accepted: orWrongType(terms), payload: orWrongType(fc.oneof(exact, channel)) }, { requiredKeys: [] })
     .map(b64);
 }
 
 /** Terms in the shape of the challenge's, with any field of a wrong type. */
 const junkTerms = fc.record(
   {
-    scheme: orWrongType(fc.constant('exact')),
+    scheme: orWrongType(fc.constantFrom('exact', 'batch-settlement')),
     network: orWrongType(fc.constantFrom('eip155:8453', 'eip155:84532')),
     amount: orWrongType(uintText),
     asset: orWrongType(hex(20)),

@@ -27,6 +27,9 @@ export interface VerifyOnlyFacilitator extends FacilitatorClient {
   mode: 'up' | 'down' | 'down-at-settle' | 'refuse-settle';
 }
 
+/** The receiver authorizer the MOCK advertises for batch-settlement (an address no one holds a key to here). */
+const MOCK_RECEIVER_AUTHORIZER = '0x000000000000000000000000000000000000dEaD';
+
 export function verifyOnlyFacilitator(network = 'eip155:8453'): VerifyOnlyFacilitator {
   const used = new Set<string>();
   const received = new Map<string, bigint>();
@@ -67,7 +70,11 @@ export function verifyOnlyFacilitator(network = 'eip155:8453'): VerifyOnlyFacili
     mode: 'up',
     async getSupported() {
       if (facilitator.mode === 'down') unreachable();
-      return { kinds: [{ x402Version: 2, scheme: 'exact', network: network as `${string}:${string}` }], extensions: [], signers: {} };
+      const kinds = [
+        { x402Version: 2, scheme: 'exact', network: network as `${string}:${string}` },
+        { x402Version: 2, scheme: 'batch-settlement', network: network as `${string}:${string}`, extra: { receiverAuthorizer: MOCK_RECEIVER_AUTHORIZER } },
+      ];
+      return { kinds, extensions: [], signers: {} };
     },
     async verify(payload, req) {
       if (facilitator.mode === 'down') unreachable();
