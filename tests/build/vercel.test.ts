@@ -57,7 +57,8 @@ async function callFunction(
       out[key ?? (method === 'GET' ? path : method + ' ' + path)] = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
     }
     console.log(JSON.stringify(out));`;
-  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  // VERCEL=1 as Vercel's runtime sets it: the function keeps no state on its disk (prepaid channels need REDIS_URL).
+  const childEnv: Record<string, string | undefined> = { ...process.env, VERCEL: '1', ...env };
   delete childEnv.SHARDS_DIR;
   // Asynchronous: a loopback facilitator in this process must be free to answer the function.
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: FUNC, env: childEnv });
