@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark, one after another (each alone on the machine), and writes
 // docs/benchmarks.md from what they measured: the API against the raw node:net ceiling (free and
-// priced routes, MCP tool calls), the paid round trip on the local chain, the ingest at three corpus
+// priced routes, MCP tool calls), the paid round trip on the local chain, prepaid channels (a voucher-paid request
+// against the gate off and an exact payment, where its time goes, 32 payers at once), the ingest at three corpus
 // sizes, build times, the Vercel function's size and cold import, and the snapshot pages' weights; with the date, the
 // machine and the commit, and a line on every goal, met or missed. Not a test: it asserts nothing.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { buildShards } from '../ingest/build.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 import { ROOT, astroBuild } from '../tests/support/server.ts';
 import type { ApiReport, ApiResult } from './api.ts';
+import type { ChannelsResult } from './channels.ts';
 import type { ColdResult } from './cold.ts';
 import type { Corpus } from './ingest.ts';
 import type { PagesResult } from './pages.ts';
@@ -91,6 +93,7 @@ try {
   const cold = run<ColdResult>('cold.ts');
   const api = run<ApiReport>('api.ts');
   const x402 = run<X402Result>('x402.ts');
+  const channels = run<ChannelsResult>('channels.ts');
   const ingest = run<{ corpora: Corpus[] }>('ingest.ts', {}, ['--expose-gc']);
   const pages = run<PagesResult>('pages.ts');
 
@@ -143,6 +146,48 @@ try {
   goals.push(
     `${settleGap <= 3 ? 'Met' : '**Missed**'}: a paid request → 200 headers ${paidLeg.toFixed(1)} ms against the facilitator's own settle called directly ${directSettle.toFixed(1)} ms in the same run: the server adds ${settleGap.toFixed(1)} ms (goal: within 3 ms).`,
   );
+
+  md.push('## Prepaid channels (x402 batch-settlement)', '');
+  {
+    const c = channels;
+    const [voucher, off, challenge] = c.rows;
+    md.push(
+      `\`npm run bench:channels\` (bench/channels.ts): the built server with the gate on (channels in a journal directory) and with it off, on the same shards and the local chain. One payer opens its channel with one paid call through the official client (its deposit), then pays each answer with the next cumulative voucher, signed beforehand; the server checks it locally and records it, no chain or facilitator call. ${c.vouchers} rounds, one request at a time: a voucher-paid request, the same URL with the gate off (kept bytes, through the raw front), an unpaid request to the gate-on server (its 402: the server's path for a guarded request without the payment's work), and every few rounds an \`exact\` payment's paid request (settled on chain before the answer). Times in ms, to the body read; server CPU is the answering process's own CPU time per request (from /proc).`,
+      '',
+      '| request | n | median | p99 | mean | server CPU a request |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...c.rows.map((r) => `| ${r.label} | ${r.n} | ${r.median.toFixed(2)} | ${r.p99.toFixed(1)} | ${r.mean.toFixed(2)} | ${r.serverCpuMs === null ? '-' : r.serverCpuMs.toFixed(2)} |`),
+      '',
+      `Voucher-paid − gate off: ${c.voucherMinusOff.toFixed(2)} ms, of which ${(challenge.median - off.median).toFixed(2)} ms is the gate-on server's path for a guarded request against the raw front's kept bytes (402 only − gate off) and ${(voucher.median - challenge.median).toFixed(2)} ms the payment and the answer (voucher-paid − 402 only). Exact-paid − gate off: ${c.exactMinusOff.toFixed(2)} ms.`,
+      '',
+      `Where a voucher's time goes, step by step, in process (no socket; median of ${c.stepN} each, the steps interleaved round by round; a channel journal in a temp dir; the chain's facilitator in process, which no voucher called). Step 4 is the package's own check alone: @x402/core's resourceServer.verifyPayment on a voucher, which @x402/evm's batch-settlement scheme answers locally (channel id bound to its config, config checked, EIP-712 signature verified, balance, channel reserved).`,
+      '',
+      '| step | median ms |',
+      '|---|---:|',
+      ...c.steps.map((s) => `| ${s.step.trim()} | ${s.median.toFixed(3)} |`),
+      '',
+      `The package's own check alone: ${c.checkAlone.toFixed(3)} ms, of which viem's verifyTypedData ${c.verifyTypedData.toFixed(3)} ms and three computeChannelId calls ${(3 * c.computeChannelId).toFixed(3)} ms; the whole paid request in process ${c.inProcess.paid.toFixed(3)} ms against ${c.inProcess.off.toFixed(3)} ms with the gate off, so the gate's part is ${(c.inProcess.paid - c.inProcess.off).toFixed(3)} ms, ${(c.inProcess.paid - c.inProcess.off - c.checkAlone).toFixed(3)} ms beyond the check. Over HTTP the difference is ${c.voucherMinusOff.toFixed(2)} ms: the rest is the gate-on server around the gate${voucher.serverCpuMs !== null ? ` (its CPU per voucher-paid request: ${voucher.serverCpuMs.toFixed(2)} ms, a mean, against the in-process request's ${c.inProcess.paid.toFixed(2)} ms median)` : ''}.`,
+      '',
+    );
+    const p = c.parallel;
+    md.push(
+      `${p.payers} payers in parallel, each on its own channel, through the official client (@x402/fetch over globalThis.fetch; each call is a 402, a voucher signed, the paid request): their ${p.payers} deposit calls together in ${p.depositSeconds.toFixed(2)} s, then ${p.callsEach} calls each, every payer's calls in turn and the payers at once.`,
+      '',
+      '| paid calls | time | paid calls/s | median ms | p99 ms | errors | double charges | facilitator calls |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${p.calls} | ${p.seconds.toFixed(2)} s | ${p.reqPerSec.toFixed(0)} | ${p.median.toFixed(1)} | ${p.p99.toFixed(1)} | ${p.errors} | ${p.doubleCharges} | ${p.facilitatorCalls} |`,
+      '',
+      `The gate-on server stopped with SIGTERM claims what it holds: the payee gained ${c.payee.gained} on chain, against ${c.payee.expected} charged in the run (${c.payee.vouchersCharged} channel charges, deposit calls included, and ${c.payee.exactPaid} exact payments); the server's journal, read after it stopped, holds ${c.payee.journalCharged} charged${c.payee.journalAgrees ? ', all of it claimed' : ', NOT all of it claimed or not the receipts\' total'}.`,
+      '',
+    );
+    const g = c.goal;
+    // The issue's rule: ≤ 5 ms, unless the package's own check alone leaves no room for it (≥ 4 ms): then within 1 ms of that check.
+    const bound = g.rule === '5 ms' ? 'goal ≤ 5 ms' : `the package's own voucher check alone measured ${g.checkAlone.toFixed(2)} ms, ≥ 4 ms, so the goal is the check alone + 1 ms = ${g.bound.toFixed(2)} ms, not 5 ms`;
+    goals.push(
+      `${g.met ? 'Met' : '**Missed**'}: a voucher-paid request ${voucher.median.toFixed(2)} ms against ${off.median.toFixed(2)} ms for the same request with the gate off (median of ${c.vouchers}, one run): +${g.diff.toFixed(2)} ms (${bound}${g.rule === '5 ms' ? `; the check alone measured ${g.checkAlone.toFixed(2)} ms` : ''}).`,
+      `${p.errors === 0 && p.doubleCharges === 0 && c.payee.exact && c.payee.journalAgrees ? 'Met' : '**Missed**'}: ${p.payers} payers in parallel on their own channels, ${p.callsEach} calls each after their deposits: ${p.errors} errors, ${p.doubleCharges} double charges; the payee gained ${c.payee.gained} on chain, ${c.payee.exact ? 'exactly' : 'NOT'} the ${c.payee.expected} charged in the run${c.payee.journalAgrees ? '' : ' (the server\'s journal disagrees with the receipts)'}.`,
+    );
+  }
 
   md.push('## Ingest', '');
   md.push('Each corpus built in its own process (peak memory is that corpus\'s alone). SYNTHETIC corpora are generated for the benchmark and labelled so.', '', '| corpus | figures | time | ms per 1,000 figures | peak RSS | shard files | shard bytes |', '|---|---:|---:|---:|---:|---:|---:|');
