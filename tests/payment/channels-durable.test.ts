@@ -131,6 +131,34 @@ describe('the built server with prepaid channels', () => {
     return (path: string) => payer.fetch(fetchThrough(path));
   }
 
+  it('over HTTP, an outside client: one deposit, then 50 answers by voucher with no chain transaction and no facilitator call', async () => {
+    const server = await serve({});
+    try {
+      const pay = await newPayer((path) => `${server.base}${path}`);
+      const calls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
+      const first = await pay(PREMIUM);
+      expect(first.status).toBe(200);
+      expect(decodePaymentResponseHeader(first.headers.get('PAYMENT-RESPONSE')!).transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      const [block, before] = [await chain.rpc<string>('eth_blockNumber'), calls()];
+      for (let i = 2; i <= 51; i++) {
+        const res = await pay(PREMIUM);
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { publications: unknown[] }).publications.length).toBeGreaterThan(0);
+        const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+        expect(receipt.transaction).toBe('');
+        expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(String(BigInt(i) * PRICE));
+      }
+      expect(await chain.rpc<string>('eth_blockNumber')).toBe(block);
+      expect(calls()).toBe(before);
+      // Stopping claims it all: the payee gains exactly 51 answers' price.
+      const payeeBefore = await chain.balanceOf(chain.payee);
+      expect(await ended(server.child, 'SIGTERM')).toBe(0);
+      expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + 51n * PRICE);
+    } finally {
+      server.stop();
+    }
+  });
+
   it('SIGKILL after N paid answers loses no voucher: after a restart the claim collects exactly N × price', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'channels-'));
     let server = await serve({ X402_CHANNELS_DIR: dir });
