@@ -28,8 +28,9 @@ describe('npm run chain', () => {
         if (line.startsWith('# Up until stopped')) break;
       }
       expect([...values.keys()]).toEqual(['FACILITATOR_URL', 'PAYEE', 'RPC', 'PAYER_KEY']);
-      const supported = (await (await fetch(`${values.get('FACILITATOR_URL')}/supported`)).json()) as { kinds: { scheme: string; network: string; extra?: { receiverAuthorizer?: string } }[] };
-      expect(supported.kinds.map((k) => `${k.scheme} ${k.network}`).sort()).toEqual(['batch-settlement eip155:8453', 'exact eip155:8453']);
+      const supported = (await (await fetch(`${values.get('FACILITATOR_URL')}/supported`)).json()) as { kinds: { x402Version: number; scheme: string; network: string; extra?: { receiverAuthorizer?: string } }[] };
+      // x402 version 2 (the SDK's exact facilitator also lists version 1's network names).
+      expect(supported.kinds.filter((k) => k.x402Version === 2).map((k) => `${k.scheme} ${k.network}`).sort()).toEqual(['batch-settlement eip155:8453', 'exact eip155:8453']);
       expect(supported.kinds.find((k) => k.scheme === 'batch-settlement')!.extra?.receiverAuthorizer).toMatch(/^0x[0-9a-fA-F]{40}$/);
       const rpc = values.get('RPC')!;
       expect(Number(await call<string>(rpc, 'eth_chainId'))).toBe(8453);

@@ -124,17 +124,17 @@ describe('the built server with prepaid channels', () => {
       child.once('exit', (code) => resolve(code));
       child.kill(signal);
     });
-  async function newPayer(fetchThrough: (path: string) => string) {
+  async function newPayer(fetchThrough: (path: string) => string, deposit = 5_000_000n) {
     const key = generatePrivateKey();
     await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
-    const payer = batchPayer(key, chain.rpcUrl, globalThis.fetch, { deposit: 5_000_000n });
+    const payer = batchPayer(key, chain.rpcUrl, globalThis.fetch, { deposit });
     return (path: string) => payer.fetch(fetchThrough(path));
   }
 
   it('over HTTP, an outside client: one deposit, then 50 answers by voucher with no chain transaction and no facilitator call', async () => {
     const server = await serve({});
     try {
-      const pay = await newPayer((path) => `${server.base}${path}`);
+      const pay = await newPayer((path) => `${server.base}${path}`, 10_000_000n); // room for 51 answers: no top-up
       const calls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
       const first = await pay(PREMIUM);
       expect(first.status).toBe(200);
