@@ -9,8 +9,9 @@
 // issue 22; their p99 is reported, no goal set).
 // Data: a SYNTHETIC one-state corpus in a temp dir. Not a test: it reports goals, and exits 0 either way.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
+import { cpuMs } from './run.ts';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,21 +82,6 @@ interface Target {
   headers?: Record<string, string>;
 }
 
-/**
- * CPU time (user + system, ms) a process has used, from /proc (Linux; null elsewhere): the server's own
- * work per request, which the req/s ratio cannot show when the load generator, on the same machine, is
- * the bottleneck, and which a machine slowed by its host leaves unchanged.
- */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-/** USER_HZ: 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100;
 
 async function measure(base: string, t: Target, duration: number, connections: number, pid?: number): Promise<CannonResult & { cpuUsPerRequest: number | null }> {
   const url = base + t.target;

@@ -21,9 +21,8 @@
 //     everything charged in this run.
 // Not a test: it reports. A wrong answer in 1 or 2 stops it with an error; the 32 payers' checks are reported as
 // a goal. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader, encodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { type FacilitatorClient, x402ResourceServer } from '@x402/core/server';
@@ -32,8 +31,9 @@ import { BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT_DOMAIN, toClientEvmSigner, v
 import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import type { Channel } from '@x402/evm/batch-settlement/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
-import { type Address, type Hex, formatUnits, getAddress, hashTypedData, parseUnits, recoverAddress, verifyTypedData } from 'viem';
+import { type Hex, formatUnits, getAddress, hashTypedData, parseUnits, recoverAddress, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { benchRun, cpuMs } from './run.ts';
 import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { buildShards } from '../ingest/build.ts';
 import { dispatch } from '../api/dispatch.ts';
@@ -47,7 +47,7 @@ import { isWellFormedPayload } from '../api/payment/payload.ts';
 import { paymentSettings } from '../api/payment/settings.ts';
 import { batchPayer } from '../tests/support/batch-client.ts';
 import { type LocalChain, NETWORK, serveFacilitator, signPayment, startLocalChain } from '../tests/support/chain.ts';
-import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
+import { astroBuild, startServer } from '../tests/support/server.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 
 /** The results as written to BENCH_JSON (bench/all.ts reads them). */
@@ -131,21 +131,6 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ms = (x: number, digits = 1) => x.toFixed(digits);
 const signed = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(2)}`;
 
-/** USER_HZ: 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100;
-/**
- * CPU time (user + system, ms) a process has used, from /proc (Linux; null elsewhere). Counted in 10 ms ticks, so
- * one request's share is 0 or a tick; summed over hundreds of requests it is the server's own work per request,
- * which latency on a busy 2-core machine (other processes waiting for a core) does not show.
- */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
 
 /** One step of the in-process table: `run` is timed; `before` and `after` are not (setup, checks, release). */
 interface Step {
@@ -453,27 +438,7 @@ function stopWithSigterm(child: ChildProcess, timeoutMs = 60_000): Promise<numbe
   });
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'slmd-bench-channels-'));
-// The built server resolves its packages from node_modules, so it is built inside the repo (.tmp/ is ignored).
-mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-const dist = mkdtempSync(join(ROOT, '.tmp', 'bench-channels-dist-'));
-const stops: (() => void | Promise<unknown>)[] = [];
-let cleaned: Promise<void> | undefined;
-const cleanup = () =>
-  (cleaned ??= (async () => {
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (e) {
-        console.error('cleanup:', e);
-      }
-    }
-    rmSync(tmp, { recursive: true, force: true });
-    rmSync(dist, { recursive: true, force: true });
-  })());
-process.once('SIGINT', () => {
-  void cleanup().finally(() => process.exit(130));
-});
+const { tmp, dist, stops, cleanup } = benchRun('channels');
 
 try {
   if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_VOUCHERS must be a whole number of voucher-paid requests ≥ 1, got '${process.env.BENCH_VOUCHERS}'`);

@@ -17,16 +17,15 @@
 // Then the gate's own work, in process (dispatch, no socket): a 402, a paid request whose facilitator
 // is a MOCK answering at once (to isolate this service's code from the facilitator's), and the gate-off
 // answer. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
+import { benchRun } from './run.ts';
 import { ROUTE_CONTRACTS } from '../domain/contract.ts';
 import { buildShards } from '../ingest/build.ts';
 import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payerClient, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
-import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
+import { astroBuild, startServer } from '../tests/support/server.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { dispatch } from '../api/dispatch.ts';
@@ -179,27 +178,7 @@ async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: 
   }
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'slmd-bench-x402-'));
-// The built server resolves its packages from node_modules, so it is built inside the repo (.tmp/ is ignored).
-mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-const dist = mkdtempSync(join(ROOT, '.tmp', 'bench-x402-dist-'));
-const stops: (() => void | Promise<void>)[] = [];
-let cleaned: Promise<void> | undefined;
-const cleanup = () =>
-  (cleaned ??= (async () => {
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (e) {
-        console.error('cleanup:', e);
-      }
-    }
-    rmSync(tmp, { recursive: true, force: true });
-    rmSync(dist, { recursive: true, force: true });
-  })());
-process.once('SIGINT', () => {
-  void cleanup().finally(() => process.exit(130));
-});
+const { tmp, dist, stops, cleanup } = benchRun('x402');
 
 try {
   if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_PAYMENTS must be a whole number of paid requests ≥ 1, got '${process.env.BENCH_PAYMENTS}'`);

@@ -1,0 +1,52 @@
+// What the server benchmarks share: a run's scratch folders and the things to stop when it ends (or is
+// interrupted), and a server process's own CPU time.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../tests/support/server.ts';
+
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU time (user + system, ms) a process has used, from /proc (Linux; null elsewhere), counted in 10 ms ticks:
+ * summed over many requests it is the server's own work per request, which latency and the req/s ratio cannot
+ * show when the load generator on the same 2-core machine is the bottleneck or the host slows the machine.
+ */
+export function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A run's folders (`tmp` in the OS temp folder; `dist` for the built server, inside the repo because it resolves
+ * its packages from node_modules; .tmp/ is ignored), and `stops`, run last first by `cleanup` (once), which also
+ * removes both folders; Ctrl-C cleans up too.
+ */
+export function benchRun(name: string): { tmp: string; dist: string; stops: (() => unknown)[]; cleanup(): Promise<void> } {
+  const tmp = mkdtempSync(join(tmpdir(), `slmd-bench-${name}-`));
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+  const dist = mkdtempSync(join(ROOT, '.tmp', `bench-${name}-dist-`));
+  const stops: (() => unknown)[] = [];
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      for (const stop of stops.reverse()) {
+        try {
+          await stop();
+        } catch (e) {
+          console.error('cleanup:', e);
+        }
+      }
+      rmSync(tmp, { recursive: true, force: true });
+      rmSync(dist, { recursive: true, force: true });
+    })());
+  process.once('SIGINT', () => {
+    void cleanup().finally(() => process.exit(130));
+  });
+  return { tmp, dist, stops, cleanup };
+}
