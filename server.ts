@@ -48,11 +48,8 @@ if (payment) {
   const settings = payment;
   try {
     const gate = (await configuredGate())!;
-    const { claimAndRefund, claimSchedule } = await import('./api/payment/claims.ts');
-    claims = claimSchedule(async () => {
-      const channels = await gate.channels();
-      if (channels) await claimAndRefund(channels.manager, channels.storage, settings);
-    }, settings.channels.claimIntervalS);
+    const { claimGateChannels, claimSchedule } = await import('./api/payment/claims.ts');
+    claims = claimSchedule(() => claimGateChannels(gate, settings), settings.channels.claimIntervalS);
   } catch (e) {
     refuseToStart('Payment gate', [(e as Error).message]);
   }

@@ -9,12 +9,12 @@ import { BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT_DOMAIN, isBatchSettlementDep
 import { computeChannelId } from '@x402/evm/batch-settlement/client';
 import { BatchSettlementEvmScheme, type ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { x402ResourceServer } from '@x402/core/server';
-import { type Hex, getAddress, isAddressEqual, parseUnits, recoverTypedDataAddress, zeroAddress } from 'viem';
+import { type Hex, getAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { RouteContract } from '../../domain/contract.ts';
 import type { PaymentSettings } from './settings.ts';
 import { type PaidStep, type Paid, type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
-import { paymentPrice } from './terms.ts';
+import { minDepositAmount, paymentPrice, paymentTerms } from './terms.ts';
 
 export const BATCH_SCHEME = 'batch-settlement';
 /**
@@ -42,7 +42,7 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage): B
     withdrawDelay: settings.channels.withdrawDelayS,
     enforceMinDeposit: true,
   });
-  const minDeposit = parseUnits(settings.channels.minDepositUsd, settings.asset.decimals).toString();
+  const terms = paymentTerms(settings);
 
   return {
     scheme: BATCH_SCHEME,
@@ -54,7 +54,7 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage): B
       price: paymentPrice(route.priceUsd!, settings.asset),
       maxTimeoutSeconds: BATCH_TIMEOUT_S,
       // The least a first deposit may be (the route's price when that is more): the scheme announces and enforces it.
-      extra: { minDeposit },
+      extra: { minDeposit: minDepositAmount(route.priceUsd!, terms) },
     }),
 
     async pay(step) {

@@ -3,7 +3,7 @@
 // without CRON_SECRET set (503) or with another secret (401): a run spends the facilitator's gas.
 import { timingSafeEqual } from 'node:crypto';
 import { CORS_HEADERS } from '../http.ts';
-import { configuredGate } from './configured.ts';
+import { configuredGate, configuredSettings } from './configured.ts';
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...extra } });
@@ -21,10 +21,11 @@ export async function claimCron(request: Request, env: Record<string, string | u
   if (!secret) return refusal(503, 'claims are refused: set CRON_SECRET (the scheduler sends it as Authorization: Bearer <CRON_SECRET>)');
   if (!sameSecret(request.headers.get('authorization') ?? '', `Bearer ${secret}`))
     return refusal(401, 'claims need Authorization: Bearer <CRON_SECRET>', { 'WWW-Authenticate': 'Bearer' });
+  const nothing = (note: string) => json(200, { claims: [], refunds: [], failures: [], note });
   const gate = await configuredGate();
-  const channels = gate && (await gate.channels());
-  if (!gate || !channels) return json(200, { claims: [], refunds: [], failures: [], note: gate ? 'batch-settlement is not offered: no channels to claim' : 'the payment gate is off (X402_PAY_TO unset)' });
-  const [{ claimAndRefund }, { configuredSettings }] = await Promise.all([import('./claims.ts'), import('./configured.ts')]);
-  const run = await claimAndRefund(channels.manager, channels.storage, (await configuredSettings(env))!);
+  if (!gate) return nothing('the payment gate is off (X402_PAY_TO unset)');
+  const { claimGateChannels } = await import('./claims.ts');
+  const run = await claimGateChannels(gate, (await configuredSettings(env))!);
+  if (!run) return nothing('batch-settlement is not offered: no channels to claim');
   return json(run.failures.length ? 500 : 200, run);
 }

@@ -5,6 +5,7 @@
 // settlement, with what moved and the transaction.
 import type { BatchSettlementChannelManager, Channel, ChannelStorage } from '@x402/evm/batch-settlement/server';
 import { formatUnits } from 'viem';
+import type { Gate } from './gate.ts';
 import type { PaymentSettings } from './settings.ts';
 
 /** Vouchers per claim transaction (the package's default). */
@@ -23,6 +24,12 @@ export interface ClaimRun {
 const owed = (c: Channel) => BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed);
 const rest = (c: Channel) => BigInt(c.balance) - BigInt(c.chargedCumulativeAmount);
 
+/** One run over the gate's prepaid channels (claimAndRefund); null when the gate offers no batch-settlement. */
+export async function claimGateChannels(gate: Gate, settings: PaymentSettings): Promise<ClaimRun | null> {
+  const channels = await gate.channels();
+  return channels && claimAndRefund(channels.manager, channels.storage, settings);
+}
+
 /** One run: claim every voucher not yet claimed, refund idle channels' rest, settle what was claimed. */
 export async function claimAndRefund(manager: BatchSettlementChannelManager, storage: ChannelStorage, settings: PaymentSettings, now = Date.now()): Promise<ClaimRun> {
   const usd = (atomic: bigint) => `${formatUnits(atomic, settings.asset.decimals)} ${settings.asset.name === 'USD Coin' ? 'USDC' : settings.asset.name}`;
@@ -39,6 +46,8 @@ export async function claimAndRefund(manager: BatchSettlementChannelManager, sto
     console.log(`x402 claim: ${result.vouchers} channel(s), ${amount}, transaction ${result.transaction}`);
   });
 
+  // Idle channels chosen here, one refund at a time: the manager's refundIdleChannels stops at the first refund
+  // that fails, and would also ask to refund a channel that has nothing left.
   const idleMs = settings.channels.idleDays * 86_400_000;
   const idle = (await storage.list()).filter((c) => now - c.lastRequestTimestamp >= idleMs && rest(c) > 0n && !(c.pendingRequest && c.pendingRequest.expiresAt > now));
   for (const channel of idle) {

@@ -19,7 +19,7 @@ import { discoveryExtension } from './discovery.ts';
 import { exactPart } from './exact.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
-import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, challengeHeader, facilitatorDown, facilitatorDownMessage, payment402, unavailable } from './replies.ts';
+import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDown, facilitatorDownMessage, payment402, unavailable } from './replies.ts';
 import { type Paid, type PaymentState, type SchemePart, reasonCode, refused } from './scheme.ts';
 import type { PaymentSettings } from './settings.ts';
 
@@ -343,9 +343,9 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   return {
     async channels() {
       await initialized();
-      if (!batch || !partOf(BATCH_SCHEME) || !stores.channels) return null;
+      if (!batch || !partOf(BATCH_SCHEME)) return null;
       manager ??= batch.server.createChannelManager(guarded, settings.network, settings.asset.address as `0x${string}`);
-      return { manager, storage: stores.channels };
+      return { manager, storage: batch.server.getStorage() };
     },
 
     async charge(request, route, answer, resource) {
@@ -359,7 +359,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         const payload = wellFormedPayment(header);
         if (!payload) {
           logRefusal(route, MALFORMED_PAYMENT);
-          return payment402({ 'PAYMENT-REQUIRED': challengeHeader(challengeText, MALFORMED_PAYMENT).header });
+          return payment402({ 'PAYMENT-REQUIRED': encodePaymentRequiredHeader({ ...offered, error: MALFORMED_PAYMENT }) });
         }
         // A payment id is bound to the method and the canonical query, whatever host name the request came by.
         const key = `${request.method} ${resource.pathname}${resource.search}`;

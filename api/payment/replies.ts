@@ -1,17 +1,9 @@
 // What the payment gate answers when it answers no data: the 402 of a payment asked for or refused (body {},
 // the challenge in PAYMENT-REQUIRED), the 503 of a facilitator or store it cannot reach (nothing charged, and said
 // so), and the acknowledgement of a channel's cooperative refund. The gate (./gate.ts) decides; this shapes.
-import { decodePaymentRequiredHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { SettleResponse } from '@x402/core/types';
 import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
-import { reasonCode } from './scheme.ts';
-
-/** The route's challenge with its error (`reason`, else its own) as a reason code; and that code. */
-export function challengeHeader(challenge: string, reason?: string): { header: string; reason: string } {
-  const decoded = decodePaymentRequiredHeader(challenge);
-  const code = reasonCode(reason ?? decoded.error, 'invalid_payment');
-  return { header: encodePaymentRequiredHeader({ ...decoded, error: code }), reason: code };
-}
 
 /** A 402 with body {} (route() leaves the body out for HEAD). */
 export function payment402(headers: Record<string, string>): Response {

@@ -52,7 +52,7 @@ export function reasonCode(reason: string | undefined, fallback: string): string
 }
 
 /** The payer's receipt of a payment refused at settlement: reason code, transaction, network, payer; no facilitator text. */
-export function failedReceipt(failed: Partial<SettleResponse>, network: SettleResponse['network']): SettleResponse {
+function failedReceipt(failed: Partial<SettleResponse>, network: SettleResponse['network']): SettleResponse {
   return {
     success: false,
     errorReason: reasonCode(failed.errorReason, 'settlement_failed'),
