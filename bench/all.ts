@@ -151,8 +151,9 @@ try {
   {
     const c = channels;
     const [voucher, off, challenge] = c.rows;
+    const rounds = c.inRounds;
     md.push(
-      `\`npm run bench:channels\` (bench/channels.ts): the built server with the gate on (channels in a journal directory) and with it off, on the same shards and the local chain. One payer opens its channel with one paid call through the official client (its deposit), then pays each answer with the next cumulative voucher, signed beforehand; the server checks it locally and records it, no chain or facilitator call. ${c.vouchers} rounds, one request at a time: a voucher-paid request, the same URL with the gate off (kept bytes, through the raw front), an unpaid request to the gate-on server (its 402: the server's path for a guarded request without the payment's work), and every few rounds an \`exact\` payment's paid request (settled on chain before the answer). Times in ms, to the body read; server CPU is the answering process's own CPU time per request (from /proc).`,
+      `\`npm run bench:channels\` (bench/channels.ts): the built server with the gate on (channels in a journal directory) and with it off, on the same shards and the local chain. One payer opens its channel with one paid call through the official client (its deposit), then pays each answer with the next cumulative voucher, signed beforehand; the server checks it locally and records it, no chain or facilitator call. ${c.vouchers} rounds, one request at a time: a voucher-paid request, the same URL with the gate off (kept bytes, through the raw front), an unpaid request to the gate-on server (its 402: the server's path for a guarded request without the payment's work), and every few rounds an \`exact\` payment's paid request (settled on chain before the answer); in the same rounds, in the benchmark's own process (no socket), the package's own check alone and the whole voucher-paid request with its gate-off twin. Times in ms, to the body read; server CPU is the answering process's own CPU time per request (from /proc).`,
       '',
       '| request | n | median | p99 | mean | server CPU a request |',
       '|---|---:|---:|---:|---:|---:|',
@@ -166,7 +167,9 @@ try {
       '|---|---:|',
       ...c.steps.map((s) => `| ${s.step.trim()} | ${s.median.toFixed(3)} |`),
       '',
-      `The package's own check alone: ${c.checkAlone.toFixed(3)} ms, of which viem's verifyTypedData ${c.verifyTypedData.toFixed(3)} ms and three computeChannelId calls ${(3 * c.computeChannelId).toFixed(3)} ms; the whole paid request in process ${c.inProcess.paid.toFixed(3)} ms against ${c.inProcess.off.toFixed(3)} ms with the gate off, so the gate's part is ${(c.inProcess.paid - c.inProcess.off).toFixed(3)} ms, ${(c.inProcess.paid - c.inProcess.off - c.checkAlone).toFixed(3)} ms beyond the check. Over HTTP the difference is ${c.voucherMinusOff.toFixed(2)} ms: the rest is the gate-on server around the gate${voucher.serverCpuMs !== null ? ` (its CPU per voucher-paid request: ${voucher.serverCpuMs.toFixed(2)} ms, a mean, against the in-process request's ${c.inProcess.paid.toFixed(2)} ms median)` : ''}.`,
+      `In the same rounds as the HTTP requests, in process: the package's own check alone ${rounds.check.toFixed(2)} ms, the whole voucher-paid request ${rounds.paid.toFixed(2)} ms against ${rounds.off.toFixed(2)} ms with the gate off, so the gate around the check costs ${(rounds.paid - rounds.off - rounds.check).toFixed(2)} ms there. The goal's bound uses this check (timed in the rhythm of the requests it bounds: on this machine code run between waits is slower than in the tight loop of the table above).`,
+      '',
+      `In the tight loop: the package's own check alone ${c.checkAlone.toFixed(3)} ms, of which viem's verifyTypedData ${c.verifyTypedData.toFixed(3)} ms and three computeChannelId calls ${(3 * c.computeChannelId).toFixed(3)} ms; the whole paid request in process ${c.inProcess.paid.toFixed(3)} ms against ${c.inProcess.off.toFixed(3)} ms with the gate off, so the gate's part is ${(c.inProcess.paid - c.inProcess.off).toFixed(3)} ms, ${(c.inProcess.paid - c.inProcess.off - c.checkAlone).toFixed(3)} ms beyond the check. Over HTTP the difference is ${c.voucherMinusOff.toFixed(2)} ms: the rest is the gate-on server around the gate${voucher.serverCpuMs !== null ? ` (its CPU per voucher-paid request: ${voucher.serverCpuMs.toFixed(2)} ms, a mean, against the in-process request's ${c.inProcess.paid.toFixed(2)} ms median)` : ''}.`,
       '',
     );
     const p = c.parallel;
@@ -182,7 +185,7 @@ try {
     );
     const g = c.goal;
     // The issue's rule: ≤ 5 ms, unless the package's own check alone leaves no room for it (≥ 4 ms): then within 1 ms of that check.
-    const bound = g.rule === '5 ms' ? 'goal ≤ 5 ms' : `the package's own voucher check alone measured ${g.checkAlone.toFixed(2)} ms, ≥ 4 ms, so the goal is the check alone + 1 ms = ${g.bound.toFixed(2)} ms, not 5 ms`;
+    const bound = g.rule === '5 ms' ? 'goal ≤ 5 ms' : `the package's own voucher check alone measured ${g.checkAlone.toFixed(2)} ms in the same rounds (${g.checkAloneHot.toFixed(2)} ms in a tight loop), ≥ 4 ms, so the goal is the check alone + 1 ms = ${g.bound.toFixed(2)} ms, not 5 ms`;
     goals.push(
       `${g.met ? 'Met' : '**Missed**'}: a voucher-paid request ${voucher.median.toFixed(2)} ms against ${off.median.toFixed(2)} ms for the same request with the gate off (median of ${c.vouchers}, one run): +${g.diff.toFixed(2)} ms (${bound}${g.rule === '5 ms' ? `; the check alone measured ${g.checkAlone.toFixed(2)} ms` : ''}).`,
       `${p.errors === 0 && p.doubleCharges === 0 && c.payee.exact && c.payee.journalAgrees ? 'Met' : '**Missed**'}: ${p.payers} payers in parallel on their own channels, ${p.callsEach} calls each after their deposits: ${p.errors} errors, ${p.doubleCharges} double charges; the payee gained ${c.payee.gained} on chain, ${c.payee.exact ? 'exactly' : 'NOT'} the ${c.payee.expected} charged in the run${c.payee.journalAgrees ? '' : ' (the server\'s journal disagrees with the receipts)'}.`,
