@@ -9,8 +9,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dispatch } from './api/dispatch.ts';
 import { bodyOf, errorResponse, internalError, methodNotAllowed } from './api/http.ts';
-import { isApiPath } from './api/paths.ts';
-import { MCP_PATH, handleMcp, isLoopbackName } from './api/mcp/endpoint.ts';
+import { MCP_PATH, isApiPath } from './api/paths.ts';
+import { handleMcp } from './api/mcp/endpoint.ts';
+import { isLoopbackName, namesLoopback } from './api/mcp/loopback.ts';
 import { closePaymentStores, configuredGate, configuredSettings } from './api/payment/configured.ts';
 import { checkShards, shardsDir } from './api/store.ts';
 import { type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
@@ -93,18 +94,17 @@ const mcpOptions = { loopbackOnly: isLoopbackName(host.includes(':') && !host.st
 interface LoadedMcp {
   fast: McpFastPath;
   maxBody: number;
-  namesLoopback: (host: string | null | undefined, origin: string | null | undefined) => boolean;
 }
 let mcpLoaded: LoadedMcp | undefined;
 let mcpLoading: Promise<LoadedMcp> | undefined;
 const loadMcp = () =>
   (mcpLoading ??= import('./api/mcp/handle-mcp.ts').then(
-    (m) => (mcpLoaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES, namesLoopback: m.namesLoopback }),
+    (m) => (mcpLoaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES }),
   ));
-/** The loopback rule's verdict on a Host and Origin pair (JSON `[host, origin or null]`), once the MCP server is loaded. */
+/** The loopback rule's verdict on a Host and Origin pair (JSON `[host, origin or null]`). */
 const loopbackPair = remembered((pair) => {
   const [named, origin] = JSON.parse(pair) as [string | null, string | null];
-  return mcpLoaded!.namesLoopback(named, origin);
+  return namesLoopback(named, origin);
 });
 
 /** Whether the MCP server takes a request naming this Host and Origin (always, unless it listens on loopback only). */

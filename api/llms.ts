@@ -6,6 +6,7 @@
 import { type CoverageItem, PERIOD_TYPE_NAMES, ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
 import { LLMS_CAVEATS } from './caveats.ts';
 import { exampleInput } from './json-schemas.ts';
+import { LIST_CACHE_HINT } from './mcp/list-cache.ts';
 import { wrapKeyOf } from './mcp/tool.ts';
 import { TEXT_LIMIT_TOKENS } from './mcp/text.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
@@ -170,7 +171,7 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     '## MCP',
     '',
-    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only (initialize, tools/list, tools/call); GET answers 405. Each tool below takes its route's parameters (but \`format\`) and returns its full JSON as \`structuredContent\`; \`content[0].text\` is a compact rendering for a model to read: what was asked, a table of every figure (exact in full, printed as printed), and the numbered publications to cite; an answer past ${TEXT_LIMIT_TOKENS / 1000}k tokens leaves out the earliest rows and names the narrower call that gets them.`,
+    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only; GET answers 405. MCP 2026-07-28 (server/discover, then tools/list and tools/call, each with its envelope in \`_meta\` and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; lists cached for ${LIST_CACHE_HINT.ttlMs / 3_600_000} hours, ${LIST_CACHE_HINT.cacheScope}) and the 2025 revisions (initialize, tools/list, tools/call) on the one endpoint; the tools in one fixed order. Each tool below takes its route's parameters (but \`format\`) and returns its full JSON as \`structuredContent\`; \`content[0].text\` is a compact rendering for a model to read: what was asked, a table of every figure (exact in full, printed as printed), and the numbered publications to cite; an answer past ${TEXT_LIMIT_TOKENS / 1000}k tokens leaves out the earliest rows and names the narrower call that gets them.`,
     ...ROUTE_CONTRACTS.map((r) => toolItem(r, link)),
     `- [Paying a tool call](${link('/mcp')}): when the payment gate is on, a priced tool takes the x402 payment (a PaymentPayload) in the tools/call request's \`params._meta["${MCP_PAYMENT_META}"]\` and returns the receipt in \`result._meta["${MCP_PAYMENT_RESPONSE_META}"]\`; a call without a valid one gets a tool error result with the x402 PaymentRequired object in \`structuredContent\` and in \`content[0].text\`.`,
     '',

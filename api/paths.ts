@@ -29,3 +29,6 @@ export function isApiPath(pathname: string): boolean {
 
 /** The prepaid channels' claim run (api/payment/claim-cron.ts), which a scheduler calls: Vercel's cron, declared at build. */
 export const CLAIMS_CRON_PATH = '/cron/claims';
+
+/** The MCP server's one endpoint (api/mcp/handle-mcp.ts), loaded through api/mcp/endpoint.ts. */
+export const MCP_PATH = '/mcp';

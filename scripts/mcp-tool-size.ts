@@ -3,7 +3,7 @@
 // tool's share and the bytes of its description, input schema and output schema. Run: npm run size:mcp
 // (exits 1 over budget). Tokens are estimated as the MCP text's cap counts them (api/mcp/text.ts: 4 characters
 // each, the usual rule of thumb for English and JSON; nearly every byte here is ASCII); the bytes are exact.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../api/mcp/handle-mcp.ts';
 import { CHARS_PER_TOKEN } from '../api/mcp/text.ts';
 

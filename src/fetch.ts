@@ -6,8 +6,8 @@
 // importing this entry loads neither (issue 22, cold start; npm run bench:cold).
 import { FetchState, astro } from 'astro/fetch';
 import { dispatch } from '../api/dispatch.ts';
-import { MCP_PATH, handleMcp } from '../api/mcp/endpoint.ts';
-import { isApiPath } from '../api/paths.ts';
+import { handleMcp } from '../api/mcp/endpoint.ts';
+import { MCP_PATH, isApiPath } from '../api/paths.ts';
 
 export default {
   fetch(request: Request): Promise<Response> {

@@ -1,16 +1,11 @@
-// The way into the MCP server, light enough to import at start: its path, the loopback rule, and handleMcp,
-// which loads the server itself (api/mcp/handle-mcp.ts: the MCP SDK, the tools and their schemas) on the
-// first request for /mcp (issue 22, cold start). The Node server (server.ts) and Vercel's entry
-// (src/fetch.ts, src/pages/mcp.ts) import this module, never handle-mcp.ts, so a process that serves no
-// MCP request never loads the SDK.
+// The way into the MCP server, light enough to import at start: handleMcp, which loads the server itself
+// (api/mcp/handle-mcp.ts: the MCP SDK, the tools and their schemas) on the first request for /mcp (issue 22,
+// cold start). The Node server (server.ts) and Vercel's entry (src/fetch.ts, src/pages/mcp.ts) import this
+// module, never handle-mcp.ts, so a process that serves no MCP request never loads the SDK. One way: this
+// entry → the handler → the tools; the path is api/paths.ts's, the loopback rule ./loopback.ts's.
 import type { McpOptions } from './handle-mcp.ts';
 
 export type { McpOptions };
-
-export const MCP_PATH = '/mcp';
-
-/** localhost, 127.x.x.x and [::1]: the names a page rebinding its own domain to this machine cannot claim. */
-export const isLoopbackName = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 
 let loaded: typeof import('./handle-mcp.ts') | undefined;
 

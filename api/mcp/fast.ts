@@ -5,16 +5,20 @@
 //
 // Which requests: one JSON-RPC request object (no batch) with only `jsonrpc` "2.0", an `id` (a string, or an
 // integer the SDK accepts: a safe integer), a `method` of `tools/list` (no params, or `{}`) or `tools/call`
-// (params holding only `name`, a known tool, and `arguments`, none of whose numbers JSON cannot write back:
-// no `_meta`, so no payment, progress token or task), and the headers the SDK would accept: Accept naming both
-// application/json and text/event-stream (the SDK's own substring test), a plain JSON Content-Type, an
-// Mcp-Protocol-Version it supports or none. A priced tool only while the payment gate is off, asked on every
-// call; tools/list and the free tools answer the same with the gate on or off. The caller has already applied
-// the loopback rule and the body limit.
+// (params holding only `name`, a known tool, and `arguments`, none of whose numbers JSON cannot write back),
+// a plain JSON Content-Type, and, by era:
+// - 2025: no `_meta` (so no payment, progress token or task), Accept naming both application/json and
+//   text/event-stream (the SDK's own substring test), an MCP-Protocol-Version of the 2025 revisions or none;
+// - 2026-07-28: `_meta` holding only the request's envelope (its protocol version, the client's capabilities and
+//   identity), MCP-Protocol-Version naming that version, Mcp-Method the method and, on a call, Mcp-Name the tool,
+//   each exactly as the body says (an encoded Mcp-Name, or any other spelling, goes to the SDK).
+// A priced tool only while the payment gate is off, asked on every call; tools/list and the free tools answer the
+// same with the gate on or off. The caller has already applied the loopback rule and the body limit.
 // Anything else (initialize, notifications, batches, malformed JSON, unknown methods or tools, payments,
 // any priced call with the gate on) gets `null`: the caller hands it to the SDK, exactly as before.
 //
-// What is kept: the first time such a request comes (keyed by method and its params as JSON), the SDK
+// What is kept: the first time such a request comes (keyed by method and its params as JSON, the envelope
+// included: a 2026 answer is kept per client identity and version as sent, and never serves a 2025 request), the SDK
 // answers it; when that answer is a success (200, a result, no `isError`), the SDK also answers the same
 // request with a sentinel id, and that answer, split around the sentinel, is kept if putting the first
 // request's id back in gives the SDK's first answer byte for byte (status, headers and body). Errors are
@@ -23,7 +27,7 @@
 // request with the same key is answered from the kept bytes. tests/mcp/fast-path.test.ts proves the
 // answers byte for byte the SDK's.
 import { randomUUID } from 'node:crypto';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
 
 /** An answer as the bytes to write: its body in parts (a kept answer: before the id, the id, after it). */
@@ -32,6 +36,11 @@ export interface McpAnswer {
   headers: Record<string, string>;
   parts: Buffer[];
 }
+
+/** The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** The envelope a 2026-07-28 request carries in `params._meta`: all a fast-path request's `_meta` may hold. */
+const ENVELOPE_KEYS = new Set(['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
 
 /** A request header by its lower-case name (a Web Headers' get, or a Node request's headers). */
 export type HeaderOf = (name: string) => string | null | undefined;
@@ -62,12 +71,14 @@ interface Eligible {
   method: 'tools/list' | 'tools/call';
   params: Record<string, unknown> | undefined;
   priced: boolean;
+  /** A 2026-07-28 request: its headers are derived from its body. */
+  modern: boolean;
 }
 
 /** Content-Types the fast path takes as JSON (lower-cased): all are JSON to the SDK too; anything else goes to it. */
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-const CALL_KEYS = new Set(['name', 'arguments']);
+const CALL_KEYS = new Set(['name', 'arguments', '_meta']);
 /** The SDK's decoding of a body (readRequestBody): UTF-8, a leading BOM dropped, bad bytes replaced. */
 const DECODER = new TextDecoder();
 
@@ -143,12 +154,15 @@ export class McpFastPath {
   }
 
   #eligible(body: Uint8Array, header: HeaderOf): Eligible | null {
-    const accept = header('accept');
-    if (!accept || !accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
     const type = header('content-type');
     if (!type || !JSON_TYPES.has(type.toLowerCase())) return null;
     const version = header('mcp-protocol-version');
-    if (version !== null && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+    const modern = version === MODERN_PROTOCOL_VERSION;
+    if (!modern) {
+      const accept = header('accept');
+      if (!accept || !accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+      if (version !== null && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+    }
     let message: unknown;
     try {
       message = JSON.parse(DECODER.decode(body));
@@ -160,9 +174,10 @@ export class McpFastPath {
     const { jsonrpc, id, method, params } = message;
     if (jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
     if (params !== undefined && !isObject(params)) return null;
+    if (modern ? !this.#modernHeaders(params, method, header) : params?._meta !== undefined) return null;
     let priced = false;
     if (method === 'tools/list') {
-      if (params !== undefined && Object.keys(params).length) return null;
+      if (params !== undefined && Object.keys(params).some((k) => k !== '_meta')) return null;
     } else if (method === 'tools/call') {
       if (!params) return null;
       for (const k in params) if (!CALL_KEYS.has(k)) return null;
@@ -170,7 +185,16 @@ export class McpFastPath {
       if (!tool || !keyable(params.arguments)) return null;
       priced = tool.priced;
     } else return null;
-    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced };
+    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern };
+  }
+
+  /** A 2026-07-28 request's `_meta` is its envelope alone, for this version, and its headers say what its body says. */
+  #modernHeaders(params: Record<string, unknown> | undefined, method: unknown, header: HeaderOf): boolean {
+    const meta = params?._meta;
+    if (!isObject(meta) || meta['io.modelcontextprotocol/protocolVersion'] !== MODERN_PROTOCOL_VERSION || !keyable(meta)) return false;
+    for (const k in meta) if (!ENVELOPE_KEYS.has(k)) return false;
+    if (header('mcp-method') !== method) return false;
+    return method !== 'tools/call' || (typeof params!.name === 'string' && header('mcp-name') === params!.name);
   }
 
   #hit(kept: Kept, id: string | number): McpAnswer {
@@ -195,10 +219,16 @@ export class McpFastPath {
 
   /** The SDK's answer to the same request with the sentinel for id, split around it (null if it is not there exactly once). */
   async #template(eligible: Eligible): Promise<Kept | null> {
-    const { method, params } = eligible;
+    const { method, params, modern } = eligible;
+    const sent: Record<string, string> = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
+    if (modern) {
+      sent['MCP-Protocol-Version'] = MODERN_PROTOCOL_VERSION;
+      sent['Mcp-Method'] = method;
+      if (method === 'tools/call') sent['Mcp-Name'] = params!.name as string;
+    }
     const request = new Request('http://localhost/mcp', {
       method: 'POST',
-      headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+      headers: sent,
       body: JSON.stringify({ jsonrpc: '2.0', id: this.#sentinel, method, ...(params === undefined ? {} : { params }) }),
     });
     const { status, headers, parts } = await this.#sdk(request);

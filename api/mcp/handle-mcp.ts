@@ -1,24 +1,25 @@
 // POST /mcp: the MCP server (streamable HTTP, stateless, JSON answers), a Web Request in and a Response
-// out, as the Node server (server.ts) and Vercel (src/fetch.ts, src/pages/mcp.ts) hand it. Each request
-// gets its own server and transport, as the SDK requires without sessions; the tools are made once.
-// GET (and any other method) answers 405: a stateless server has no stream to open, and a GET the
-// transport accepted would hold an empty event stream open for every client.
+// out, as the Node server (server.ts) and Vercel (src/fetch.ts, src/pages/mcp.ts) hand it (DECISIONS §8).
+// Two eras on the one endpoint, on the v2 SDK (@modelcontextprotocol/server):
+// - MCP 2026-07-28 (a request whose `_meta` carries its protocol version): the SDK's own handler, which checks
+//   the envelope and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers against the body, answers
+//   `server/discover`, and stamps every result (`resultType`, the server's identity, the list's cache hints);
+// - the 2025 revisions (initialize, then requests naming their version in MCP-Protocol-Version; 2025-03-26 naming
+//   none): the SDK's streamable HTTP transport, stateless, answering JSON (the SDK's own fallback answers an event
+//   stream, which every 2025 client reads but costs a client that posts and parses JSON).
+// Each request gets its own server, as the SDK requires without sessions; the tools are made once.
+// GET (and any other method) answers 405: a stateless server has no stream to open.
 // Given a fast path (api/mcp/fast.ts; the Node server passes its own), tools/list and tool calls that can
 // only be answered one way are answered from the SDK's own answer kept from before, their id put in.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { echo } from '../../domain/echo.ts';
+import { MCP_PATH } from '../paths.ts';
 import { configuredGate } from '../payment/configured.ts';
 import { McpFastPath } from './fast.ts';
+import { LIST_CACHE_HINT } from './list-cache.ts';
+import { namesLoopback } from './loopback.ts';
 import { TOOLS } from './tools/index.ts';
-
-// The path and the loopback rule live in ./endpoint.ts, the light module the entries import (cold start, issue 22).
-import { MCP_PATH, isLoopbackName } from './endpoint.ts';
-
-export { MCP_PATH, isLoopbackName };
 
 /** A tools/call request, a payment included, is a few kilobytes: more is refused (413) unread. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -28,7 +29,9 @@ const INSTRUCTIONS =
   'Start with get_coverage (which states and periods exist), then list_lines or get_premium_sample. ' +
   'Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns the x402 PaymentRequired terms as a tool error, and the payment goes in the call\'s _meta["x402/payment"] (x402 MCP transport, version 2).';
 
+/** The tools in one fixed order, the same on every list (MCP 2026-07-28 asks it; clients and prompt caches key on it). */
 const DEFINITIONS = TOOLS.map((t) => t.definition);
+
 
 /**
  * The most the tools/list answer may weigh, as sent (the JSON-RPC response body): every agent session
@@ -37,29 +40,36 @@ const DEFINITIONS = TOOLS.map((t) => t.definition);
 export const TOOLS_LIST_MAX_BYTES = 24_000;
 const BY_NAME = new Map(TOOLS.map((t) => [t.definition.name, t]));
 
-// One validator for every request's server: by default each Server builds its own Ajv instance, which
-// was a third of a tool call's cost (npm run bench:api). This server validates no client-side schema
-// (no elicitation), so it holds nothing per request.
-const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
-
+/**
+ * A server for one request. The low-level Server: the tools' JSON Schemas go out as they are made (api/mcp/tool.ts),
+ * and a call's arguments are checked by the route's own zod schema, with the route's messages. Its Ajv is built
+ * only for elicitation, which this server never asks, so nothing is compiled per request.
+ */
 function mcpServer(): Server {
   const server = new Server(
     { name: 'surplus-lines-market-data', title: 'Surplus Lines Market Data', version: '1.0.0' },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR },
+    // The hints ride beside the result, so 2025 answers never carry them.
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': LIST_CACHE_HINT, 'server/discover': LIST_CACHE_HINT } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: DEFINITIONS }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler('tools/list', () => ({ tools: DEFINITIONS }));
+  server.setRequestHandler('tools/call', (request) => {
     const tool = BY_NAME.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${echo(request.params.name)}: the tools are ${[...BY_NAME.keys()].join(', ')} (tools/list)`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool ${echo(request.params.name)}: the tools are ${[...BY_NAME.keys()].join(', ')} (tools/list)`);
     return tool.call(request.params.arguments, request.params._meta);
   });
   return server;
 }
 
+/**
+ * The 2026-07-28 leg: the SDK's handler with its 2025 fallback off (that leg is sdkAnswer's, answering JSON).
+ * A 2025 request that reaches it anyway would be refused with -32022; sdkAnswer routes each by its era first.
+ */
+const modern = createMcpHandler(mcpServer, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES });
+
 /** CORS on every answer, so browser-based MCP clients can call the server. */
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version',
+  'Access-Control-Expose-Headers': 'Mcp-Protocol-Version',
   'Cache-Control': 'no-store',
 };
 
@@ -69,7 +79,7 @@ function preflight(): Response {
     headers: {
       ...CORS_HEADERS,
       'Access-Control-Allow-Methods': 'POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+      'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name',
       'Access-Control-Max-Age': '86400',
     },
   });
@@ -78,19 +88,6 @@ function preflight(): Response {
 function methodNotAllowed(method: string): Response {
   const body = { jsonrpc: '2.0', error: { code: -32000, message: `method ${echo(method)} is not allowed on ${MCP_PATH}: this MCP server is stateless; send JSON-RPC messages with POST` }, id: null };
   return new Response(JSON.stringify(body), { status: 405, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json', Allow: 'POST, OPTIONS' } });
-}
-
-function loopbackUrl(text: string): boolean {
-  try {
-    return isLoopbackName(new URL(text).hostname);
-  } catch {
-    return false;
-  }
-}
-
-/** True when Host (and Origin, if any) name a loopback address: what a server listening on one answers. */
-export function namesLoopback(host: string | null | undefined, origin: string | null | undefined): boolean {
-  return host !== null && host !== undefined && loopbackUrl(`http://${host}/`) && (origin === null || origin === undefined || loopbackUrl(origin));
 }
 
 /**
@@ -173,18 +170,23 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promis
   }
 }
 
-/** The SDK's answer to a POST (after the loopback rule): a server and a transport made for it, its answer with CORS. */
+/** The SDK's answer to a POST (after the loopback rule), in the request's era, with CORS; the body read whole. */
 async function sdkAnswer(request: Request): Promise<Response> {
+  const response = (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? await legacyAnswer(request) : await modern.fetch(request);
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+  return new Response(response.body ? await response.arrayBuffer() : null, { status: response.status, headers });
+}
+
+/** A 2025-era request: a server and the streamable HTTP transport made for it (stateless, JSON answers). */
+async function legacyAnswer(request: Request): Promise<Response> {
   const server = mcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(request);
-    const headers = new Headers(response.headers);
-    for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
     // The body is complete (JSON answers): read it before the server closes.
-    const body = response.body ? await response.arrayBuffer() : null;
-    return new Response(body, { status: response.status, headers });
+    return new Response(response.body ? await response.arrayBuffer() : null, { status: response.status, headers: response.headers });
   } finally {
     await server.close();
   }

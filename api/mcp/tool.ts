@@ -3,7 +3,7 @@
 // answered exactly as the route answers a request: the same validation and messages (400, 404 become
 // tool errors), the same JSON, the same payment gate (x402's MCP transport), the same "no charge for
 // nothing".
-import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { SettleResponse } from '@x402/core/types';
 import type { z } from 'zod';
 import { LIST_PARAMETERS, type RouteContract } from '../../domain/contract.ts';

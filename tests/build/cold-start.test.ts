@@ -76,7 +76,7 @@ describe('the Node server with the gate off (X402_PAY_TO unset)', () => {
       };
       expect(call.result.isError).toBeUndefined();
       expect(call.result.structuredContent.data.length).toBeGreaterThan(0);
-      expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual(['@modelcontextprotocol/sdk']);
+      expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual(['@modelcontextprotocol/server']);
       expect(packagesMatching(server.loaded(), PAYMENT_STACK)).toEqual([]);
     } finally {
       server.stop();
@@ -105,7 +105,7 @@ describe('the Node server with the gate on', () => {
         result: { isError: boolean; structuredContent: { x402Version: number; accepts: { payTo: string }[] } };
       };
       expect(call.result).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ scheme: 'exact', payTo: PAYEE }, { scheme: 'batch-settlement', payTo: PAYEE }] } });
-      expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual(['@modelcontextprotocol/sdk']);
+      expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual(['@modelcontextprotocol/server']);
     } finally {
       server.stop();
     }

@@ -518,7 +518,7 @@ describe('the function, cold (issue 22; `npm run bench:cold` times the import)',
     expect([off.answers.free.status, off.answers.priced.status]).toEqual([200, 200]);
     expect(JSON.parse(off.answers.priced.body).data.length).toBeGreaterThan(0);
     expect(JSON.parse(off.answers.get_premium.body).result.structuredContent.data.length).toBeGreaterThan(0);
-    expect(packagesMatching(off.answers.get_premium.loaded, MCP_SDK)).toEqual(['@modelcontextprotocol/sdk']);
+    expect(packagesMatching(off.answers.get_premium.loaded, MCP_SDK)).toEqual(['@modelcontextprotocol/server']);
     expect(packagesMatching(off.answers.get_premium.loaded, PAYMENT_STACK)).toEqual([]);
 
     const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the terms are needed here

@@ -265,6 +265,77 @@ describe('what the fast path leaves to the SDK', () => {
   });
 });
 
+describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating the body)', () => {
+  const VERSION = '2026-07-28';
+  const ENVELOPE = {
+    'io.modelcontextprotocol/protocolVersion': VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'fast-path-test', version: '2.0.0' },
+  };
+  /** A 2026 request's body, and the headers its body implies. */
+  const modern = (id: unknown, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = ENVELOPE) => ({
+    body: message(id, method, { ...params, _meta: meta }),
+    headers: { ...HEADERS, 'MCP-Protocol-Version': VERSION, 'Mcp-Method': method, ...(typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {}) } as Headers,
+  });
+
+  beforeAll(() => {
+    fast = mcpFastPath();
+  });
+
+  it('tools/list and every tool, with every kind of id: kept, and the same bytes as the SDK\'s', async () => {
+    for (const id of IDS) {
+      const { body, headers } = modern(id, 'tools/list');
+      const sdk = await expectFast(body, headers);
+      const answer = JSON.parse(sdk.body.toString('utf8'));
+      expect([answer.id, answer.result.resultType]).toEqual([id, 'complete']);
+    }
+    for (const { tool, args } of CALLS) {
+      const { body, headers } = modern(7, 'tools/call', { name: tool, arguments: args });
+      const answer = JSON.parse((await expectFast(body, headers)).body.toString('utf8'));
+      expect(answer.result.resultType).toBe('complete');
+    }
+  });
+
+  it('a 2026 answer never answers a 2025 request, nor the reverse: each era keeps its own', async () => {
+    const args = { name: 'get_premium_sample', arguments: { state: 'FL' } };
+    const old = JSON.parse((await expectFast(message(3, 'tools/call', args))).body.toString('utf8'));
+    const { body, headers } = modern(3, 'tools/call', args);
+    const now = JSON.parse((await expectFast(body, headers)).body.toString('utf8'));
+    expect([old.result.resultType, now.result.resultType]).toEqual([undefined, 'complete']);
+    expect(now.result.structuredContent).toEqual(old.result.structuredContent);
+  });
+
+  it('headers in another case or order, Accept of JSON alone or none: kept, the SDK\'s bytes', async () => {
+    const { body, headers } = modern(4, 'tools/call', { name: 'list_lines', arguments: { state: 'FL' } });
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    await expectFast(body, lower);
+    await expectFast(body, { ...headers, Accept: 'application/json' });
+    const { Accept: _accept, ...noAccept } = headers;
+    await expectFast(body, noAccept);
+  });
+
+  const SDK_ONLY: { what: string; sent: () => { body: string; headers: Headers } }[] = [
+    { what: 'Mcp-Method naming another method', sent: () => ({ ...modern(1, 'tools/list'), headers: { ...modern(1, 'tools/list').headers, 'Mcp-Method': 'tools/call' } }) },
+    { what: 'no Mcp-Method', sent: () => { const { 'Mcp-Method': _m, ...headers } = modern(1, 'tools/list').headers; return { body: modern(1, 'tools/list').body, headers }; } },
+    { what: 'Mcp-Name naming another tool', sent: () => { const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }); return { body: m.body, headers: { ...m.headers, 'Mcp-Name': 'list_lines' } }; } },
+    { what: 'Mcp-Name base64-encoded (=?base64?...?=)', sent: () => { const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }); return { body: m.body, headers: { ...m.headers, 'Mcp-Name': `=?base64?${Buffer.from('get_coverage').toString('base64')}?=` } }; } },
+    { what: 'MCP-Protocol-Version other than the envelope\'s', sent: () => { const m = modern(1, 'tools/list'); return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2025-11-25' } }; } },
+    { what: 'an envelope for a version not spoken', sent: () => { const m = modern(1, 'tools/list', {}, { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }); return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2027-01-01' } }; } },
+    { what: 'an envelope without the client\'s capabilities', sent: () => modern(1, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': VERSION }) },
+    { what: 'a progress token beside the envelope', sent: () => modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }, { ...ENVELOPE, progressToken: 1 }) },
+    { what: 'a payment beside the envelope', sent: () => modern(1, 'tools/call', { name: 'get_premium', arguments: { state: 'FL' } }, { ...ENVELOPE, 'x402/payment': { x402Version: 2 } }) },
+    { what: 'server/discover', sent: () => modern(1, 'server/discover') },
+    { what: 'a removed method (ping)', sent: () => modern(1, 'ping') },
+    { what: 'an unknown tool', sent: () => modern(1, 'tools/call', { name: 'get_weather', arguments: {} }) },
+    { what: 'a malformed argument', sent: () => modern(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'Florida' } }) },
+  ];
+
+  it.each(SDK_ONLY)('$what: the SDK\'s answer, nothing kept', async ({ sent }) => {
+    const { body, headers } = sent();
+    await expectSdk(body, headers);
+  });
+});
+
 describe('the payment gate', () => {
   /** A gate that is on: every priced call is "unavailable" (a tool error), without any payment stack. */
   const GATE = { chargeCall: async () => ({ kind: 'unavailable', message: 'the facilitator is unreachable (test gate)' }) } as unknown as Gate;

@@ -13,7 +13,7 @@ export const RECORDER = join(import.meta.dirname, 'record-modules.ts');
 /** The payment stack: viem and what it is built on, x402's packages, Coinbase's facilitator client. */
 export const PAYMENT_STACK = /\/node_modules\/(viem|ox|abitype|@noble\/curves|@x402\/[^/]+|@coinbase\/[^/]+)\//;
 /** The MCP SDK. */
-export const MCP_SDK = /\/node_modules\/@modelcontextprotocol\/sdk\//;
+export const MCP_SDK = /\/node_modules\/@modelcontextprotocol\/(?:server|core|sdk)\//;
 
 /** The package (`viem`, `@x402/core`) of each module URL that matches `pattern`, once each, sorted. */
 export const packagesMatching = (urls: readonly string[], pattern: RegExp): string[] =>
