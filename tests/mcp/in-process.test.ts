@@ -4,6 +4,7 @@
 // expected tool list comes from the contract (domain/contract.ts). Payments are signed by the official
 // x402 client and "settled" by the mock facilitator (tests/support/verify-only-facilitator.ts), whose
 // in-memory ledger is read before and after every paid or refused call.
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -42,10 +43,26 @@ async function connect(fetch: Fetch = inProcess): Promise<Client> {
 }
 
 type Args = Record<string, unknown>;
+
+/** What a test asks of a client: the SDK 1.x Client (the 2025 revisions) and the v2 Client (2026-07-28) alike. */
+interface ToolClient {
+  callTool(params: { name: string; arguments?: Args; _meta?: Args }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The v2 SDK's client in automatic negotiation, which must settle on 2026-07-28 here; tools/list read first, as connect() does. */
+async function connectModern(fetch: Fetch = inProcess): Promise<ToolClient> {
+  const client = new ModernClient({ name: 'in-process-test', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new ModernTransport(new URL(MCP_URL), { fetch }));
+  expect([client.getNegotiatedProtocolVersion(), client.getProtocolEra()]).toEqual(['2026-07-28', 'modern']);
+  await client.listTools();
+  return client;
+}
+
 const PAYMENT = 'x402/payment';
 const RECEIPT = 'x402/payment-response';
 
-const callTool = (client: Client, name: string, args: Args, payment?: unknown) =>
+const callTool = (client: ToolClient, name: string, args: Args, payment?: unknown) =>
   client.callTool({ name, arguments: args, ...(payment === undefined ? {} : { _meta: { [PAYMENT]: payment } }) }) as Promise<CallToolResult>;
 
 function textOf(result: CallToolResult): string {
@@ -515,15 +532,19 @@ describe('bad arguments are tool errors with the route\'s own error body', () =>
   });
 });
 
-describe('with the payment gate on (x402 MCP transport)', () => {
+// Every payment test in both eras: a 2025 client and a 2026-07-28 one carry the payment in the same `_meta` key.
+describe.each([
+  { era: '2025-11-25, the SDK 1.x client', open: () => connect() },
+  { era: '2026-07-28, the v2 client in automatic negotiation', open: () => connectModern() },
+])('with the payment gate on (x402 MCP transport), $era', ({ open }) => {
   let gate: Gate;
-  let client: Client;
+  let client: ToolClient;
   const quiet: { mockRestore(): void }[] = [];
 
   beforeAll(async () => {
     gate = createGate(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!, facilitator, ROUTE_CONTRACTS);
     installGate(gate);
-    client = await connect();
+    client = await open();
     // Refusals and facilitator failures are logged in one line each; keep the test output clean.
     quiet.push(vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {}));
   });
