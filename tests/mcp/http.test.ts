@@ -315,15 +315,24 @@ describe.each([CLIENTS[0], CLIENTS[1]])('x402 over MCP on the local chain (gate 
   });
 });
 
-describe('the MCP Inspector CLI against the built server', () => {
+// The Inspector in each era it negotiates: 'legacy' (a 2025 revision) and 'modern' (2026-07-28).
+describe.each([
+  { era: 'legacy', version: '2025-11-25' },
+  { era: 'modern', version: '2026-07-28' },
+])('the MCP Inspector CLI against the built server, --protocol-era $era', ({ era, version }) => {
   /** The CLI's JSON on stdout (and what it reports on stderr); a tool answering isError makes it exit non-zero (after printing the result). */
   const inspector = async (base: string, ...args: string[]) => {
-    const { stdout, stderr, code } = await run(process.execPath, [INSPECTOR, '--cli', `${base}/mcp`, '--transport', 'http', ...args], { timeout: 60_000 }).then(
+    const { stdout, stderr, code } = await run(process.execPath, [INSPECTOR, '--cli', `${base}/mcp`, '--transport', 'http', '--protocol-era', era, ...args], { timeout: 60_000 }).then(
       ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
       (e: { stdout: string; stderr: string; code: number }) => e,
     );
     return { ...JSON.parse(stdout), exitCode: code, stderr };
   };
+
+  it(`negotiates ${version}`, async () => {
+    const { protocolVersion, serverInfo, exitCode } = await inspector(open.base, '--method', 'initialize');
+    expect([protocolVersion, serverInfo.name, exitCode]).toEqual([version, 'surplus-lines-market-data', 0]);
+  });
 
   it('lists every tool, with no schema portability error or warning (--strict)', async () => {
     const { tools, exitCode, stderr } = await inspector(open.base, '--method', 'tools/list', '--strict');
