@@ -183,6 +183,16 @@ describe('MCP 2026-07-28: each refusal with its code and status', () => {
     }
   });
 
+  it('a batch holding a 2026-07-28 request: 400, -32600 (the revision has no batches); a body over 64 KiB: 413, unread', async () => {
+    const headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'tools/list' };
+    const one = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } };
+    const batch = await handleMcp(new Request(MCP_URL, { method: 'POST', headers, body: JSON.stringify([one]) }));
+    expect([batch.status, (await batch.json()).error.code]).toEqual([400, -32600]);
+    const big = await handleMcp(new Request(MCP_URL, { method: 'POST', headers, body: JSON.stringify({ ...one, params: { ...one.params, pad: 'x'.repeat(65 * 1024) } }) }));
+    expect(big.status).toBe(413);
+    expect((await big.json()).result).toBeUndefined();
+  });
+
   it('CORS lets a browser client send the headers the revision requires', async () => {
     const response = await handleMcp(new Request(MCP_URL, { method: 'OPTIONS' }));
     const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
