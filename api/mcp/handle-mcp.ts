@@ -32,7 +32,6 @@ const INSTRUCTIONS =
 /** The tools in one fixed order, the same on every list (MCP 2026-07-28 asks it; clients and prompt caches key on it). */
 const DEFINITIONS = TOOLS.map((t) => t.definition);
 
-
 /**
  * The most the tools/list answer may weigh, as sent (the JSON-RPC response body): every agent session
  * loads it before its first call (issue 21). `npm run size:mcp` prints it; tests/mcp/in-process.test.ts holds it.
