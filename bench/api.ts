@@ -10,7 +10,7 @@
 // eras (issue 29); their p99 is reported, no goal set.
 // Data: a SYNTHETIC one-state corpus in a temp dir. Not a test: it reports goals, and exits 0 either way.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
-import { cpuMs } from './run.ts';
+import { buildNodeServer, cpuMs } from './run.ts';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { buildShards } from '../ingest/build.ts';
 import { generateSynthetic } from './synthetic.ts';
 import { parseResponse, rawExchange, rawRequestBytes } from '../tests/support/raw-http.ts';
-import { ROOT, astroBuild, startServer } from '../tests/support/server.ts';
+import { envelopeOf, headersOf } from '../tests/support/mcp-2026.ts';
+import { ROOT, startServer } from '../tests/support/server.ts';
 
 /** The results as written to BENCH_JSON (bench/all.ts reads them). */
 export interface ApiResult {
@@ -55,11 +56,7 @@ const YEARS = 20;
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** What a 2026-07-28 request carries in `_meta`: its version, the client's capabilities and identity. */
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'bench-api', version: '1.0.0' },
-};
+const ENVELOPE = envelopeOf('bench-api');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 /** Only the targets whose label contains this (all when unset). */
 const ONLY = process.env.BENCH_ONLY;
@@ -124,14 +121,9 @@ try {
   const built = buildShards(data, shards);
   console.log(`SYNTHETIC corpus: 1 state (${STATE}), ${YEARS * 12} monthly reports, ${built.figures} figures, ${built.files} shard files`);
   console.log('building the Node server (astro build) ...');
-  try {
-    astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node' });
-  } catch (e) {
-    const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
-  }
+  const entry = buildNodeServer(dist);
   delete process.env.X402_PAY_TO; // the gate is on only when this is set: measure with it off
-  const server = await startServer(join(dist, 'server', 'entry.mjs'), { SHARDS_DIR: shards });
+  const server = await startServer(entry, { SHARDS_DIR: shards });
   stop = server.stop;
 
   const coverage = (await (await fetch(`${server.base}/v1/coverage`)).json()) as { period_types: { month?: { to: string } } }[];
@@ -146,7 +138,7 @@ try {
     headers: {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
-      ...(modern ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(typeof params?.name === 'string' ? { 'Mcp-Name': params.name } : {}) } : {}),
+      ...(modern ? headersOf(method, params) : {}),
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(modern ? { params: { ...params, _meta: ENVELOPE } } : params ? { params } : {}) }),
   });

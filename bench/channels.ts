@@ -33,9 +33,8 @@ import type { Channel } from '@x402/evm/batch-settlement/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { type Hex, formatUnits, getAddress, hashTypedData, parseUnits, recoverAddress, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { benchRun, cpuMs } from './run.ts';
+import { benchRun, cpuMs, paidBenchStart } from './run.ts';
 import { ROUTE_CONTRACTS } from '../domain/contract.ts';
-import { buildShards } from '../ingest/build.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { batchPart } from '../api/payment/batch.ts';
@@ -47,8 +46,7 @@ import { isWellFormedPayload } from '../api/payment/payload.ts';
 import { paymentSettings } from '../api/payment/settings.ts';
 import { batchPayer } from '../tests/support/batch-client.ts';
 import { type LocalChain, NETWORK, serveFacilitator, signPayment, startLocalChain } from '../tests/support/chain.ts';
-import { astroBuild, startServer } from '../tests/support/server.ts';
-import { REAL_DATA } from '../tests/support/shards.ts';
+import { startServer } from '../tests/support/server.ts';
 
 /** The results as written to BENCH_JSON (bench/all.ts reads them). */
 export interface ChannelsResult {
@@ -505,26 +503,13 @@ const { tmp, dist, stops, cleanup } = benchRun('channels');
 try {
   if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_VOUCHERS must be a whole number of voucher-paid requests ≥ 1, got '${process.env.BENCH_VOUCHERS}'`);
   if (!(Number.isInteger(M) && M >= 1)) throw new Error(`BENCH_PARALLEL_CALLS must be a whole number of calls per payer ≥ 1, got '${process.env.BENCH_PARALLEL_CALLS}'`);
-  // Both servers inherit this environment: nothing of the shell's own payment settings may leak into either.
-  for (const name of Object.keys(process.env)) if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY') || name === 'REDIS_URL') delete process.env[name];
-
-  const shards = join(tmp, 'shards');
-  const built = buildShards(REAL_DATA, shards);
-  console.log(`REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`);
-  console.log('building the Node server (astro build) and starting the local chain ...');
-  try {
-    astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
-  } catch (e) {
-    const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
-  }
+  const { shards, entry } = paidBenchStart(tmp, dist);
   const chain = await startLocalChain();
   stops.push(() => chain.stop());
   const facilitator = await serveFacilitator(chain.facilitator);
   stops.push(() => facilitator.stop());
   const facilitatorCalls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
 
-  const entry = join(dist, 'server', 'entry.mjs');
   const channelsDir = join(tmp, 'server-channels');
   // One after the other, so that a server that fails to start leaves no other one running.
   const on = await startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: channelsDir });

@@ -1,9 +1,11 @@
 // What the server benchmarks share: a run's scratch folders and the things to stop when it ends (or is
-// interrupted), and a server process's own CPU time.
+// interrupted), the Node server's build, the paid-path benchmarks' start, and a server process's own CPU time.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../tests/support/server.ts';
+import { buildShards } from '../ingest/build.ts';
+import { ROOT, astroBuild } from '../tests/support/server.ts';
+import { REAL_DATA } from '../tests/support/shards.ts';
 
 /** USER_HZ: 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
@@ -49,4 +51,29 @@ export function benchRun(name: string): { tmp: string; dist: string; stops: (() 
     void cleanup().finally(() => process.exit(130));
   });
   return { tmp, dist, stops, cleanup };
+}
+
+/** Builds the Node server into `dist` (astro build), a failed build's output as the error; returns the server's entry. */
+export function buildNodeServer(dist: string, env: Record<string, string> = {}): string {
+  try {
+    astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', ...env });
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+  return join(dist, 'server', 'entry.mjs');
+}
+
+/**
+ * Where the paid-path benchmarks (bench/x402.ts, bench/channels.ts) start: the shell's own payment settings cleared,
+ * as every server of the run inherits this environment; REAL shards built from data/ in `tmp`; the Node server
+ * built over them in `dist`.
+ */
+export function paidBenchStart(tmp: string, dist: string): { shards: string; entry: string } {
+  for (const name of Object.keys(process.env)) if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY') || name === 'REDIS_URL') delete process.env[name];
+  const shards = join(tmp, 'shards');
+  const built = buildShards(REAL_DATA, shards);
+  console.log(`REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`);
+  console.log('building the Node server (astro build) and starting the local chain ...');
+  return { shards, entry: buildNodeServer(dist, { SHARDS_DIR: shards }) };
 }

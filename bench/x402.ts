@@ -17,16 +17,13 @@
 // Then the gate's own work, in process (dispatch, no socket): a 402, a paid request whose facilitator
 // is a MOCK answering at once (to isolate this service's code from the facilitator's), and the gate-off
 // answer. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
-import { join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
-import { benchRun } from './run.ts';
+import { benchRun, paidBenchStart } from './run.ts';
 import { ROUTE_CONTRACTS } from '../domain/contract.ts';
-import { buildShards } from '../ingest/build.ts';
 import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payerClient, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
-import { astroBuild, startServer } from '../tests/support/server.ts';
-import { REAL_DATA } from '../tests/support/shards.ts';
+import { startServer } from '../tests/support/server.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { installGate } from '../api/payment/configured.ts';
@@ -182,25 +179,12 @@ const { tmp, dist, stops, cleanup } = benchRun('x402');
 
 try {
   if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_PAYMENTS must be a whole number of paid requests ≥ 1, got '${process.env.BENCH_PAYMENTS}'`);
-  // Both servers inherit this environment: nothing of the shell's own payment settings may leak into either.
-  for (const name of Object.keys(process.env)) if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY')) delete process.env[name];
-
-  const shards = join(tmp, 'shards');
-  const built = buildShards(REAL_DATA, shards);
-  console.log(`REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`);
-  console.log('building the Node server (astro build) and starting the local chain ...');
-  try {
-    astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
-  } catch (e) {
-    const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
-  }
+  const { shards, entry } = paidBenchStart(tmp, dist);
   const chain = await startLocalChain();
   stops.push(() => chain.stop());
   const facilitator = await serveFacilitator(timedFacilitator(chain.facilitator));
   stops.push(() => facilitator.stop());
 
-  const entry = join(dist, 'server', 'entry.mjs');
   const [on, off] = await Promise.all([
     startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url }),
     startServer(entry, { SHARDS_DIR: shards }),

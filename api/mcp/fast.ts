@@ -27,7 +27,7 @@
 // request with the same key is answered from the kept bytes. tests/mcp/fast-path.test.ts proves the
 // answers byte for byte the SDK's.
 import { randomUUID } from 'node:crypto';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
 
 /** An answer as the bytes to write: its body in parts (a kept answer: before the id, the id, after it). */
@@ -37,10 +37,10 @@ export interface McpAnswer {
   parts: Buffer[];
 }
 
-/** The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28). */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28; the SDK keeps its list to itself). */
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** The envelope a 2026-07-28 request carries in `params._meta`: all a fast-path request's `_meta` may hold. */
-const ENVELOPE_KEYS = new Set(['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo']);
+const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]);
 
 /** A request header by its lower-case name (a Web Headers' get, or a Node request's headers). */
 export type HeaderOf = (name: string) => string | null | undefined;
@@ -191,7 +191,7 @@ export class McpFastPath {
   /** A 2026-07-28 request's `_meta` is its envelope alone, for this version, and its headers say what its body says. */
   #modernHeaders(params: Record<string, unknown> | undefined, method: unknown, header: HeaderOf): boolean {
     const meta = params?._meta;
-    if (!isObject(meta) || meta['io.modelcontextprotocol/protocolVersion'] !== MODERN_PROTOCOL_VERSION || !keyable(meta)) return false;
+    if (!isObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !keyable(meta)) return false;
     for (const k in meta) if (!ENVELOPE_KEYS.has(k)) return false;
     if (header('mcp-method') !== method) return false;
     return method !== 'tools/call' || (typeof params!.name === 'string' && header('mcp-name') === params!.name);

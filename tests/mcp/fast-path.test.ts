@@ -13,6 +13,7 @@ import { installGate } from '../../api/payment/configured.ts';
 import type { Gate } from '../../api/payment/gate.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { FIXTURE_CALLS } from '../support/mcp-calls.ts';
+import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 
 const MCP_URL = 'http://127.0.0.1/mcp';
@@ -266,16 +267,11 @@ describe('what the fast path leaves to the SDK', () => {
 });
 
 describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating the body)', () => {
-  const VERSION = '2026-07-28';
-  const ENVELOPE = {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'fast-path-test', version: '2.0.0' },
-  };
+  const ENVELOPE = envelopeOf('fast-path-test');
   /** A 2026 request's body, and the headers its body implies. */
   const modern = (id: unknown, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = ENVELOPE) => ({
     body: message(id, method, { ...params, _meta: meta }),
-    headers: { ...HEADERS, 'MCP-Protocol-Version': VERSION, 'Mcp-Method': method, ...(typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {}) } as Headers,
+    headers: { ...HEADERS, ...headersOf(method, params) } as Headers,
   });
 
   beforeAll(() => {
@@ -321,7 +317,7 @@ describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating 
     { what: 'Mcp-Name base64-encoded (=?base64?...?=)', sent: () => { const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }); return { body: m.body, headers: { ...m.headers, 'Mcp-Name': `=?base64?${Buffer.from('get_coverage').toString('base64')}?=` } }; } },
     { what: 'MCP-Protocol-Version other than the envelope\'s', sent: () => { const m = modern(1, 'tools/list'); return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2025-11-25' } }; } },
     { what: 'an envelope for a version not spoken', sent: () => { const m = modern(1, 'tools/list', {}, { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }); return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2027-01-01' } }; } },
-    { what: 'an envelope without the client\'s capabilities', sent: () => modern(1, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': VERSION }) },
+    { what: 'an envelope without the client\'s capabilities', sent: () => modern(1, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': MCP_2026 }) },
     { what: 'a progress token beside the envelope', sent: () => modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }, { ...ENVELOPE, progressToken: 1 }) },
     { what: 'a payment beside the envelope', sent: () => modern(1, 'tools/call', { name: 'get_premium', arguments: { state: 'FL' } }, { ...ENVELOPE, 'x402/payment': { x402Version: 2 } }) },
     { what: 'server/discover', sent: () => modern(1, 'server/discover') },

@@ -10,15 +10,12 @@ import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
+import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 
 const MCP_URL = 'http://127.0.0.1/mcp';
-const VERSION = '2026-07-28';
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'modern-test', version: '1.0.0' },
-};
+const VERSION = MCP_2026;
+const ENVELOPE = envelopeOf('modern-test');
 
 type Json = Record<string, any>;
 interface Sent {
@@ -34,9 +31,7 @@ async function modern({ method, params = {}, id = 1, headers = {} }: Sent): Prom
   const implied: Record<string, string | undefined> = {
     Accept: 'application/json, text/event-stream',
     'Content-Type': 'application/json',
-    'MCP-Protocol-Version': VERSION,
-    'Mcp-Method': method,
-    ...(typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {}),
+    ...headersOf(method, params),
     ...headers,
   };
   const sent = Object.fromEntries(Object.entries(implied).filter((e): e is [string, string] => e[1] !== undefined));
