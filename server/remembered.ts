@@ -1,5 +1,5 @@
-// Verdicts on request header values (a Host, a Host and Origin pair, an Accept-Encoding): a client sends the
-// same value on every request, and judging it costs more than looking it up.
+// Verdicts on what a client sends the same way on every request (a Host, a Host and Origin pair, an
+// Accept-Encoding, a whole request head): judging it costs more than looking it up.
 
 /** `judge`, its verdict on each value remembered; past `limit` values all are forgotten, so a client cycling through values cannot grow it. */
 export function remembered<V>(judge: (value: string) => V, limit = 1024): (value: string) => V {

@@ -26,6 +26,12 @@
 // shards do not change while the server runs; the gate is checked on every priced call), so every later
 // request with the same key is answered from the kept bytes. tests/mcp/fast-path.test.ts proves the
 // answers byte for byte the SDK's.
+//
+// What is remembered: a client sends the same request again and again but for its id, so the verdict on a
+// request is remembered by its shape: the headers the checks read, and its body with the id cut out (idSpan:
+// the one top-level member spelled "id", its value a string or a number). A remembered verdict is used only
+// for an id the checks would take (a string, a safe integer), and is remembered only when the full check found
+// that very member to be the request's id: the bytes around the id being the same, the checks see the same request.
 import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
@@ -64,15 +70,19 @@ interface Kept {
   tail: Buffer;
 }
 
-/** A request the fast path may answer. */
-interface Eligible {
+/** A request the fast path may answer, but for its id. */
+interface Shape {
   key: string;
-  id: string | number;
   method: 'tools/list' | 'tools/call';
   params: Record<string, unknown> | undefined;
   priced: boolean;
   /** A 2026-07-28 request: its headers are derived from its body. */
   modern: boolean;
+}
+
+/** A request the fast path may answer. */
+interface Eligible extends Shape {
+  id: string | number;
 }
 
 /** Content-Types the fast path takes as JSON (lower-cased): all are JSON to the SDK too; anything else goes to it. */
@@ -81,6 +91,11 @@ const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const CALL_KEYS = new Set(['name', 'arguments', '_meta']);
 /** The SDK's decoding of a body (readRequestBody): UTF-8, a leading BOM dropped, bad bytes replaced. */
 const DECODER = new TextDecoder();
+/** The request headers the checks read: part of a request's shape. */
+const HEADERS_READ = ['content-type', 'mcp-protocol-version', 'accept', 'mcp-method', 'mcp-name'];
+/** Longest body whose shape is remembered, and how much the remembered shapes may weigh (keys, beyond 512 bytes each). */
+const MAX_SHAPED_BODY = 4096;
+const MAX_SHAPES_BYTES = 4 * 2 ** 20;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -103,6 +118,8 @@ export class McpFastPath {
   /** Keys whose sentinel answer is being computed: one at a time per key. */
   readonly #computing = new Set<string>();
   readonly #sentinel = `kept-answer-${randomUUID()}`;
+  /** Verdicts by request shape (see the top of this file): null for a shape the fast path does not take. */
+  readonly #shapes = new AnswerCache<{ shape: Shape | null }>(MAX_SHAPES_BYTES, () => 0);
   /** Requests answered from kept bytes, and eligible ones the SDK answered (tests read them). */
   readonly stats = { hits: 0, misses: 0 };
 
@@ -153,7 +170,36 @@ export class McpFastPath {
     return kept ? this.#hit(kept, eligible.id) : this.#miss(eligible, request);
   }
 
+  /** The request, when the fast path may answer it: its remembered verdict when its shape was seen, else checked. */
   #eligible(body: Uint8Array, header: HeaderOf): Eligible | null {
+    const span = body.length <= MAX_SHAPED_BODY ? idSpan(body) : null;
+    if (!span) return this.#checked(body, header);
+    const [start, end] = span;
+    let id: unknown;
+    try {
+      id = JSON.parse(DECODER.decode(body.subarray(start, end)));
+    } catch {
+      return null; // the body is not JSON
+    }
+    if (!(typeof id === 'string' || Number.isSafeInteger(id))) return null;
+    let key = '';
+    for (const name of HEADERS_READ) {
+      const value = header(name);
+      key += value === null || value === undefined ? '-' : `${value.length}=${value}`;
+    }
+    const text = Buffer.from(body.buffer, body.byteOffset, body.length).toString('latin1');
+    key += `${start}:${text.slice(0, start)}${text.slice(end)}`;
+    let known = this.#shapes.get(key);
+    if (!known) {
+      const checked = this.#checked(body, header);
+      known = { shape: checked && checked.id === id ? { key: checked.key, method: checked.method, params: checked.params, priced: checked.priced, modern: checked.modern } : null };
+      this.#shapes.set(key, known);
+    }
+    return known.shape && { ...known.shape, id: id as string | number };
+  }
+
+  /** The request, when the fast path may answer it: every check made. */
+  #checked(body: Uint8Array, header: HeaderOf): Eligible | null {
     const type = header('content-type');
     if (!type || !JSON_TYPES.has(type.toLowerCase())) return null;
     const version = header('mcp-protocol-version');
@@ -244,6 +290,63 @@ export class McpFastPath {
     const response = await this.#options.sdk(request);
     return { status: response.status, headers: Object.fromEntries(response.headers), parts: [Buffer.from(await response.arrayBuffer())] };
   }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+/** A byte a JSON number is written with. */
+const isNumberByte = (byte: number) => (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45;
+
+/** Where the string starting at `at` (a quote) ends: its closing quote's index, or -1 when it does not end. */
+function stringEnd(body: Uint8Array, at: number): number {
+  for (let i = at + 1; i < body.length; i++) {
+    if (body[i] === BACKSLASH) i++;
+    else if (body[i] === QUOTE) return i;
+  }
+  return -1;
+}
+
+/**
+ * Where the value of a JSON object's top-level member spelled exactly "id" lies in its bytes, [start, end), when
+ * it is a string or a number literal; null when the body has no such member, more than one, another value, or a
+ * top-level name with an escape (which could spell "id" too). Not a JSON parser: only what JSON.parse makes of the body counts (see #eligible).
+ */
+function idSpan(body: Uint8Array): [number, number] | null {
+  let i = 0;
+  while (i < body.length && isSpace(body[i])) i++;
+  if (body[i] !== 0x7b) return null;
+  let depth = 0;
+  let span: [number, number] | null = null;
+  for (; i < body.length; i++) {
+    const byte = body[i];
+    if (byte === 0x7b || byte === 0x5b) depth++;
+    else if (byte === 0x7d || byte === 0x5d) depth--;
+    else if (byte === QUOTE) {
+      const start = i;
+      i = stringEnd(body, i);
+      if (i < 0) return null;
+      if (depth !== 1) continue;
+      let at = i + 1;
+      while (at < body.length && isSpace(body[at])) at++;
+      if (body[at] !== 0x3a) continue; // a string value, not a member's name
+      // A name with an escape might spell "id" another way: then which "id" JSON.parse takes is not plain.
+      if (body.subarray(start, i).includes(BACKSLASH)) return null;
+      if (i - start !== 3 || body[start + 1] !== 0x69 || body[start + 2] !== 0x64) continue;
+      if (span) return null;
+      at++;
+      while (at < body.length && isSpace(body[at])) at++;
+      let end = at;
+      if (body[at] === QUOTE) {
+        end = stringEnd(body, at) + 1;
+        if (end === 0) return null;
+      } else while (end < body.length && isNumberByte(body[end])) end++;
+      if (end === at) return null;
+      span = [at, end];
+      i = end - 1;
+    }
+  }
+  return span;
 }
 
 /** The kept answer with `id` in its place, as JSON.stringify writes it (as the SDK does): its bytes in three parts. */

@@ -6,6 +6,7 @@
 // fast path must leave to the SDK (malformed, unknown, erroring, paying, batched, priced with the gate on)
 // are shown to be answered by the SDK alone, nothing kept. The built server's own bytes are compared in
 // tests/mcp/http.test.ts.
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handleMcp, mcpFastPath } from '../../api/mcp/handle-mcp.ts';
 import type { McpFastPath } from '../../api/mcp/fast.ts';
@@ -263,6 +264,85 @@ describe('what the fast path leaves to the SDK', () => {
     await expectFast(call(1, 'get_premium', { state: 'FL', from: null }));
     await expectSdk('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":1e400}}}');
     await expectSdk('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":-1e400}}}');
+  });
+});
+
+describe('verdicts remembered by shape (the body with its id cut out, and the headers the checks read)', () => {
+  beforeAll(() => {
+    fast = mcpFastPath();
+  });
+  const list = (members: string) => `{${members}}`;
+  /** The id JSON.parse takes from a body: the one the answer must carry. */
+  const idOf = (answer: Answer) => JSON.parse(answer.body.toString('utf8')).id;
+
+  it('one shape with many ids, the id anywhere among the members and spaced around its colon: each answer the SDK\'s, with its own id', async () => {
+    for (const id of [1, 2, 'two', 7, '', -3]) {
+      const value = JSON.stringify(id);
+      for (const body of [
+        list(`"jsonrpc":"2.0","id":${value},"method":"tools/list"`),
+        list(`"id":${value},"jsonrpc":"2.0","method":"tools/list"`),
+        list(`"jsonrpc":"2.0","method":"tools/list" , "id" :\t${value} `),
+      ])
+        expect(idOf(await expectFast(body))).toBe(id);
+    }
+  });
+
+  it('"id" twice at the top (JSON.parse takes the last): answered with the last, whichever came first', async () => {
+    for (const [a, b] of [[1, 2], [2, 1], [3, 3], [1, 4]]) {
+      const answer = await expectFast(list(`"jsonrpc":"2.0","id":${a},"method":"tools/list","id":${b}`));
+      expect(idOf(answer)).toBe(b);
+    }
+  });
+
+  it('"id" also spelled with an escape ("\\u0069d"): after a shape is seen with both ids equal, another plain id does not take the answer', async () => {
+    // Were the verdict kept for the shape seen first, the second request would be answered with id 2.
+    for (const [plain, escaped] of [[1, 1], [2, 1], [1, 5], [5, 5], [6, 5]]) {
+      expect(idOf(await expectFast(list(`"jsonrpc":"2.0","id":${plain},"method":"tools/list","\\u0069d":${escaped}`)))).toBe(escaped);
+      expect(idOf(await expectFast(list(`"\\u0069d":${escaped},"jsonrpc":"2.0","id":${plain},"method":"tools/list"`)))).toBe(plain);
+    }
+  });
+
+  it('a shape seen with an id the fast path takes, then with ids it does not take or JSON does not read: the SDK\'s answers, nothing kept for them', async () => {
+    const body = (id: string) => list(`"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"IL"}}`);
+    await expectFast(body('1'));
+    for (const id of ['1.5', '-1.25e-1', '9007199254740993', 'true', 'null', '{"n":1}', '[1]', '01', '1-', '--1', '1e', '"\\x"', '"a\tb"']) await expectSdk(body(id));
+    await expectFast(body('"back to a string"'));
+  });
+
+  it('the same body under other headers is judged again: a 2025 body with the Accept or Content-Type the SDK refuses, a 2026 one with a header that contradicts it', async () => {
+    const body = list(`"jsonrpc":"2.0","id":1,"method":"tools/list"`);
+    await expectFast(body);
+    await expectSdk(body, { 'Content-Type': 'application/json', Accept: 'application/json' });
+    await expectSdk(body, { ...HEADERS, 'Content-Type': 'text/plain' });
+    const modern = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_premium_sample', arguments: { state: 'IL' }, _meta: envelopeOf('shape-test') } });
+    const headers = { ...HEADERS, ...headersOf('tools/call', { name: 'get_premium_sample' }) };
+    await expectFast(modern, headers);
+    await expectSdk(modern, { ...headers, 'Mcp-Name': 'get_premium' });
+    await expectSdk(modern, { ...headers, 'Mcp-Method': 'tools/list' });
+  });
+
+  it('random bodies of one family, one after another (ids of every kind and spelling, "id" escaped or twice, members in any order and spacing): every answer the SDK\'s', async () => {
+    const idText = fc.oneof(
+      fc.integer().map(String),
+      fc.constantFrom('1', '2', '"a"', '1e0', '1.0', '-0', '01', '1.5', '"\\u0031"', 'true', 'null', '[]', '{}'),
+      fc.string().map((text) => JSON.stringify(text)),
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+    );
+    await fc.assert(
+      fc.asyncProperty(idText, idText, fc.constantFrom('"id"', '"\\u0069d"', '"i\\u0064"'), fc.boolean(), fc.constantFrom('', ' ', '\n\t'), fc.nat(2), async (id, other, spelling, twice, space, at) => {
+        const members = ['"jsonrpc":"2.0"', '"method":"tools/list"'];
+        members.splice(at, 0, `"id"${space}:${space}${id}`);
+        if (twice) members.push(`${spelling}:${other}`);
+        const { sdk, first, second } = await threeWays(`{${members.join(`,${space}`)}}`);
+        expectSame(sdk, first);
+        expectSame(sdk, second);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a body longer than the shapes remembered (4 KiB) is checked whole every time, and answered alike', async () => {
+    for (const id of [1, 2]) expect(idOf(await expectFast(list(`"jsonrpc":"2.0","id":${id},"method":"tools/list"${' '.repeat(5000)}`)))).toBe(id);
   });
 });
 

@@ -37,6 +37,26 @@ describe('simpleRequestAt takes the plainest requests', () => {
     expect(next.end).toBe(data.length);
   });
 
+  it('a head seen before (its reading remembered) reads the same, with its own body, offset and end each time', () => {
+    const head = (body: string) => `POST /mcp HTTP/1.1\r\nHost: h\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const bodies = ['{"id":1}', '{"id":2}', '{"id":3}'];
+    // The same head at several offsets of one buffer, then again in buffers of their own.
+    const data = bytes(bodies.map((b) => head(b) + b).join(''));
+    let at = 0;
+    for (const body of bodies) {
+      const request = simpleRequestAt(data, at)!;
+      expect(request.body!.toString('latin1')).toBe(body);
+      expect(request.end).toBe(at + head(body).length + body.length);
+      at = request.end;
+    }
+    for (const body of bodies) expect(at0(head(body) + body)?.body?.toString('latin1')).toBe(body);
+    // A body not yet whole under a head seen whole before is still not taken.
+    expect(at0(head('{"id":1}') + '{"id"')).toBeNull();
+    // Past the 256 heads remembered, every head is read afresh and alike.
+    for (let i = 0; i < 300; i++) expect(at0(`GET /v1/lines?n=${i} HTTP/1.1\r\nHost: h\r\n\r\n`)?.target).toBe(`/v1/lines?n=${i}`);
+    expect(at0(GET)?.headers.get('host')).toBe('example.com');
+  });
+
   it('takes Connection: keep-alive, in any case, and no other Connection', () => {
     expect(at0(GET.replace('\r\n\r\n', '\r\nConnection: Keep-Alive\r\n\r\n'))?.headers.get('connection')).toBe('Keep-Alive');
     for (const value of ['close', 'upgrade', 'keep-alive, upgrade', 'keep-alive, close', 'te'])
