@@ -2,7 +2,6 @@
 // prices and rules are never written twice. Served prerendered at /openapi.json.
 import { z } from 'zod';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
-import { CSV_COLUMNS } from '../domain/csv-answer.ts';
 import { OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
 import { FREE_CACHE, PRICED_CACHE } from './http.ts';
 import { parametersSchema } from './json-schemas.ts';
@@ -54,18 +53,16 @@ const PAYMENT_SIGNATURE = {
   schema: { type: 'string' },
 };
 
-/** The text/csv answer of a route that takes `format` (DECISIONS §11). */
-const CSV_CONTENT = {
+/** The text/csv answer of a route that takes `format` (DECISIONS §11), described as its `format` parameter describes it. */
+const csvContent = (format: z.ZodType) => ({
   'text/csv': {
-    schema: {
-      type: 'string',
-      description: `With format=csv: RFC 4180 (CRLF line ends), a header line \`${CSV_COLUMNS.join(',')}\` and one line per figure, exact (kind exact: a series field) and printed (kind printed: a printed entry, with its words and qualifier), each with the report_date and URL of the publication that printed it; a figure summed from parts names every part's URL, space-separated, and the latest date. An answer with no figure is the header line alone.`,
-    },
+    schema: { type: 'string', description: `With format=csv: RFC 4180 (CRLF line ends), a header line, then ${String(format.meta()?.description).replace(/^json \(default\) or csv: text\/csv, /, '')}` },
   },
-};
+});
 
 function responses(route: RouteContract): Json {
-  const csv = Boolean(route.params && 'format' in route.params.shape);
+  const format = route.params?.shape.format as z.ZodType | undefined;
+  const csv = format !== undefined;
   const out: Json = {
     200: {
       description: 'OK',
@@ -73,7 +70,7 @@ function responses(route: RouteContract): Json {
         ...cacheHeader(route.priceUsd ? PRICED_CACHE : FREE_CACHE),
         ...(csv ? { 'Content-Disposition': { description: 'With format=csv: attachment, with a file name naming the query.', schema: { type: 'string' } } } : {}),
       },
-      content: { ...json(ref(route.response)), ...(csv ? CSV_CONTENT : {}) },
+      content: { ...json(ref(route.response)), ...(format ? csvContent(format) : {}) },
     },
   };
   if (route.priceUsd)

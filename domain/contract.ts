@@ -208,18 +208,19 @@ const reportDateParam = z
     example: '2024-03-01',
   });
 
-/** The answer formats of the series routes (DECISIONS §11). MCP tools take no format: they answer JSON and a text rendering. */
+/** The answer formats of the priced routes (DECISIONS §11). MCP tools take no format: they answer JSON and a text rendering. */
 export const FORMATS = ['json', 'csv'] as const;
-const formatParam = z
-  .enum(FORMATS, { error: 'json or csv' })
-  .optional()
-  // json is the default: asked for or not, one answer, one canonical query (the payment challenge's resource).
-  .transform((f) => (f === 'csv' ? f : undefined))
-  .meta({
-    description:
-      'json (default) or csv: text/csv, long form, one line per figure, exact and printed, each with the report_date and URL of the publication that printed it (a figure summed here from parts: every part\'s URL, space-separated, and the latest date). Columns: state, line, granularity, period, field, value, kind (exact or printed), as_printed, qualifier, measures, unit, report_date, publication_url. Same validation, price and no-charge rule; an answer with no figure is the header line alone.',
-    example: 'csv',
-  });
+/** `format`, its CSV form described: `csv` says what the lines and columns are. */
+const formatParamOf = (csv: string) =>
+  z
+    .enum(FORMATS, { error: 'json or csv' })
+    .optional()
+    // json is the default: asked for or not, one answer, one canonical query (the payment challenge's resource).
+    .transform((f) => (f === 'csv' ? f : undefined))
+    .meta({ description: `json (default) or csv: text/csv, ${csv} Same validation, price and no-charge rule.`, example: 'csv' });
+const formatParam = formatParamOf(
+  "long form, one line per figure, exact and printed, each with the report_date and URL of the publication that printed it (a figure summed here from parts: every part's URL, space-separated, and the latest date). Columns: state, line, granularity, period, field, value, kind (exact or printed), as_printed, qualifier, measures, unit, report_date, publication_url. An answer with no figure is the header line alone.",
+);
 
 // ---- /v1/premium ------------------------------------------------------------------------------
 
@@ -388,37 +389,75 @@ export type CompareResponse = z.infer<typeof compareResponse>;
 
 export const insurersParams = z
   .object({
-    state: stateParam,
+    state: stateParam.meta({
+      description: "Two-letter state code, case-insensitive (e.g. TX), or US: AM Best's national rankings of surplus lines groups and companies, as reprinted (not stamping-office data).",
+      example: 'TX',
+    }),
     period: z
       .string()
-      .regex(/^\d{4}(-(0[1-9]|1[0-2]))?$/, 'a month YYYY-MM (01-12) or a year YYYY')
+      .regex(/^\d{4}(-(0[1-9]|1[0-2]|H[12]))?$/, 'a month YYYY-MM (01-12), a half-year YYYY-H1 or YYYY-H2, or a year YYYY')
       .meta({
         description:
-          'Month `YYYY-MM` or year `YYYY`. A year ranking is the source\'s own, or summed from months when all 12 monthly lists have the same insurers and exact premiums. A period without a published exact ranking → 404 listing those that have one.',
-        example: '2024-01',
+          "Month `YYYY-MM`, half-year `YYYY-H1`/`YYYY-H2` or year `YYYY`: a ranking a publication printed for that period (or a year summed from 12 complete monthly lists with exact premiums). A period without one → 404 naming those that have one (/v1/coverage lists them as insurer_periods).",
+        example: '2021',
       }),
+    format: formatParamOf(
+      'one line per insurer, ranked then unranked, with the ranking it belongs to and the publication that printed it. Columns: state, period, rank (empty: printed without a rank), name, premium (USD), market_share_pct, as_printed, qualifier, note, entity, basis, report_date, publication_url.',
+    ),
   })
   .strict();
 export type InsurersParams = z.infer<typeof insurersParams>;
 
+/** How a premium was printed, on an insurer whose premium is rounded or qualified (DECISIONS §9, §12); absent when exact. */
+const printedAs = {
+  as_printed: z.string().optional().meta({ description: 'Only where the premium was printed rounded or qualified: the words as printed (e.g. $1.78bn); premium is then that printed value.' }),
+  qualifier: z.string().optional().meta({ description: 'With as_printed: rounded, or the qualifier word printed (about, nearly, ...).' }),
+};
+const marketShare = nullableNumber.meta({ description: 'The share of the market printed beside it, in percent, as printed; null where none is printed (never computed here).' });
+
 export const insurerItem = z
   .object({
-    rank: z.number().int().meta({ description: '1 is the largest premium; ties are broken by name.' }),
-    name: z.string().meta({ description: 'As the source prints it.' }),
-    premium: z.number(),
+    rank: z.number().int().meta({ description: 'As the publication printed it: 1 is the largest premium. (A year summed here from monthly lists: ranked by premium, ties by name.)' }),
+    name: z.string().meta({ description: 'As printed, a possessive dropped ("Chubb\'s" → "Chubb").' }),
+    premium: z.number().meta({ description: 'USD (a table in thousands multiplied out); exact unless as_printed says how it was printed.' }),
     policy_count: nullableNumber,
+    market_share_pct: marketShare,
+    ...printedAs,
+    note: z.string().optional().meta({ description: 'What a reader needs about this line, where the data says something: how the name was printed, what the stored copy cut.' }),
   })
   .strict()
   .meta({ id: 'InsurerItem' });
 
+export const unrankedInsurer = z
+  .object({
+    name: z.string(),
+    premium: z.number().meta({ description: 'USD, as for a ranked insurer.' }),
+    market_share_pct: marketShare,
+    ...printedAs,
+    note: z.string().meta({ description: 'Why the publication gives it no rank (AM Best: "because of its unique structure", Lloyd\'s).' }),
+  })
+  .strict()
+  .meta({ id: 'UnrankedInsurer' });
+
+export const rankingInfo = z
+  .object({
+    entity: z.enum(['company', 'group']).meta({ description: 'What is ranked: insurance companies, or groups of them.' }),
+    basis: z.string().meta({ description: 'What the premium is and whose ranking it is (e.g. direct premiums written in the U.S. surplus lines market, AM Best).' }),
+    ranks_listed: z.number().int().meta({ description: 'How many ranks this answer lists.' }),
+    ranks_in_publication: z.number().int().optional().meta({ description: 'Only where the publication ranks more than the source shows (AM Best ranks 25; a copy that stops at rank 13 lists 13): this list is then partial.' }),
+  })
+  .strict()
+  .meta({ id: 'Ranking' });
+
 export const insurersResponse = z
   .object({
-    state: z.string(),
+    state: z.string().meta({ description: 'The state code, or US for a national ranking.' }),
     period: z.string(),
-    insurers: z.array(insurerItem).meta({
-      description: "The source's published list (often a top-N), ranked by premium. Served only when every premium in it is exact.",
-    }),
+    ranking: rankingInfo,
+    insurers: z.array(insurerItem).meta({ description: 'The ranked insurers, rank 1 first, as the publication printed them (often a top-N: see ranking).' }),
+    unranked: z.array(unrankedInsurer).meta({ description: 'Insurers the publication prints beside its ranking without a rank (AM Best\'s Lloyd\'s line); often empty. Never given a rank here.' }),
     ...provenance,
+    source: nullableString.meta({ description: 'Who published the ranking: the publication named as its source (an office, or a press or institute reprint, which says whose ranking it is).' }),
   })
   .strict()
   .meta({ id: 'InsurersResponse' });
@@ -588,12 +627,13 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     path: '/v1/insurers',
     operationId: 'get_top_insurers',
     summary: 'Insurers ranked by premium',
-    description: "The source's published per-insurer list for a state and a month or year, ranked by premium.",
+    description:
+      "An insurer ranking as a publication printed it, for a state or US (AM Best's national rankings) and a month, half-year or year: ranks, names, premiums and shares as printed, rounded premiums marked, unranked insurers apart.",
     priceUsd: '0.10',
     params: insurersParams,
     response: insurersResponse,
     errors: [400, 402, 404, 500, 503],
-    example: { state: 'FL', period: '2024-01', insurers: [], ...NO_FIGURES },
+    example: { state: 'TX', period: '2021', ranking: { entity: 'company', basis: 'see the answer', ranks_listed: 0 }, insurers: [], unranked: [], ...NO_FIGURES, source: null },
   },
   {
     path: '/v1/solvency',

@@ -2,7 +2,7 @@
 // naming the publication that printed that very figure. The ingest writes the free sample's CSV with it and
 // the API the priced answers' (/v1/premium, /v1/compare), so both say the same thing the same way.
 import { stringify } from 'csv-stringify/sync';
-import { SERIES_FIELDS, type SeriesRow } from './contract.ts';
+import { type InsurersResponse, SERIES_FIELDS, type SeriesRow } from './contract.ts';
 import { printedKeyInfo, seriesFieldInfo } from './metrics.ts';
 import type { PublicationRef } from './shard-types.ts';
 
@@ -56,3 +56,17 @@ export function seriesCsv(series: readonly CsvSeries[]): string {
 
 /** A file name for an answer's Content-Disposition: its words, each reduced to letters, digits, `-` and `_`. */
 export const csvFileName = (...words: string[]) => `${words.map((w) => w.replace(/[^A-Za-z0-9_-]+/g, '_')).join('-')}.csv`;
+
+export const INSURER_CSV_COLUMNS = [
+  'state', 'period', 'rank', 'name', 'premium', 'market_share_pct', 'as_printed', 'qualifier', 'note', 'entity', 'basis', 'report_date', 'publication_url',
+] as const;
+
+/** An insurers answer as CSV: one line per insurer, ranked then unranked (rank empty), each naming the ranking and the publications that printed it. */
+export function insurersCsv(body: InsurersResponse): string {
+  const { entity, basis } = body.ranking;
+  const urls = [...new Set(body.publications.map((p) => p.url))].join(' ');
+  const line = (rank: number | '', i: Omit<InsurersResponse['unranked'][number], 'note'> & { note?: string }) =>
+    [body.state, body.period, rank, i.name, i.premium, i.market_share_pct ?? '', i.as_printed ?? '', i.qualifier ?? '', i.note ?? '', entity, basis, body.report_date ?? '', urls];
+  const records = [...body.insurers.map((i) => line(i.rank, i)), ...body.unranked.map((i) => line('', i))];
+  return stringify(records, { header: true, columns: [...INSURER_CSV_COLUMNS], record_delimiter: 'windows' });
+}

@@ -2,7 +2,7 @@
 // fields are there for people reading a shard, not for the API (a series shard's state, line, county,
 // granularity, count_unit and columns; the index's list of shard files).
 
-import type { PrintedFigures } from './contract.ts';
+import type { InsurersResponse, PrintedFigures } from './contract.ts';
 
 /** `[as_of, report_date, data_as_of, premium, policy_count, new_business_premium, renewal_premium,
  * new_business_policy_pct, renewal_policy_pct, published, sources, printed]`: from `as_of` on, the
@@ -69,6 +69,16 @@ export interface InsurersShard {
     publications: number[];
     insurers: { name: string; premium: number | null; policy_count: number | null }[];
   }[];
+}
+
+/** A state's (or US's) published rankings (private/rankings/<STATE>.json): each ready to serve but for its citations. */
+export interface RankingsShard {
+  state: string;
+  /** Sorted by period. */
+  rankings: (Pick<InsurersResponse, 'period' | 'ranking' | 'insurers' | 'unranked' | 'report_date' | 'data_as_of' | 'source'> & {
+    /** Positions in the index shard's publications. */
+    publications: number[];
+  })[];
 }
 
 /** A further dataset's private shard (private/datasets/<name>.json), written by ingest/dataset-shards.ts. */

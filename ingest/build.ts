@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { type Conflict, sameDayConflicts } from './conflicts.ts';
 import { type Folder, readFolder } from './load.ts';
 import { buildModel } from './model.ts';
+import { NATIONAL } from '../domain/insurers.ts';
+import { rankingsShard } from './ranking-shards.ts';
 import type { Dataset, Figure } from './model-types.ts';
 import { type Citations, type StateShards, publicationRefs, renderShared, renderState } from './shards.ts';
 import { Spill } from './spill.ts';
@@ -53,7 +55,8 @@ function buildState(folder: Folder, code: string, spill: Spill, conflicts: Confl
   conflicts.push(...sameDayConflicts(figures));
   if (folder.failed || conflicts.length) return null;
   const dataset = stateDataset(folder, code, figures);
-  return renderState(dataset, buildModel(dataset), code, citations, (path, text) => staging.write(path, text));
+  const rankings = folder.rankings.filter((r) => r.state === code);
+  return renderState(dataset, buildModel(dataset), code, citations, rankings, (path, text) => staging.write(path, text));
 }
 
 export function buildShards(dataDir: string, outDir: string): BuildResult {
@@ -70,6 +73,8 @@ export function buildShards(dataDir: string, outDir: string): BuildResult {
     }
     folder.finish(conflicts);
     for (const [path, text] of renderShared(states, citations, folder.records)) staging.write(path, text);
+    const national = rankingsShard(NATIONAL, folder.rankings.filter((r) => r.state === NATIONAL), citations.position);
+    if (national) staging.write(`private/rankings/${NATIONAL}.json`, `${JSON.stringify(national)}\n`);
     staging.commit();
     const records = Object.fromEntries(Object.entries(folder.records).map(([name, rs]) => [name, rs.length]));
     return { publications: folder.publications.length, figures: folder.figureCount, records, files: staging.files, bytes: staging.bytes };

@@ -9,6 +9,7 @@ import type { Dataset, Figure, Line, Publication } from './model-types.ts';
 import { listCsv, readDataFile, shown } from './read.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import { DATASET_FILES, DATASET_NAMES, type DatasetRecord, columnsOf, parseDatasetFile } from './sources/datasets.ts';
+import { type PublishedRanking, RANKING_COLUMNS, parseRanking } from './sources/ranking.ts';
 import {
   BASES_COLUMNS, CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,
   parseBases, parseCategories, parseLineIds, parseLines, parseStates,
@@ -17,6 +18,8 @@ import {
 /** The data folder read and checked, but for its figures, which went to `readFolder`'s `onFigure`. */
 export interface Folder extends Omit<Dataset, 'figures'> {
   figureCount: number;
+  /** The published rankings served (rankings/): one per state (or US) and period, an office's before a press copy. */
+  rankings: PublishedRanking[];
   /** True when a problem is known already: the build will be refused, so there is nothing to model. */
   failed: boolean;
   /**
@@ -88,6 +91,27 @@ function readRecords(dataDir: string, today: string, problems: Problems): Datase
   return records;
 }
 
+/**
+ * The rankings of rankings/, one served per state and period: an office's publication before a press copy of
+ * it (data/README.md, "Office before press"); two of the same rank for one state and period are a problem.
+ */
+function readRankings(dataDir: string, states: Registries['states'], today: string, problems: Problems): PublishedRanking[] {
+  const dir = join(dataDir, 'rankings');
+  const served = new Map<string, PublishedRanking>();
+  for (const path of listCsv(dir)) {
+    const csv = readDataFile(path, RANKING_COLUMNS, problems, true);
+    if (!csv) continue;
+    const ranking = parseRanking(csv, `rankings/${relative(dir, path).replace(/\.csv$/, '')}`, states, today, problems);
+    if (!ranking) continue;
+    const key = `${ranking.state} ${ranking.period}`;
+    const other = served.get(key);
+    if (!other || (other.pub.secondary && !ranking.pub.secondary)) served.set(key, ranking);
+    else if (other.pub.secondary === ranking.pub.secondary)
+      problems.add(ranking.pub.file, 1, 1, `a second ranking for ${ranking.state} ${ranking.period} (the first is ${other.pub.file}): one ranking is served per state and period; keep the one the publication of record printed`);
+  }
+  return [...served.values()].sort((a, b) => (a.state < b.state ? -1 : a.state > b.state ? 1 : a.period < b.period ? -1 : a.period > b.period ? 1 : 0));
+}
+
 /** Reads and checks every file of `dataDir` once; `onFigure` gets each figure, in reading order. */
 export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Folder {
   const problems = new Problems();
@@ -122,12 +146,15 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
   // Checked now, before any state is built; reported after the publications' problems and conflicts, as always.
   const datasetProblems = new Problems();
   const records = readRecords(dataDir, today, datasetProblems);
+  const rankings = readRankings(dataDir, states, today, datasetProblems);
 
   const { taxonomy: _taxonomy, basesRead: _basesRead, ...dataset } = registries;
   return {
     ...dataset,
-    publications,
+    // The rankings' publications too: the insurers answers cite them, by their place in the index's list.
+    publications: [...publications, ...rankings.map((r) => r.pub)],
     records,
+    rankings,
     figureCount,
     failed: problems.list.length > 0 || datasetProblems.list.length > 0 || missingBases.size > 0 || publications.length === 0,
     finish(conflicts) {
@@ -150,7 +177,7 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
 /** The whole data folder, every figure in memory. */
 export function loadDataset(dataDir: string): Dataset {
   const figures: Figure[] = [];
-  const { figureCount: _count, failed: _failed, finish, ...folder } = readFolder(dataDir, (f) => figures.push(f));
+  const { figureCount: _count, failed: _failed, finish, rankings: _rankings, ...folder } = readFolder(dataDir, (f) => figures.push(f));
   finish(sameDayConflicts(figures));
   return { ...folder, figures };
 }

@@ -12,6 +12,8 @@ import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import { type Model, type Series, snapshotPubs } from './model.ts';
 import { datasetFiles, refOf } from './dataset-shards.ts';
+import { rankingsShard } from './ranking-shards.ts';
+import type { PublishedRanking } from './sources/ranking.ts';
 
 const SAMPLE_MONTHS = 13;
 const SERVED: readonly string[] = ['month', 'quarter', 'half_year', 'year'];
@@ -23,8 +25,8 @@ export const lineDir = (lineKey: string) => (lineKey.includes(':') ? `${lineKey.
 
 const json = (value: unknown) => JSON.stringify(value) + '\n';
 
-/** A state's item of /v1/coverage, from its model. */
-function coverage(state: State, model: Model): CoverageItem {
+/** A state's item of /v1/coverage, from its model and its published rankings' periods. */
+function coverage(state: State, model: Model, rankingPeriods: readonly string[]): CoverageItem {
   const statewide = model.series.filter((s) => s.state === state.code && !s.county);
   const periodTypes: CoverageItem['period_types'] = {};
   for (const pt of PERIOD_TYPE_NAMES) {
@@ -48,7 +50,8 @@ function coverage(state: State, model: Model): CoverageItem {
       basis,
     };
   }
-  const insurerPeriods = (model.insurers.get(state.code) ?? []).filter(isRankable).map((p) => p.period);
+  const listed = (model.insurers.get(state.code) ?? []).filter(isRankable).map((p) => p.period);
+  const insurerPeriods = [...new Set([...rankingPeriods, ...listed])].sort();
   return {
     state: state.code,
     name: state.name,
@@ -181,11 +184,19 @@ export interface StateShards {
 
 /**
  * The files of state `code`, each handed to `emit` as it is rendered: its lines, publications and sample,
- * its series and its insurers. `dataset` and `model` need hold only the state's figures and series.
+ * its series, its insurer lists and its published rankings. `dataset` and `model` need hold only the state's
+ * figures and series; `rankings` are the state's.
  */
-export function renderState(dataset: Dataset, model: Model, code: string, { refs, position }: Citations, emit: (path: string, text: string) => void): StateShards {
+export function renderState(
+  dataset: Dataset,
+  model: Model,
+  code: string,
+  { refs, position }: Citations,
+  rankings: readonly PublishedRanking[],
+  emit: (path: string, text: string) => void,
+): StateShards {
   const state = dataset.states.get(code)!;
-  const item = coverageItem.parse(coverage(state, model));
+  const item = coverageItem.parse(coverage(state, model, rankings.map((r) => r.period)));
   const lineItems = linesResponse.parse(lines(dataset, code));
   emit(`free/lines/${code}.json`, json(lineItems));
   const listing = publicationsResponse.parse(publications(dataset, code, refs, position));
@@ -208,6 +219,8 @@ export function renderState(dataset: Dataset, model: Model, code: string, { refs
     const periods = insurers.map(({ pubs, ...p }) => ({ ...p, publications: pubs.map((id) => position.get(id)!).sort((a, b) => a - b) }));
     emit(`private/insurers/${code}.json`, json({ state: code, periods } satisfies InsurersShard));
   }
+  const published = rankingsShard(code, rankings, position);
+  if (published) emit(`private/rankings/${code}.json`, json(published));
   return {
     coverage: item,
     publications: listing.publications,

@@ -1,44 +1,59 @@
-// /v1/insurers: the source's per-insurer list for a month or year, ranked by premium (ties by name).
+// /v1/insurers: a ranking as a publication printed it (private/rankings/, state or US), or a year ranked
+// here from an office's complete monthly per-insurer lists (private/insurers/), for a month, half-year or year.
 import type { InsurersParams, InsurersResponse } from '../../domain/contract.ts';
+import { csvFileName, insurersCsv } from '../../domain/csv-answer.ts';
+import type { CsvAnswer } from '../operations.ts';
 import { HttpError } from '../http.ts';
-import { isRankable } from '../../domain/insurers.ts';
-import type { InsurersShard } from '../../domain/shard-types.ts';
+import { LIST_BASIS, NATIONAL, isRankable } from '../../domain/insurers.ts';
+import type { InsurersShard, RankingsShard } from '../../domain/shard-types.ts';
 import { privateShard } from '../store.ts';
 import { cite, stateIndex } from './series.ts';
 
-type Published = InsurersShard['periods'][number];
+type Ranked = Omit<InsurersResponse, 'state' | 'period' | 'publications'> & { positions: number[] };
 interface Rankings {
-  /** Month and year lists whose premiums are all exact, ranked: what the route serves. */
-  ranked: Map<string, Pick<InsurersResponse, 'insurers' | 'report_date' | 'data_as_of'> & { positions: number[] }>;
-  /** Other published lists (half-years, or with a rounded premium): named in the 404. */
+  /** What the route serves, by period. */
+  ranked: Map<string, Ranked>;
+  /** Lists published but not servable (half-years, or with a rounded premium): named in the 404. */
   unserved: string[];
 }
 
 /** Ranks each servable list once, when the shard loads: by premium, ties by name. */
-function rank(shard: InsurersShard): Rankings {
+function rankLists(shard: InsurersShard, source: string | null): Rankings {
   const ranked: Rankings['ranked'] = new Map();
   for (const p of shard.periods.filter(isRankable)) {
     const order = [...p.insurers].sort((a, b) => b.premium! - a.premium! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     ranked.set(p.period, {
-      insurers: order.map((i, n) => ({ rank: n + 1, name: i.name, premium: i.premium!, policy_count: i.policy_count })),
+      ranking: { entity: 'company', basis: LIST_BASIS, ranks_listed: order.length },
+      insurers: order.map((i, n) => ({ rank: n + 1, name: i.name, premium: i.premium!, policy_count: i.policy_count, market_share_pct: null })),
+      unranked: [],
       report_date: p.reportDate,
       data_as_of: p.dataAsOf,
+      source,
       positions: p.publications,
     });
   }
   return { ranked, unserved: shard.periods.filter((p) => !isRankable(p)).map((p) => p.period) };
 }
 
+const byPeriod = (shard: RankingsShard) => new Map(shard.rankings.map(({ period, publications, ...r }) => [period, { ...r, positions: publications }]));
+
 /** Finds the ranking now (404 when there is none), and returns the answer to give once paid. */
 export function prepareInsurers({ state, period }: InsurersParams): () => InsurersResponse {
-  const entry = stateIndex(state);
-  const { ranked, unserved } = privateShard(`insurers/${state}.json`, rank) ?? { ranked: new Map(), unserved: [] };
-  const found = ranked.get(period);
+  // US holds the national rankings: no state of the index, only published rankings.
+  const source = state === NATIONAL ? null : stateIndex(state).source;
+  const published = privateShard(`rankings/${state}.json`, byPeriod) ?? new Map<string, Ranked>();
+  const lists = state === NATIONAL ? null : privateShard(`insurers/${state}.json`, (shard: InsurersShard) => rankLists(shard, source));
+  const found = published.get(period) ?? lists?.ranked.get(period);
   if (!found) {
-    const has = ranked.size ? `periods with a ranking: ${[...ranked.keys()].join(', ')}` : `${state} has no month or year ranking with exact premiums`;
-    const aside = unserved.length ? ` (also published, but not as a month or year with exact premiums: ${unserved.join(', ')})` : '';
+    const periods = [...new Set([...published.keys(), ...(lists?.ranked.keys() ?? [])])].sort();
+    const has = periods.length ? `periods with a ranking: ${periods.join(', ')}` : `${state} has no insurer ranking`;
+    const unserved = lists?.unserved.filter((p) => !published.has(p)) ?? [];
+    const aside = unserved.length ? ` (also published, but not a ranking with exact premiums: ${unserved.join(', ')})` : '';
     throw new HttpError(404, `no insurer ranking for ${state} ${period}: ${has}${aside}`);
   }
   const { positions, ...answer } = found;
-  return () => ({ state, period, ...answer, source: entry.source, publications: cite(positions) });
+  return () => ({ state, period, ...answer, publications: cite(positions) });
 }
+
+/** The answer as CSV: one line per insurer, with its ranking and publication. */
+export const insurersCsvAnswer = (body: InsurersResponse): CsvAnswer => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });

@@ -19,9 +19,11 @@ export function parseHeader(
   extraKeys: readonly string[] = [],
   /** What a row after the CSV header is, in messages: 'figure rows' in a figures publication. */
   rowNoun = 'rows',
+  /** Further headers this kind of file may give: returned in `extra` when given. */
+  optionalKeys: readonly string[] = [],
 ): { pub: Publication; extra: Record<string, string> } | null {
   const { file, meta } = csv;
-  const known = [...HEADER_KEYS, ...extraKeys];
+  const known = [...HEADER_KEYS, ...extraKeys, ...optionalKeys];
   for (const key of meta.keys()) {
     if (!known.includes(key)) problems.add(file, meta.get(key)!.line, 3, `unknown header '${key}': expected ${known.join(', ')}`);
   }
@@ -60,6 +62,6 @@ export function parseHeader(
       secondary: id.startsWith('press/'),
       dataAsOf: dataAsOf.value,
     },
-    extra: Object.fromEntries(extraKeys.map((k, i) => [k, extra[i]!.value])),
+    extra: Object.fromEntries([...extraKeys.map((k, i) => [k, extra[i]!.value]), ...optionalKeys.flatMap((k) => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : []))]),
   };
 }

@@ -1,8 +1,7 @@
 // Issue 23, "Documentation that answers": every example a user is shown answers with figures on the real
 // data (data/): each route's example query (exampleQuery: llms.txt, the home page), the required examples
 // /openapi.json declares (what a crawler sends), every /v1 link of llms.txt and of the README's route table,
-// and the example call each MCP tool's input schema shows. The one exception is /v1/insurers while no state
-// has a ranking (its llms.txt entry says so): its example must then be the 404, and answer once one lands.
+// and the example call each MCP tool's input schema shows, /v1/insurers included (a ranking the data holds).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -74,20 +73,10 @@ function bodyWithoutFigure(body: unknown): string | null {
 
 const answer = (target: string) => callHandler(new URL(target, ORIGIN));
 
-// ---- the exception: /v1/insurers while no state has a ranking ------------------------------------------
-
 let coverage: CoverageItem[];
-/** Whether `target` is the /v1/insurers example of a period no state ranks: its 404 is expected, not a figure. */
-function unranked(target: string): boolean {
-  const { pathname, searchParams } = new URL(target, ORIGIN);
-  if (pathname !== '/v1/insurers') return false;
-  return !coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
-}
 
 async function expectFigures(target: string) {
-  const res = await answer(target);
-  if (unranked(target)) expect(res.status, target).toBe(404);
-  else expect(await noFigure(res), target).toBeNull();
+  expect(await noFigure(await answer(target)), target).toBeNull();
 }
 
 useShardsOf(REAL_DATA);
@@ -120,10 +109,6 @@ describe('what holds a figure (the check below can fail)', () => {
     expect(() => figuresIn({ unknown: [] })).toThrow(/shape/);
   });
 
-  it('the real data has no insurer ranking yet: /v1/insurers is the one example allowed its 404 (revisit when rankings land)', () => {
-    expect(coverage.length).toBe(15);
-    expect(coverage.every((c) => c.insurer_periods.length === 0)).toBe(true);
-  });
 });
 
 describe('every example answers with figures on the real data', () => {
@@ -186,11 +171,6 @@ describe('the example call of every MCP tool answers with figures on the real da
       const args = Object.fromEntries((tool.inputSchema.required ?? []).map((name) => [name, properties[name].examples?.[0]]));
       for (const [name, value] of Object.entries(args)) expect(value, `${tool.name} ${name}`).toBeDefined();
       const result = (await client.callTool({ name: tool.name, arguments: args })) as CallToolResult;
-      const route = ROUTE_CONTRACTS.find((r) => r.operationId === tool.name)!;
-      if (unranked(`${route.path}?${new URLSearchParams(args as Record<string, string>)}`)) {
-        expect(result.isError, tool.name).toBe(true);
-        continue;
-      }
       expect(result.isError, `${tool.name}: ${JSON.stringify(result.content).slice(0, 200)}`).toBeFalsy();
       // An array answer comes wrapped in one key (MCP wants an object).
       const structured = result.structuredContent as Json;

@@ -196,9 +196,7 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     for (const url of urls) {
       const { pathname, searchParams, href } = resolved(url)!;
       if (pathname.startsWith('/v1/')) {
-        // /v1/insurers ranks only the periods the coverage lists (none in the real data yet).
-        const ranked = pathname !== '/v1/insurers' || coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
-        expect((await callHandler(href)).status, url).toBe(ranked ? 200 : 404);
+        expect((await callHandler(href)).status, url).toBe(200);
       } else {
         const page = join(ROOT, 'src', 'pages', pathname.endsWith('/') ? `${pathname}index.astro` : `${pathname.slice(1)}.ts`);
         expect(existsSync(page), url).toBe(true);
@@ -208,10 +206,10 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp', '/.well-known/x402', '/snapshots/', '/snapshots/feed.xml']));
   });
 
-  it('says when an example cannot answer with this data: /v1/insurers while no state has a ranked period', () => {
+  it('/v1/insurers: its example is a ranked period (no caveat), and it says US holds the national rankings', () => {
     const insurers = parse(text).sections[0].items.find((i) => i.name === 'GET /v1/insurers')!;
-    expect(coverage.every((c) => c.insurer_periods.length === 0)).toBe(true); // the real data today: revisit when rankings land
-    expect(insurers.note).toContain('answers 404 until /v1/coverage lists `insurer_periods`');
+    expect(insurers.note).not.toContain('404');
+    expect(insurers.note).toContain("or US: AM Best's national rankings of surplus lines groups and companies, as reprinted");
   });
 
   it('states the x402 terms: version 2, Base and its USDC, each price in atomic units; the payee when the gate is on', () => {

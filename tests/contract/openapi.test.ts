@@ -16,7 +16,7 @@ const SPEC = {
   '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['state'] },
   '/v1/premium/summary': { price: '0.10', params: ['state', 'year'], required: ['state', 'year'] },
   '/v1/compare': { price: '0.50', params: ['states', 'line', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['states'] },
-  '/v1/insurers': { price: '0.10', params: ['state', 'period'], required: ['state', 'period'] },
+  '/v1/insurers': { price: '0.10', params: ['state', 'period', 'format'], required: ['state', 'period'] },
   '/v1/premium/sample': { price: null, params: ['state', 'format'], required: [] },
   '/v1/lines': { price: null, params: ['state'], required: ['state'] },
   '/v1/coverage': { price: null, params: [], required: [] },

@@ -58,19 +58,27 @@ const csvFiles = (dir: string): string[] =>
 
 const PUBS: Pub[] = [];
 const ROWS: DataRow[] = [];
-for (const path of csvFiles(join(DATA, 'publications'))) {
-  const { header, records } = csvRecords(readFileSync(path, 'utf8'));
-  const file = relative(join(DATA, 'publications'), path);
-  const pub: Pub = {
-    file,
-    publisher: header.publisher,
-    title: header.title,
-    url: header.url,
-    reportDate: header.report_date,
-    basis: header.report_date_basis === 'printed' ? 'printed' : 'estimated',
-    press: file.startsWith('press/'),
-  };
-  PUBS.push(pub);
+
+/** Each file of `folder` (under data/), read: its publication (listed in PUBS) and its records. */
+function* readFolder(folder: string): Generator<{ pub: Pub; header: Record<string, string>; records: Record<string, string>[] }> {
+  for (const path of csvFiles(join(DATA, folder))) {
+    const { header, records } = csvRecords(readFileSync(path, 'utf8'));
+    const file = relative(join(DATA, folder), path);
+    const pub: Pub = {
+      file,
+      publisher: header.publisher,
+      title: header.title,
+      url: header.url,
+      reportDate: header.report_date,
+      basis: header.report_date_basis === 'printed' ? 'printed' : 'estimated',
+      press: file.startsWith('press/'),
+    };
+    PUBS.push(pub);
+    yield { pub, header, records };
+  }
+}
+
+for (const { pub, records } of readFolder('publications'))
   for (const r of records)
     ROWS.push({
       pub,
@@ -84,7 +92,11 @@ for (const path of csvFiles(join(DATA, 'publications'))) {
       qualifier: r.qualifier,
       printed: r.printed,
     });
-}
+
+// The rankings (data/rankings/): each line an insurer_premium row of its ranking's state and period, as printed.
+for (const { pub, header, records } of readFolder('rankings'))
+  for (const r of records)
+    ROWS.push({ pub, state: header.state, period: header.period, line: 'all', county: '', insurer: r.name, metric: 'insurer_premium', value: Number(r.premium), qualifier: r.qualifier, printed: r.printed });
 
 /** Statewide, non-insurer rows by state|line|period|metric. */
 const key = (state: string, line: string, period: string, metric: string) => [state, line, period, metric].join('|');
@@ -310,7 +322,7 @@ class Answer {
     for (const ref of refs) {
       const files = PUBS.filter((p) => p.url === ref.url && p.reportDate === ref.report_date);
       if (!files.length) {
-        this.problem(`lists ${ref.url} (${ref.report_date}): no file in data/publications has that url and report_date`);
+        this.problem(`lists ${ref.url} (${ref.report_date}): no file in data/publications or data/rankings has that url and report_date`);
         continue;
       }
       if (!files.some((p) => p.title === ref.title && p.publisher === ref.publisher && p.basis === ref.report_date_basis))
@@ -562,11 +574,14 @@ describe('every figure of every answer is held by a publication it lists, and ea
     const problems: string[] = [];
     for (const period of coverage.find((c) => c.state === state)!.insurer_periods) {
       const query = `/v1/insurers?state=${state}&period=${period}`;
-      const body = await get<{ insurers: { name: string; premium: number; policy_count: number | null }[]; publications: PublicationRef[] }>(query);
+      type Item = { name: string; premium: number; policy_count: number | null; as_printed?: string; qualifier?: string };
+      const body = await get<{ insurers: Item[]; unranked: Item[]; publications: PublicationRef[] }>(query);
       const answer = new Answer(query, body.publications);
+      let item: Item;
+      // Exact rows, or (a premium printed rounded) the row of the words and qualifier the item shows.
       const insurerRows = (p: string, metric: string, name: string) =>
-        ROWS.filter((r) => r.state === state && r.period === p && r.metric === metric && r.insurer === name && !r.county && r.qualifier === '');
-      for (const item of body.insurers) {
+        ROWS.filter((r) => r.state === state && r.period === p && r.metric === metric && r.insurer === name && !r.county && r.qualifier === (item.qualifier ?? '') && (!item.as_printed || r.printed === item.as_printed));
+      for (item of [...body.insurers, ...body.unranked]) {
         for (const [metric, v] of [['insurer_premium', item.premium], ['insurer_policies', item.policy_count]] as const) {
           if (v === null) continue;
           answer.figures++;

@@ -5,7 +5,7 @@
 // (a) the listing holds exactly the files with a row for the state, each with that file's header, its
 //     figure_count the file's rows for the state, so the counts sum to the state's rows in data/;
 // (b) every publication a /v1/premium answer (month, quarter, half_year, year), the sample or an insurer
-//     ranking cites is listed;
+//     ranking ranked here from figures cites is listed (a ranking as printed, data/rankings/, cites its own);
 // (c) report_dates are the listing's distinct dates, ascending, and they are the vintages report_date pins:
 //     the day before the first one no figure exists, and an answer as of any one cites nothing later;
 // (d) each publication's periods are the first and last period of each type among its own rows for the state;
@@ -61,6 +61,13 @@ const FILES: DataFile[] = readdirSync(join(REAL_DATA, 'publications'), { recursi
   .filter((e) => e.isFile() && e.name.endsWith('.csv'))
   .map((e) => readDataFile(join(e.parentPath, e.name)))
   .sort((a, b) => (a.file < b.file ? -1 : 1));
+
+/** The publications of the rankings (data/rankings/): cited by /v1/insurers, not listed by /v1/publications. */
+const RANKING_URLS = new Set(
+  readdirSync(join(REAL_DATA, 'rankings'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.csv'))
+    .map((e) => readDataFile(join(e.parentPath, e.name)).header.url),
+);
 
 /** states.csv: code → the state's source as answers name it, `stamping_office (acronym)`, or the office alone without an acronym. */
 const SOURCES = (() => {
@@ -213,7 +220,9 @@ describe('GET /v1/publications on data/', () => {
         expect(listings.get(c.state)!.source, `${c.state} ${g}`).toBe(answer.source);
       }
       cite('sample', (await get(`/v1/premium/sample?state=${c.state}`, sampleResponse)).publications);
-      for (const period of c.insurer_periods) cite(`insurers ${period}`, (await get(`/v1/insurers?state=${c.state}&period=${period}`, insurersResponse)).publications);
+      // A ranking as printed (data/rankings/) cites its own publication, which lists no premium figure: not listed.
+      for (const period of c.insurer_periods)
+        cite(`insurers ${period}`, (await get(`/v1/insurers?state=${c.state}&period=${period}`, insurersResponse)).publications.filter((p) => !RANKING_URLS.has(p.url)));
     }
   });
 

@@ -22,6 +22,7 @@ import {
   type SeriesValues,
 } from '../../domain/contract.ts';
 import { csvFields } from '../support/csv.ts';
+import { LIST_BASIS } from '../../domain/insurers.ts';
 
 export type Call = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -268,7 +269,9 @@ export function contractSuite(call: Call) {
       expect(tx.period_types.half_year).toEqual({
         from: '2023-H1', to: '2023-H1', periods: 1, latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)',
       });
-      expect(tx.insurer_periods).toEqual([]);
+      // rankings/office/tx-2021-top-companies.csv: a ranking as printed
+      expect(tx.insurer_periods).toEqual(['2021']);
+      expect(tx.capabilities.has_insurer_data).toBe(true);
       // IL (states.csv: SLAI, confirmed): months 2022-12 (il-2022-annual.csv, 2023-02-15) to 2024-02
       // (il-2024-02.csv, 2024-03-20); quarters summed only where all three months exist: 2023-Q1..Q4
       // (2022-Q4 lacks Oct-Nov, 2024-Q1 lacks March), all from il-2023-12.csv (2024-01-20); half-years
@@ -1234,11 +1237,13 @@ export function contractSuite(call: Call) {
       expect(await insurers('state=FL&period=2024-01')).toEqual({
         state: 'FL',
         period: '2024-01',
+        ranking: { entity: 'company', basis: LIST_BASIS, ranks_listed: 3 },
         insurers: [
-          { rank: 1, name: 'Gamma Insurance Co', premium: 400000, policy_count: 321 },
-          { rank: 2, name: 'Alpha Insurance Co', premium: 250000, policy_count: null },
-          { rank: 3, name: 'Beta Insurance Co', premium: 250000, policy_count: null },
+          { rank: 1, name: 'Gamma Insurance Co', premium: 400000, policy_count: 321, market_share_pct: null },
+          { rank: 2, name: 'Alpha Insurance Co', premium: 250000, policy_count: null, market_share_pct: null },
+          { rank: 3, name: 'Beta Insurance Co', premium: 250000, policy_count: null, market_share_pct: null },
         ],
+        unranked: [],
         report_date: '2024-02-01',
         data_as_of: '2024-01-31',
         source: SOURCE.FL,
@@ -1246,15 +1251,51 @@ export function contractSuite(call: Call) {
       });
     });
 
+    it('TX 2021: a ranking as printed (rankings/office/tx-2021-top-companies.csv), partial, its rounded and unranked lines marked', async () => {
+      expect(await insurers('state=tx&period=2021')).toEqual({
+        state: 'TX',
+        period: '2021',
+        ranking: { entity: 'company', basis: 'fixture premium per company, ranked by the fixture office', ranks_listed: 2, ranks_in_publication: 10 },
+        insurers: [
+          // 543,210 in $000, multiplied out
+          { rank: 1, name: 'Kappa Insurance Co', premium: 543210000, policy_count: null, market_share_pct: 5.4 },
+          { rank: 2, name: 'Lambda Insurance Co', premium: 432000000, policy_count: null, market_share_pct: null, as_printed: 'about $432 million', qualifier: 'about', note: "printed as Lambda's" },
+        ],
+        unranked: [{ name: "Fixture Lloyd's Line", premium: 900000000, market_share_pct: 9, as_printed: '$0.9bn', qualifier: 'rounded', note: 'printed above rank 1 without a rank' }],
+        report_date: '2022-01-15',
+        data_as_of: '2021-12-31',
+        source: 'Fixture office ranking of its companies',
+        publications: [{ publisher: 'SLTX', title: 'Fixture top companies 2021', url: 'https://example.org/fixture-top-companies-2021', report_date: '2022-01-15', report_date_basis: 'printed' }],
+      });
+    });
+
+    it('format=csv: one line per insurer, ranked then unranked, with its ranking and publication', async () => {
+      const res = await call('/v1/insurers?state=TX&period=2021&format=csv');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const url = 'https://example.org/fixture-top-companies-2021';
+      // quoted: it holds a comma (RFC 4180)
+      const basis = '"fixture premium per company, ranked by the fixture office"';
+      expect((await res.text()).split('\r\n')).toEqual([
+        'state,period,rank,name,premium,market_share_pct,as_printed,qualifier,note,entity,basis,report_date,publication_url',
+        `TX,2021,1,Kappa Insurance Co,543210000,5.4,,,,company,${basis},2022-01-15,${url}`,
+        `TX,2021,2,Lambda Insurance Co,432000000,,about $432 million,about,printed as Lambda's,company,${basis},2022-01-15,${url}`,
+        `TX,2021,,Fixture Lloyd's Line,900000000,9,$0.9bn,rounded,printed above rank 1 without a rank,company,${basis},2022-01-15,${url}`,
+        '',
+      ]);
+    });
+
     it('IL 2023: a year ranking summed from the 12 monthly lists', async () => {
       // il-2023-12.csv: every month Epsilon 60000.00 and Delta 50000.05 → 720000 and 600000.60.
       expect(await insurers('state=il&period=2023')).toEqual({
         state: 'IL',
         period: '2023',
+        ranking: { entity: 'company', basis: LIST_BASIS, ranks_listed: 2 },
         insurers: [
-          { rank: 1, name: 'Epsilon E&S Co', premium: 720000, policy_count: null },
-          { rank: 2, name: 'Delta Specialty Insurance Co', premium: 600000.6, policy_count: null },
+          { rank: 1, name: 'Epsilon E&S Co', premium: 720000, policy_count: null, market_share_pct: null },
+          { rank: 2, name: 'Delta Specialty Insurance Co', premium: 600000.6, policy_count: null, market_share_pct: null },
         ],
+        unranked: [],
         report_date: '2024-01-20',
         data_as_of: '2023-12-31',
         source: SOURCE.IL,
@@ -1264,12 +1305,12 @@ export function contractSuite(call: Call) {
 
     it('IL months: one published list each', async () => {
       expect((await insurers('state=IL&period=2023-01')).insurers).toEqual([
-        { rank: 1, name: 'Epsilon E&S Co', premium: 60000, policy_count: null },
-        { rank: 2, name: 'Delta Specialty Insurance Co', premium: 50000.05, policy_count: null },
+        { rank: 1, name: 'Epsilon E&S Co', premium: 60000, policy_count: null, market_share_pct: null },
+        { rank: 2, name: 'Delta Specialty Insurance Co', premium: 50000.05, policy_count: null, market_share_pct: null },
       ]);
       // il-2024-02.csv: only January 2024 has a list, Delta 70000.07 with 77 policies.
       expect(await insurers('state=IL&period=2024-01')).toMatchObject({
-        insurers: [{ rank: 1, name: 'Delta Specialty Insurance Co', premium: 70000.07, policy_count: 77 }],
+        insurers: [{ rank: 1, name: 'Delta Specialty Insurance Co', premium: 70000.07, policy_count: 77, market_share_pct: null }],
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         publications: [PUB.IL_2024_02],
@@ -1287,13 +1328,15 @@ export function contractSuite(call: Call) {
 
     it('404s a state without insurer data, and an unknown state', async () => {
       await notFound('/v1/insurers?state=NY&period=2024', ['NY']);
-      await notFound('/v1/insurers?state=TX&period=2023', ['TX']);
+      await notFound('/v1/insurers?state=TX&period=2023', ['TX', 'periods with a ranking: 2021']);
+      // A half-year is a period /v1/insurers takes: without a ranking, the 404 names those with one.
+      await notFound('/v1/insurers?state=FL&period=2024-H1', ['FL', '2024-01']);
       await notFound('/v1/insurers?state=ZZ&period=2024', ['ZZ']);
     });
 
-    it('400s a period that is not YYYY-MM (01-12) or YYYY, or missing', async () => {
-      for (const bad of ['2024-13', '2024-00', '2024-1', '24', '2024-Q1', '2024-01-01', ''])
-        await invalid(`/v1/insurers?state=FL&period=${bad}`, ["'period'", 'YYYY-MM', 'YYYY']);
+    it('400s a period that is not YYYY-MM (01-12), YYYY-H1/H2 or YYYY, or missing', async () => {
+      for (const bad of ['2024-13', '2024-00', '2024-1', '24', '2024-Q1', '2024-H3', '2024-H0', '2024-h1', '2024-01-01', ''])
+        await invalid(`/v1/insurers?state=FL&period=${bad}`, ["'period'", 'YYYY-MM', 'YYYY-H1', 'YYYY']);
       await invalid('/v1/insurers?state=FL', ["'period'", 'missing']);
       await invalid('/v1/insurers?period=2024-01', ["'state'", 'missing']);
       await invalid('/v1/insurers?state=FL&period=2024-01&line=all', ["'line'"]);

@@ -28,10 +28,7 @@ const OUT = join(ROOT, '.tmp', 'test-dist-mcp');
 const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const CONFORMANCE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
-/**
- * One call per tool, each with figures on the real data, and the REST query that answers the same (but
- * get_top_insurers: the real data has no ranking yet, tested below).
- */
+/** One call per tool, each with figures on the real data, and the REST query that answers the same. */
 const CALLS = [
   { tool: 'get_coverage', args: {}, path: '/v1/coverage', wrap: 'coverage' },
   { tool: 'list_lines', args: { state: 'FL' }, path: '/v1/lines?state=FL', wrap: 'lines' },
@@ -44,6 +41,7 @@ const CALLS = [
   { tool: 'get_rates_sample', args: {}, path: '/v1/rates/sample' },
   { tool: 'get_syndicates_sample', args: {}, path: '/v1/syndicates/sample' },
   { tool: 'get_solvency', args: { insurer: 'Maidstone Insurance Company' }, path: '/v1/solvency?insurer=Maidstone%20Insurance%20Company' },
+  { tool: 'get_top_insurers', args: { state: 'US', period: '2022' }, path: '/v1/insurers?state=US&period=2022' },
   { tool: 'list_enforcement_actions', args: { action_type: 'fine' }, path: '/v1/enforcement?action_type=fine' },
   { tool: 'list_rate_filings', args: { state: 'TX' }, path: '/v1/rates?state=TX' },
   { tool: 'get_rate_activity', args: {}, path: '/v1/rates/activity' },
@@ -120,11 +118,11 @@ const textOf = (result: CallToolResult) => (result.content[0] as { type: 'text';
 const balances = async () => ({ payee: await chain.balanceOf(chain.payee), payer: await chain.balanceOf(chain.payer.address) });
 
 describe.each(CLIENTS)('$kind against the built server (MCP $version)', ({ kind }) => {
-  it('lists one tool per route, named by its operationId; the calls below cover every tool but get_top_insurers', async () => {
+  it('lists one tool per route, named by its operationId; the calls below cover every tool', async () => {
     const client = await connect(open.base, kind);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
-    expect([...CALLS.map((c) => c.tool), 'get_top_insurers'].sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(CALLS.map((c) => c.tool).sort()).toEqual(tools.map((t) => t.name).sort());
     await client.close();
   });
 
@@ -141,15 +139,15 @@ describe.each(CLIENTS)('$kind against the built server (MCP $version)', ({ kind 
       await client.close();
     });
 
-  it('get_top_insurers answers the route\'s 404 on the real data, which has no published ranking yet (coverage insurer_periods all empty)', async () => {
-    const coverage = (await (await callHandler('http://x/v1/coverage')).json()) as { insurer_periods: string[] }[];
-    expect(coverage.flatMap((s) => s.insurer_periods)).toEqual([]);
+  it('get_top_insurers for a period without a ranking answers the route\'s 404 naming the periods that have one', async () => {
     const client = await connect(open.base, kind);
-    const result = (await client.callTool({ name: 'get_top_insurers', arguments: { state: 'FL', period: '2024-01' } })) as CallToolResult;
+    const result = (await client.callTool({ name: 'get_top_insurers', arguments: { state: 'TX', period: '2020' } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    const rest = await callHandler('http://x/v1/insurers?state=FL&period=2024-01');
+    const rest = await callHandler('http://x/v1/insurers?state=TX&period=2020');
     expect(rest.status).toBe(404);
-    expect(JSON.parse(textOf(result))).toEqual(await rest.json());
+    const body = await rest.json();
+    expect(JSON.parse(textOf(result))).toEqual(body);
+    expect(body.error.message).toContain('periods with a ranking: 2021');
     await client.close();
   });
 
@@ -355,7 +353,7 @@ describe.each([
       expect(result.structuredContent).toEqual('wrap' in call ? { [call.wrap]: rest } : rest);
     });
 
-  it('calls get_top_insurers: the route\'s 404 as a tool error (no ranking in the real data)', async () => {
+  it('calls get_top_insurers for a period without a ranking: the route\'s 404 as a tool error', async () => {
     const result = await inspector(open.base, '--method', 'tools/call', '--tool-name', 'get_top_insurers', '--tool-arg', 'state=FL', '--tool-arg', 'period=2024-01');
     expect([result.isError, result.exitCode]).toEqual([true, expect.any(Number)]);
     expect(result.exitCode).not.toBe(0);

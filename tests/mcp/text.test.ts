@@ -323,13 +323,38 @@ describe('summary and insurers', () => {
     expectPublications(body, text);
   });
 
-  it('get_top_insurers (SYNTHETIC list): a ranked table with every figure in full, and the publications', () => {
-    const insurers = Array.from({ length: 12 }, (_, i) => ({ rank: i + 1, name: `SYNTHETIC Insurer ${i + 1} | Co.`, premium: 98765432.1 - i * 1000, policy_count: i % 2 ? null : 1000 + i }));
-    const body = { state: 'FL', period: '2024', insurers, publications: [{ publisher: 'SYNTHETIC', title: 'A made-up list', url: 'https://example.test/list', report_date: '2025-01-02', report_date_basis: 'printed' }], report_date: '2025-01-02', data_as_of: '2024-12-31', source: 'SYNTHETIC' };
+  it('get_top_insurers (SYNTHETIC list): a ranked table of the columns that hold something, every figure in full, and the publications', () => {
+    const insurers = Array.from({ length: 12 }, (_, i) => ({ rank: i + 1, name: `SYNTHETIC Insurer ${i + 1} | Co.`, premium: 98765432.1 - i * 1000, policy_count: i % 2 ? null : 1000 + i, market_share_pct: null }));
+    const body = {
+      state: 'FL',
+      period: '2024',
+      ranking: { entity: 'company', basis: 'SYNTHETIC premium', ranks_listed: 12 },
+      insurers,
+      unranked: [],
+      publications: [{ publisher: 'SYNTHETIC', title: 'A made-up list', url: 'https://example.test/list', report_date: '2025-01-02', report_date_basis: 'printed' }],
+      report_date: '2025-01-02',
+      data_as_of: '2024-12-31',
+      source: 'SYNTHETIC',
+    };
     const text = textOf('get_top_insurers', { state: 'FL', period: '2024' }, body);
     const lines = text.split('\n');
+    // market_share_pct is null in every row: no column says nothing.
     expect(lines).toContain('rank|name|premium|policy_count');
     for (const r of insurers) expect(lines).toContain(`${r.rank}|${r.name.replace('|', '\\|')}|${r.premium}|${r.policy_count ?? ''}`);
+    expect(lines[0]).toContain('company ranking as printed: ranks 1-12 (the whole list). Basis: SYNTHETIC premium.');
+    expectPublications(body, text);
+  });
+
+  it('get_top_insurers US 2022 (real): a partial list says so, the unranked line apart, every value of the answer in the text', async () => {
+    const { body, text } = await call('get_top_insurers', { state: 'US', period: '2022' });
+    const lines = text.split('\n');
+    expect(lines[0]).toContain('group ranking as printed: ranks 1-13 of the 25 the publication ranks (a partial list)');
+    const unranked = lines.indexOf('Printed beside the ranking without a rank (1):');
+    expect(unranked).toBeGreaterThan(0);
+    expect(lines[unranked + 2]).toMatch(/^Lloyd's Market\|15482880000\|15\.7\|/);
+    expect(lines).toContain('rank|name|premium|market_share_pct|note');
+    expect(lines).toContain('1|Berkshire Hathaway Insurance Group|6903760000|7|');
+    for (const leaf of leaves(body)) expect(shown(text, leaf), leaf).toBe(true);
     expectPublications(body, text);
   });
 });

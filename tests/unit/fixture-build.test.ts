@@ -52,8 +52,8 @@ describe('build result', () => {
     const r = buildShards(FIXTURE_DATA, `${dir}/shards`);
     // 8 publication files; figure rows: 5 (2023-q4) + 9 (2024-01) + 5 (2024-02) + 9 (2024-03) + 3 (tx) = 31 for FL/TX,
     // plus IL: 4 (il-2022-annual) + 12 months * 4 (il-2023-12: premium, policies, two insurers) = 48 + 6 (il-2024-02) = 58
-    // → 31 + 58 = 89
-    expect(r.publications).toBe(8);
+    // → 31 + 58 = 89; and one ranking file (rankings/office/tx-2021-top-companies.csv), a publication too
+    expect(r.publications).toBe(9);
     expect(r.figures).toBe(89);
     expect(r.files).toBe(readTree(`${dir}/shards`).size);
   });
@@ -500,8 +500,9 @@ describe('free/coverage.json', () => {
           half_year: { from: '2023-H1', to: '2023-H1', periods: 1, latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)' },
           year: { from: '2023', to: '2023', periods: 1, latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' },
         },
-        capabilities: { has_county_data: false, has_insurer_data: false, has_new_renewal_split: false },
-        insurer_periods: [],
+        // the published ranking of rankings/office/tx-2021-top-companies.csv
+        capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
+        insurer_periods: ['2021'],
       },
     ]);
   });
@@ -627,6 +628,8 @@ describe('private/index.json', () => {
       { publisher: 'SLAI', title: 'December 2023', url: 'https://example.org/il/2023-12', report_date: '2024-01-20', report_date_basis: 'printed' },
       { publisher: 'SLAI', title: 'February 2024', url: 'https://example.org/il/2024-02', report_date: '2024-03-20', report_date_basis: 'printed' },
       { publisher: 'SLTX', title: 'Annual 2023', url: 'https://example.org/tx/2023', report_date: '2024-02-10', report_date_basis: 'printed' },
+      // the ranking's, after the figures' (its id is rankings/office/...)
+      { publisher: 'SLTX', title: 'Fixture top companies 2021', url: 'https://example.org/fixture-top-companies-2021', report_date: '2022-01-15', report_date_basis: 'printed' },
     ]);
   });
 

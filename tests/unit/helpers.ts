@@ -172,7 +172,7 @@ export function numberPaths(shards: string, value: number): string[] {
 
 /**
  * A build's files with what cites publications taken out: index.json's list of publications, the
- * sources column of every snapshot (positions in that list), the insurer lists' and the samples'
+ * sources column of every snapshot (positions in that list), the insurer lists', the rankings' and the samples'
  * publications, and the manifest's hashes (its file names stay). Two builds whose figures are the same
  * but whose sources differ are equal here.
  */
@@ -190,6 +190,7 @@ export function uncited(tree: Map<string, Buffer>): Map<string, any> {
     // Which publications exist and what each gave: the same tree, but for the publications themselves.
     else if (path.startsWith('free/publications/')) out.set(path, { ...body, report_dates: undefined, publications: undefined });
     else if (path.startsWith('private/insurers/')) out.set(path, { ...body, periods: body.periods.map((p: object) => ({ ...p, publications: undefined })) });
+    else if (path.startsWith('private/rankings/')) out.set(path, { ...body, rankings: body.rankings.map((r: object) => ({ ...r, publications: undefined })) });
     else if (path.startsWith('private/series/'))
       out.set(path, { ...body, rows: body.rows.map((r: ShardRow) => ({ ...r, snapshots: r.snapshots.map((t) => t.filter((_, i) => i !== 10)) })) });
     else out.set(path, body);
