@@ -101,15 +101,17 @@ const loadMcp = () =>
   (mcpLoading ??= import('./api/mcp/handle-mcp.ts').then(
     (m) => (mcpLoaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES }),
   ));
-/** The loopback rule's verdict on a Host and Origin pair (JSON `[host, origin or null]`). */
+/** The loopback rule's verdict on a Host and Origin pair (JSON `[host, origin or null]`), and on a Host without Origin (most requests). */
 const loopbackPair = remembered((pair) => {
   const [named, origin] = JSON.parse(pair) as [string | null, string | null];
   return namesLoopback(named, origin);
 });
+const loopbackHost = remembered((named) => namesLoopback(named, null));
 
 /** Whether the MCP server takes a request naming this Host and Origin (always, unless it listens on loopback only). */
 const mcpHostAllowed = (named: string | undefined, origin: string | undefined): boolean =>
-  !mcpOptions.loopbackOnly || loopbackPair(JSON.stringify([named ?? null, origin ?? null]));
+  !mcpOptions.loopbackOnly ||
+  (origin === undefined ? named !== undefined && loopbackHost(named) : loopbackPair(JSON.stringify([named ?? null, origin])));
 /** Longest Host accepted: a DNS name is at most 253 characters, plus a port. */
 const MAX_HOST = 262;
 /** How long a shutdown waits for requests in flight (a paid one may wait on the facilitator). */
