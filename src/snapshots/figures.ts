@@ -91,5 +91,8 @@ export function figuresOf(ref: RowRef, snap: PreparedSnapshot, countUnit: string
   return out;
 }
 
-/** What a count counts, in a word or two: "items" for "premium-bearing items (policies plus ...)". */
-export const countWord = (f: Figure) => f.measures.split(' (')[0];
+/**
+ * What a count counts, in a word or two ("items" for "premium-bearing items (policies plus ...)"), to follow
+ * its figure; nothing when the words as printed end in their own unit ("exceeding 173,000 filings").
+ */
+export const countWord = (f: Figure) => (f.asPrinted && /[A-Za-z]$/.test(f.asPrinted) ? '' : f.measures.split(' (')[0]);

@@ -7,6 +7,7 @@ import type { PremiumResponse } from '../../domain/contract.ts';
 import { GRANULARITIES, lastDay, parsePeriod } from '../../domain/periods.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Snapshot, buildSnapshots, sameAtCommonPrecision } from '../../src/snapshots/model.ts';
+import { countWord } from '../../src/snapshots/figures.ts';
 import { buildCoverage } from '../../src/llms-coverage.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
@@ -62,6 +63,15 @@ describe('snapshots on the real data', () => {
       }
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it('names a count by its unit once: after its figure, unless the words as printed end in their own (FSLSO: "exceeding 173,000 filings")', () => {
+    const fl = snapshots.find((s) => s.month === '2025-06')!.states.find((b) => b.state === 'FL')!;
+    expect(fl.count!.asPrinted).toBe('exceeding 173,000 filings');
+    expect(`${fl.count!.text} ${countWord(fl.count!)}`.trim()).toBe('exceeding 173,000 filings');
+    const exact = snapshots.flatMap((s) => s.states).filter((b) => b.count?.exact);
+    expect(exact.length).toBeGreaterThan(10);
+    for (const b of exact) expect(countWord(b.count!), `${b.state} ${b.count!.covers}`).toMatch(/^[a-z][a-z -]*[a-z]$/);
   });
 
   it('lists a revision with both values (TX March 2022 premium, restated on 2022-04-11) and not a rounder reprint', () => {
