@@ -8,7 +8,7 @@ import { Readable, type Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dispatch } from './api/dispatch.ts';
-import { bodyOf, errorResponse, internalError, methodNotAllowed } from './api/http.ts';
+import { bodyOf, errorResponse, internalError, methodNotAllowed, route } from './api/http.ts';
 import { MCP_PATH, isApiPath } from './api/paths.ts';
 import { handleMcp } from './api/mcp/endpoint.ts';
 import { isLoopbackName, namesLoopback } from './api/mcp/loopback.ts';
@@ -289,6 +289,14 @@ async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<voi
   await sendMcp(res, await handleMcp(again(), mcpOptions), codingOf(req));
 }
 
+/**
+ * The OpenAPI document is JSON for machines, like the API: any method but GET and HEAD gets the API's answer
+ * (OPTIONS its preflight, the others its JSON 405), where Astro would send the prerendered file or a plain 405.
+ * route() answers those methods itself; GET and HEAD never reach this handler.
+ */
+const OPENAPI_PATH = '/openapi.json';
+const openApiMethods = route(() => internalError());
+
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
   const { url, api } = targetOf(req);
@@ -296,8 +304,10 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (method === 'OPTIONS' && req.url === '*' && !hostProblemOf(req)) return void res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS, POST', 'Cache-Control': 'no-store' }).end();
   // A request malformed as HTTP gets the API's error body wherever it was sent.
   if (typeof url === 'string') return send(res, errorResponse(400, url));
+  // A method no Web Request can carry (TRACE, CONNECT, an unknown token): the 405 at once.
   if (!REQUEST_METHODS.has(method))
-    return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+    return api || url.pathname === OPENAPI_PATH ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+  if (url.pathname === OPENAPI_PATH && method !== 'GET' && method !== 'HEAD') return send(res, await openApiMethods(toRequest(req, url)));
   if (url.pathname === MCP_PATH) return sendMcp(res, await handleMcp(toRequest(req, url, true), mcpOptions), codingOf(req));
   if (!api) {
     // Astro sends prerendered files typed by their extension (.xml: application/xml); the feed is Atom (RFC 4287).
@@ -379,13 +389,23 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request timeout: the request was not received in time'],
 };
 const MALFORMED: [number, string, string] = [400, 'Bad Request', 'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage'];
+/** Longest request line (method, target, version) taken as a line: past it, what is too long is the target (RFC 9110 15.5.15), not the headers. */
+const MAX_REQUEST_LINE = 8192;
+const URI_TOO_LONG: [number, string, string] = [414, 'URI Too Long', `request target too long: the request line must fit in ${MAX_REQUEST_LINE / 1024} KB; send fewer or shorter parameters`];
+/** Whether the bytes Node's parser refused as too large start with a request line longer than MAX_REQUEST_LINE. */
+function requestLineTooLong(packet: Buffer | undefined): boolean {
+  if (!packet) return false;
+  const end = packet.indexOf('\r\n');
+  return (end < 0 ? packet.length : end) > MAX_REQUEST_LINE;
+}
 function onClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
   if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
   // A request on this connection is being answered: what broke may be its own body, so it is not answered
   // twice; the connection ends after its answer. Otherwise (a fresh connection, or every request on it
   // answered) the malformed request gets its error answer.
   if ((answering.get(socket) ?? 0) > 0) return void closeWhenAnswered.add(socket);
-  const [status, reason, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+  const [status, reason, message] =
+    err.code === 'HPE_HEADER_OVERFLOW' && requestLineTooLong(err.rawPacket) ? URI_TOO_LONG : (CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED);
   socketAnswer(socket, status, reason, message, err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ');
 }
 server.on('clientError', onClientError);

@@ -86,6 +86,20 @@ describe('the Node server (server.ts) around the handlers', () => {
     expect(JSON.parse(res.body).error.code).toBe('invalid_request');
   });
 
+  it('answers /openapi.json, JSON for machines, as the API answers methods: the JSON 405 with Allow for any but GET and HEAD, OPTIONS its preflight', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE']) {
+      const res = await raw(method, '/openapi.json');
+      expect(res.status, method).toBe(405);
+      expect(res.headers['content-type'], method).toMatch(/^application\/json/);
+      expect(res.headers.allow, method).toBe('GET, HEAD, OPTIONS');
+      expect(JSON.parse(res.body).error.message, method).toContain(`method '${method}' is not allowed`);
+    }
+    const preflight = await raw('OPTIONS', '/openapi.json');
+    expect([preflight.status, preflight.headers['access-control-allow-methods'], preflight.body]).toEqual([204, 'GET, HEAD, OPTIONS', '']);
+    const get = await raw('GET', '/openapi.json');
+    expect([get.status, JSON.parse(get.body).openapi]).toEqual([200, '3.1.0']);
+  });
+
   it('answers from the path and query it was sent, whatever well-formed Host header names', async () => {
     const plain = await raw('GET', '/v1/premium?state=FL');
     for (const host of ['other.example', 'other.example:8080', 'OTHER.example.', '10.0.0.1:1', '[::1]:65535']) {
@@ -171,9 +185,11 @@ describe('the Node server (server.ts) around the handlers', () => {
   it('answers a malformed request on a kept-alive connection with the JSON error, as on a fresh one', async () => {
     const badTarget = Buffer.concat([Buffer.from('GET /v1/cov'), Buffer.from([0xff]), Buffer.from('erage HTTP/1.1\r\nHost: x\r\n\r\n')]);
     const bigHeaders = Buffer.from(`GET /v1/coverage HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
+    // The target is what is too long: 414 URI Too Long (RFC 9110 15.5.15), not 431.
+    const longTarget = Buffer.from(`GET /v1/premium?state=FL&x=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     // The first request answered by the raw front (a prepared answer), or by Node's server (a spelling nothing prepared).
     for (const first of ['GET /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /v1/lines?state=fl HTTP/1.1\r\nHost: x\r\n\r\n']) {
-      for (const [bad, status] of [[badTarget, 400], [bigHeaders, 431]] as const) {
+      for (const [bad, status] of [[badTarget, 400], [bigHeaders, 431], [longTarget, 414]] as const) {
         const text = await inTurn([Buffer.from(first), bad]);
         const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
         expect(statuses, first).toEqual([200, status]);
