@@ -36,7 +36,11 @@ import {
 } from './requests.ts';
 
 /** DECISIONS §11, written out. */
-const CSV_HEADER = 'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
+/** The header line of each route's CSV: the series routes' figures, /v1/insurers' one line per insurer. */
+const SERIES_CSV_HEADER = 'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
+const CSV_HEADERS: Record<string, string> = {
+  '/v1/insurers': 'state,period,rank,name,premium,market_share_pct,as_printed,qualifier,note,entity,basis,report_date,publication_url',
+};
 /** The 402 challenge is a header: it must stay far below what proxies and clients accept. */
 const MAX_CHALLENGE_BYTES = 8_192;
 const PRICED = ROUTE_CONTRACTS.filter((r) => r.priceUsd);
@@ -106,11 +110,11 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
   if (a.status === 200) {
     const route = routeOf(url.pathname)!;
     expect(a.headers.get('cache-control')).toBe(route.priceUsd ? PRICED_CACHE : FREE_CACHE);
-    // format=csv (DECISIONS §11), on a route that takes it: the figures as CSV lines under the one header; else
-    // the route's JSON (a route without parameters ignores a query string).
+    // format=csv (DECISIONS §11), on a route that takes it: CSV lines under the route's header; else the
+    // route's JSON (a route without parameters ignores a query string).
     if (url.searchParams.get('format') === 'csv' && route.params && 'format' in route.params.shape) {
       expect(a.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-      if (!head) expect(a.text.split('\r\n')[0]).toBe(CSV_HEADER);
+      if (!head) expect(a.text.split('\r\n')[0]).toBe(CSV_HEADERS[route.path] ?? SERIES_CSV_HEADER);
     } else if (!head) route.response.parse(JSON.parse(a.text));
   } else if (a.status === 204) {
     expect(a.text).toBe('');
