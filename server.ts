@@ -8,7 +8,7 @@ import { Readable, type Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dispatch } from './api/dispatch.ts';
-import { bodyOf, errorResponse, internalError, methodNotAllowed, route } from './api/http.ts';
+import { bodyOf, errorResponse, internalError, methodNotAllowed, otherMethodAnswer } from './api/http.ts';
 import { MCP_PATH, isApiPath } from './api/paths.ts';
 import { handleMcp } from './api/mcp/endpoint.ts';
 import { isLoopbackName, namesLoopback } from './api/mcp/loopback.ts';
@@ -101,17 +101,15 @@ const loadMcp = () =>
   (mcpLoading ??= import('./api/mcp/handle-mcp.ts').then(
     (m) => (mcpLoaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES }),
   ));
-/** The loopback rule's verdict on a Host and Origin pair (JSON `[host, origin or null]`), and on a Host without Origin (most requests). */
-const loopbackPair = remembered((pair) => {
-  const [named, origin] = JSON.parse(pair) as [string | null, string | null];
-  return namesLoopback(named, origin);
+/** The loopback rule's verdict on a Host, or a Host and Origin joined by a line feed (which no header value holds). */
+const loopbackVerdict = remembered((key) => {
+  const at = key.indexOf('\n');
+  return at < 0 ? namesLoopback(key, null) : namesLoopback(key.slice(0, at), key.slice(at + 1));
 });
-const loopbackHost = remembered((named) => namesLoopback(named, null));
 
 /** Whether the MCP server takes a request naming this Host and Origin (always, unless it listens on loopback only). */
 const mcpHostAllowed = (named: string | undefined, origin: string | undefined): boolean =>
-  !mcpOptions.loopbackOnly ||
-  (origin === undefined ? named !== undefined && loopbackHost(named) : loopbackPair(JSON.stringify([named ?? null, origin])));
+  !mcpOptions.loopbackOnly || (named !== undefined && loopbackVerdict(origin === undefined ? named : `${named}\n${origin}`));
 /** Longest Host accepted: a DNS name is at most 253 characters, plus a port. */
 const MAX_HOST = 262;
 /** How long a shutdown waits for requests in flight (a paid one may wait on the facilitator). */
@@ -292,10 +290,8 @@ async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<voi
 /**
  * The OpenAPI document is JSON for machines, like the API: any method but GET and HEAD gets the API's answer
  * (OPTIONS its preflight, the others its JSON 405), where Astro would send the prerendered file or a plain 405.
- * route() answers those methods itself; GET and HEAD never reach this handler.
  */
 const OPENAPI_PATH = '/openapi.json';
-const openApiMethods = route(() => internalError());
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
@@ -304,10 +300,10 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (method === 'OPTIONS' && req.url === '*' && !hostProblemOf(req)) return void res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS, POST', 'Cache-Control': 'no-store' }).end();
   // A request malformed as HTTP gets the API's error body wherever it was sent.
   if (typeof url === 'string') return send(res, errorResponse(400, url));
-  // A method no Web Request can carry (TRACE, CONNECT, an unknown token): the 405 at once.
+  const openApiAnswer = url.pathname === OPENAPI_PATH ? otherMethodAnswer(method) : null;
+  if (openApiAnswer) return send(res, openApiAnswer);
   if (!REQUEST_METHODS.has(method))
-    return api || url.pathname === OPENAPI_PATH ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
-  if (url.pathname === OPENAPI_PATH && method !== 'GET' && method !== 'HEAD') return send(res, await openApiMethods(toRequest(req, url)));
+    return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
   if (url.pathname === MCP_PATH) return sendMcp(res, await handleMcp(toRequest(req, url, true), mcpOptions), codingOf(req));
   if (!api) {
     // Astro sends prerendered files typed by their extension (.xml: application/xml); the feed is Atom (RFC 4287).

@@ -105,9 +105,8 @@ function preflight(): Response {
  */
 export function route(handle: (request: Request, url: URL) => Response | Promise<Response>): Handler {
   const answer = async (request: Request): Promise<Response> => {
-    if (request.method === 'OPTIONS') return preflight();
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return methodNotAllowed(request.method);
+    const refused = otherMethodAnswer(request.method);
+    if (refused) return refused;
     try {
       return await handle(request, new URL(request.url));
     } catch (e) {
@@ -125,6 +124,12 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
 }
 
 export const methodNotAllowed = (method: string) => errorResponse(405, `method ${echo(method)} is not allowed: use GET (or HEAD)`);
+
+/** The answer to any method but GET and HEAD (OPTIONS: the CORS preflight; others: the 405), or null for those two. */
+export function otherMethodAnswer(method: string): Response | null {
+  if (method === 'GET' || method === 'HEAD') return null;
+  return method === 'OPTIONS' ? preflight() : methodNotAllowed(method);
+}
 
 /** The 500 answer: says nothing of what failed (the log has it). */
 export const internalError = () => errorResponse(500, 'internal error: the answer could not be computed; please retry later');

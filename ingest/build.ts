@@ -15,7 +15,6 @@ import { type Conflict, sameDayConflicts } from './conflicts.ts';
 import { type Folder, readFolder } from './load.ts';
 import { buildModel } from './model.ts';
 import { NATIONAL } from '../domain/insurers.ts';
-import { rankingsShard } from './ranking-shards.ts';
 import type { Dataset, Figure } from './model-types.ts';
 import { type Citations, type StateShards, publicationRefs, renderShared, renderState } from './shards.ts';
 import { Spill } from './spill.ts';
@@ -72,9 +71,7 @@ export function buildShards(dataDir: string, outDir: string): BuildResult {
       if (shards) states.push(shards);
     }
     folder.finish(conflicts);
-    for (const [path, text] of renderShared(states, citations, folder.records)) staging.write(path, text);
-    const national = rankingsShard(NATIONAL, folder.rankings.filter((r) => r.state === NATIONAL), citations.position);
-    if (national) staging.write(`private/rankings/${NATIONAL}.json`, `${JSON.stringify(national)}\n`);
+    for (const [path, text] of renderShared(states, citations, folder.records, folder.rankings.filter((r) => r.state === NATIONAL))) staging.write(path, text);
     staging.commit();
     const records = Object.fromEntries(Object.entries(folder.records).map(([name, rs]) => [name, rs.length]));
     return { publications: folder.publications.length, figures: folder.figureCount, records, files: staging.files, bytes: staging.bytes };

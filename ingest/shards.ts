@@ -7,7 +7,7 @@ import type { Dataset, Publication, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { printedKeysOf } from '../domain/metrics.ts';
 import { seriesCsv } from '../domain/csv-answer.ts';
-import { isRankable } from '../domain/insurers.ts';
+import { NATIONAL, isRankable } from '../domain/insurers.ts';
 import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
 import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import { type Model, type Series, snapshotPubs } from './model.ts';
@@ -249,11 +249,16 @@ function publicationsFeed(states: StateShards[]): PublicationsResponse {
   return { state: null, source: null, report_dates: [...new Set(listed.map((p) => p.report_date))].sort(), publications: listed };
 }
 
-/** The files that cover every state, from each state's rendering (in state code order), and the further datasets' files. */
-export function renderShared(states: StateShards[], { refs }: Citations, records: Dataset['records']): [string, string][] {
+/**
+ * The files that cover every state, from each state's rendering (in state code order), the further datasets'
+ * files, and the national rankings' shard (`national`: the rankings of US) when there are any.
+ */
+export function renderShared(states: StateShards[], { refs, position }: Citations, records: Dataset['records'], national: readonly PublishedRanking[]): [string, string][] {
   const index: IndexShard['states'] = {};
   for (const s of states) index[s.coverage.state] = s.index;
+  const nationalShard = rankingsShard(NATIONAL, national, position);
   return [
+    ...(nationalShard ? [[`private/rankings/${NATIONAL}.json`, json(nationalShard)] as [string, string]] : []),
     ['free/coverage.json', json(coverageResponse.parse(states.map((s) => s.coverage)))],
     // Beside the states' listings (FL.json, ...): a state code is two capitals, so `all` is no state's.
     ['free/publications/all.json', json(publicationsResponse.parse(publicationsFeed(states)))],

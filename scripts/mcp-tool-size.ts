@@ -7,19 +7,19 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../api/mcp/handle-mcp.ts';
 import { CHARS_PER_TOKEN } from '../api/mcp/text.ts';
+import { envelopeOf, headersOf } from '../tests/support/mcp-2026.ts';
 
 /** The tools/list answer's body as sent: in a 2025 revision, or with 2026-07-28's envelope and headers. */
 async function toolsList(modern: boolean): Promise<string> {
-  const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
   const response = await handleMcp(
     new Request('http://127.0.0.1/mcp', {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
-        ...(modern ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' } : {}),
+        ...(modern ? headersOf('tools/list') : {}),
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', ...(modern ? { params: { _meta: envelope } } : {}) }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', ...(modern ? { params: { _meta: envelopeOf('size-mcp') } } : {}) }),
     }),
   );
   const body = await response.text();

@@ -192,7 +192,8 @@ export class McpFastPath {
     let known = this.#shapes.get(key);
     if (!known) {
       const checked = this.#checked(body, header);
-      known = { shape: checked && checked.id === id ? { key: checked.key, method: checked.method, params: checked.params, priced: checked.priced, modern: checked.modern } : null };
+      const { id: checkedId, ...shape } = checked ?? {};
+      known = { shape: checked && checkedId === id ? (shape as Shape) : null };
       this.#shapes.set(key, known);
     }
     return known.shape && { ...known.shape, id: id as string | number };
