@@ -1,8 +1,17 @@
-// Schemas the market routes (contract.ts) and the further datasets (contract-datasets.ts) share.
+// Schemas and columns the market routes (contract.ts), the further datasets (contract-datasets.ts) and the bulk files (contract-bulk.ts) share.
 import { z } from 'zod';
 import { echo } from './echo.ts';
 
 export const STATE_CODE = /^[A-Za-z]{2}$/;
+
+/** A series answer's CSV header (format=csv): one line per figure, each naming the publication that printed it. */
+export const CSV_COLUMNS = [
+  'state', 'line', 'granularity', 'period', 'field', 'value', 'kind', 'as_printed', 'qualifier', 'measures', 'unit', 'report_date', 'publication_url',
+] as const;
+
+/** The bulk files' columns (/v1/bulk/premium.csv): a CSV answer's, the county after the line, and whether the latest vintage shows the figure. */
+export const BULK_COLUMNS = [...CSV_COLUMNS.slice(0, 2), 'county', ...CSV_COLUMNS.slice(2), 'latest'] as const;
+export type BulkColumn = (typeof BULK_COLUMNS)[number];
 
 export const stateParam = z
   .string()

@@ -3,12 +3,9 @@
 // the API the priced answers' (/v1/premium, /v1/compare), so both say the same thing the same way.
 import { stringify } from 'csv-stringify/sync';
 import { type InsurersResponse, SERIES_FIELDS, type SeriesRow } from './contract.ts';
+import { CSV_COLUMNS } from './contract-shared.ts';
 import { printedKeyInfo, seriesFieldInfo } from './metrics.ts';
 import type { PublicationRef } from './shard-types.ts';
-
-export const CSV_COLUMNS = [
-  'state', 'line', 'granularity', 'period', 'field', 'value', 'kind', 'as_printed', 'qualifier', 'measures', 'unit', 'report_date', 'publication_url',
-] as const;
 
 /** One state's rows, each with the publications behind each of its figures (a series field, or `printed.<key>`). */
 export interface CsvSeries {
@@ -25,15 +22,18 @@ export interface CsvSeries {
  * published parts (a quarter from its months) names every part's publication, URLs separated by a space (no
  * URL holds one), and the latest of their dates.
  */
-function citationOf(refs: readonly PublicationRef[] | undefined, what: string): [string, string] {
+export function citationOf(refs: readonly PublicationRef[] | undefined, what: string): [string, string] {
   if (!refs?.length) throw new Error(`${what} has no publication: every figure must name the one that printed it`);
   const sorted = [...refs].sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
   return [sorted.at(-1)!.report_date, [...new Set(sorted.map((r) => r.url))].join(' ')];
 }
 
-/** The CSV text (RFC 4180: CRLF, quoted where needed) of the series, in order; the header line alone when they hold no figure. */
-export function seriesCsv(series: readonly CsvSeries[]): string {
-  const records: (string | number)[][] = [];
+/** A CSV line's values, in CSV_COLUMNS order. */
+export type SeriesRecord = (string | number)[];
+
+/** The series' CSV lines, in order: each row's series fields (SERIES_FIELDS order), then its printed figures. */
+export function seriesRecords(series: readonly CsvSeries[]): SeriesRecord[] {
+  const records: SeriesRecord[] = [];
   for (const { state, line, granularity, countUnit, rows } of series) {
     for (const { row, sources } of rows) {
       const where = `${state} ${line} ${row.period}`;
@@ -51,8 +51,15 @@ export function seriesCsv(series: readonly CsvSeries[]): string {
       }
     }
   }
-  return stringify(records, { header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows' });
+  return records;
 }
+
+/** CSV text (RFC 4180: CRLF, quoted where needed) of records under a header: the one writer of every CSV the service gives. */
+export const csvText = (columns: readonly string[], records: readonly (readonly unknown[])[]) =>
+  stringify(records as unknown[][], { header: true, columns: [...columns], record_delimiter: 'windows' });
+
+/** The CSV text of the series, in order; the header line alone when they hold no figure. */
+export const seriesCsv = (series: readonly CsvSeries[]): string => csvText(CSV_COLUMNS, seriesRecords(series));
 
 /** A file name for an answer's Content-Disposition: its words, each reduced to letters, digits, `-` and `_`. */
 export const csvFileName = (...words: string[]) => `${words.map((w) => w.replace(/[^A-Za-z0-9_-]+/g, '_')).join('-')}.csv`;
@@ -68,5 +75,5 @@ export function insurersCsv(body: InsurersResponse): string {
   const line = (rank: number | '', i: Omit<InsurersResponse['unranked'][number], 'note'> & { note?: string }) =>
     [body.state, body.period, rank, i.name, i.premium, i.market_share_pct ?? '', i.as_printed ?? '', i.qualifier ?? '', i.note ?? '', entity, basis, body.report_date ?? '', urls];
   const records = [...body.insurers.map((i) => line(i.rank, i)), ...body.unranked.map((i) => line('', i))];
-  return stringify(records, { header: true, columns: [...INSURER_CSV_COLUMNS], record_delimiter: 'windows' });
+  return csvText(INSURER_CSV_COLUMNS, records);
 }

@@ -1,4 +1,4 @@
-// Renders the model into shard files: the free routes' exact response bodies, and one private shard
+// Renders the model into shard files: the free routes' exact response bodies, the bulk files, and one private shard
 // per state × line/category × granularity with every vintage. A state's files need only its own model
 // (renderState), so a build renders and writes one state at a time; the files that cover every state
 // are rendered last from what each state's rendering returned (renderShared).
@@ -13,6 +13,7 @@ import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTu
 import { type Model, type Series, snapshotPubs } from './model.ts';
 import { datasetFiles, refOf } from './dataset-shards.ts';
 import { rankingsShard } from './ranking-shards.ts';
+import { type BulkPart, bulkRows, renderBulk } from './bulk.ts';
 import type { PublishedRanking } from './sources/ranking.ts';
 
 const SAMPLE_MONTHS = 13;
@@ -180,6 +181,8 @@ export interface StateShards {
   coverage: CoverageItem;
   index: IndexShard['states'][string];
   publications: PublicationsResponse['publications'];
+  /** Its figures in the bulk files. */
+  bulk: BulkPart;
 }
 
 /**
@@ -209,9 +212,12 @@ export function renderState(
   const echo = (lineKey: string) =>
     lineKey === 'all' ? 'all' : lineKey.startsWith('category:') ? lineKey.slice(9) : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
   const shardPaths: string[] = [];
+  const bulk: BulkPart = { rows: [], cited: new Set(), dataAsOf: '' };
   for (const s of series) {
     const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
-    emit(`private/${path}`, json(seriesShard(s, echo(s.lineKey), position)));
+    const shard = seriesShard(s, echo(s.lineKey), position);
+    emit(`private/${path}`, json(shard));
+    bulkRows(shard, s.lineKey.startsWith('category:') ? s.lineKey : shard.line, refs, bulk);
     shardPaths.push(path);
   }
   const insurers = model.insurers.get(code);
@@ -223,6 +229,7 @@ export function renderState(
   if (published) emit(`private/rankings/${code}.json`, json(published));
   return {
     coverage: item,
+    bulk,
     publications: listing.publications,
     index: {
       source: state.source,
@@ -253,7 +260,12 @@ function publicationsFeed(states: StateShards[]): PublicationsResponse {
  * The files that cover every state, from each state's rendering (in state code order), the further datasets'
  * files, and the national rankings' shard (`national`: the rankings of US) when there are any.
  */
-export function renderShared(states: StateShards[], { refs, position }: Citations, records: Dataset['records'], national: readonly PublishedRanking[]): [string, string][] {
+export function renderShared(
+  states: StateShards[],
+  { refs, position }: Citations,
+  records: Dataset['records'],
+  national: readonly PublishedRanking[],
+): [string, string | Uint8Array<ArrayBuffer>][] {
   const index: IndexShard['states'] = {};
   for (const s of states) index[s.coverage.state] = s.index;
   const nationalShard = rankingsShard(NATIONAL, national, position);
@@ -264,5 +276,6 @@ export function renderShared(states: StateShards[], { refs, position }: Citation
     ['free/publications/all.json', json(publicationsResponse.parse(publicationsFeed(states)))],
     ['private/index.json', json({ publications: refs, states: index } satisfies IndexShard)],
     ...datasetFiles(records),
+    ...renderBulk(states.map((s) => s.bulk), refs),
   ];
 }

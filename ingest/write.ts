@@ -30,9 +30,9 @@ export class Staging {
     return this.written.size;
   }
 
-  /** Writes `text` at `path` below the staging tree; a path written again holds the last text, as a map of files would. */
-  write(path: string, text: string): void {
-    const bytes = Buffer.from(text);
+  /** Writes `content` at `path` below the staging tree; a path written again holds the last content, as a map of files would. */
+  write(path: string, content: string | Uint8Array): void {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     const target = join(this.staging, path);
     const dir = dirname(target);
     if (!this.dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.dirs.add(dir);

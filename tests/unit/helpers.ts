@@ -179,6 +179,18 @@ export function numberPaths(shards: string, value: number): string[] {
 export function uncited(tree: Map<string, Buffer>): Map<string, any> {
   const out = new Map<string, any>();
   for (const [path, bytes] of tree) {
+    // The bulk CSV names each figure's publication in its report_date and publication_url columns, before latest;
+    // the Parquet file holds the same rows, and the data package lists the sources and the files' hashes.
+    if (path === 'private/bulk/premium.csv') {
+      out.set(path, bytes.toString('utf8').split('\r\n').map((line) => csvFields(line).filter((_, i) => i !== 12 && i !== 13)));
+      continue;
+    }
+    if (path === 'private/bulk/premium.parquet') continue;
+    if (path === 'free/bulk/datapackage.json') {
+      const { sources: _sources, resources, ...rest } = JSON.parse(bytes.toString('utf8'));
+      out.set(path, { ...rest, resources: resources.map(({ bytes: _bytes, hash: _hash, ...r }: Record<string, unknown>) => r) });
+      continue;
+    }
     // A CSV answer names each figure's publication in its last two columns (report_date, publication_url).
     if (path.endsWith('.csv')) {
       out.set(path, bytes.toString('utf8').split('\r\n').map((line) => csvFields(line).slice(0, -2)));

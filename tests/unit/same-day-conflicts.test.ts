@@ -83,6 +83,11 @@ describe('two publications of one report_date', () => {
     const line = csv.findIndex((fields) => fields.slice(3, 7).join() === '2024-01,premium,1200000,printed');
     expect(csv[line]).toEqual(['FL', 'all', 'month', '2024-01', 'premium', '1200000', 'printed', 'about $1.2M', 'about', 'premium', 'USD']);
     csv.splice(line, 1);
+    // the bulk CSV: the same figure, with its county (none) and latest (state, line, county, granularity, period, field, value, kind, ...)
+    const bulk: string[][] = after.get('private/bulk/premium.csv');
+    const row = bulk.findIndex((fields) => fields.slice(4, 8).join() === '2024-01,premium,1200000,printed');
+    expect(bulk[row]).toEqual(['FL', 'all', '', 'month', '2024-01', 'premium', '1200000', 'printed', 'about $1.2M', 'about', 'premium', 'USD', 'true']);
+    bulk.splice(row, 1);
     expect(after).toEqual(uncited(built()));
   });
 });
