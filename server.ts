@@ -8,7 +8,8 @@ import { Readable, type Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dispatch } from './api/dispatch.ts';
-import { bodyOf, errorResponse, internalError, methodNotAllowed, otherMethodAnswer } from './api/http.ts';
+import { bodyOf, errorResponse, internalError, methodNotAllowed, otherMethodAnswer, representationOf } from './api/http.ts';
+import { codedEtag, notModified, notModifiedHeaders } from './api/conditional.ts';
 import { MCP_PATH, isApiPath } from './api/paths.ts';
 import { handleMcp } from './api/mcp/endpoint.ts';
 import { isLoopbackName, namesLoopback } from './api/mcp/loopback.ts';
@@ -156,9 +157,17 @@ function answerPrepared(req: IncomingMessage, res: ServerResponse): boolean {
   const key = `${req.method} ${req.url}`;
   const prepared = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
   if (!prepared || hostProblemOf(req)) return false;
-  write(res, inCoding(prepared, codingOf(req), 'fast'));
+  write(res, orNotModified(inCoding(prepared, codingOf(req), 'fast'), req.headers['if-none-match'], req.headers['if-modified-since']));
   return true;
 }
+
+/** A kept answer, or its 304 when the request's conditional headers say the client holds it already (api/conditional.ts). */
+function orNotModified(answer: PreparedAnswer, ifNoneMatch: string | null | undefined, ifModifiedSince: string | null | undefined): PreparedAnswer {
+  if (ifNoneMatch == null && ifModifiedSince == null) return answer;
+  if (!notModified(ifNoneMatch, ifModifiedSince, answer.headers.etag, answer.headers['last-modified'])) return answer;
+  return { status: 304, headers: notModifiedHeaders(answer.headers), body: NO_BODY };
+}
+const NO_BODY = Buffer.alloc(0);
 
 /** The coding the request accepts best (br, gzip), or none. */
 const codingOf = (req: IncomingMessage) => negotiate(req.headers['accept-encoding']);
@@ -169,8 +178,17 @@ function write(res: ServerResponse, answer: PreparedAnswer): void {
   res.end(answer.body);
 }
 
+/** A 304's headers as its 200 would have been given in `coding`: that coding's ETag, and Vary when the 200 varies. */
+function notModifiedInCoding(response: Response, coding: Coding | null): Record<string, string> {
+  const headers = Object.fromEntries(response.headers);
+  const full = representationOf(response);
+  if (!full || !compressible(full, Number(full['content-length']))) return headers;
+  return varying(coding && headers.etag ? { ...headers, etag: codedEtag(headers.etag, coding) } : headers);
+}
+
 /** A handler's answer, compressed when `coding` is given and the answer is worth it (a HEAD answer then says Vary, as identity). */
 async function send(res: ServerResponse, response: Response, coding: Coding | null = null): Promise<void> {
+  if (response.status === 304) return void res.writeHead(304, notModifiedInCoding(response, coding)).end();
   const body = await bodyOf(response);
   let headers = Object.fromEntries(response.headers);
   if (compressible(headers, Number(headers['content-length'] ?? (body === undefined ? 0 : Buffer.byteLength(body))))) {
@@ -354,7 +372,7 @@ function rawAnswerOf(request: SimpleRequest): RawAnswer | null {
     const key = `${request.method} ${request.target}`;
     const kept = PREPARED.get(key) ?? PRICED_ANSWERS?.get(key);
     if (!kept) return null;
-    const prepared = inCoding(kept, coding, 'fast');
+    const prepared = orNotModified(inCoding(kept, coding, 'fast'), request.headers.get('if-none-match'), request.headers.get('if-modified-since'));
     return { status: prepared.status, headers: prepared.headers, parts: [prepared.body] };
   }
   const mcp = mcpLoaded;

@@ -87,3 +87,11 @@ export const LLMS_CAVEATS: readonly Caveat[] = [VINTAGES, PRINTED, HALF_YEARS, B
 
 /** A caveat as a bullet of the OpenAPI description. */
 export const caveatBullet = (c: Caveat) => `- **${c.name}.** ${c.text}`;
+
+/** Conditional requests (DECISIONS §14), said once for OpenAPI, llms.txt and the README's test of them. */
+export const CONDITIONAL_SENTENCE =
+  'every 200 answer carries a strong `ETag` (the SHA-256 of its body; a compressed answer names its coding: `"<hex>-br"`) and `Last-Modified` (the newest `report_date` it cites, else the newest of the build). Send the ETag back in `If-None-Match` (or the date in `If-Modified-Since`) and an unchanged answer is `304 Not Modified` with no body: after validation (a bad query is still 400), before payment, so on priced routes a 304 is never charged, HEAD included. A changed answer is a 200 with a new ETag. MCP tool results carry none (a JSON-RPC answer to a POST); poll over HTTP.';
+
+/** The same in short, for llms.txt. */
+export const CONDITIONAL_SHORT =
+  'Re-checking is free: send a 200\'s `ETag` back in `If-None-Match`; unchanged is 304, no body, no charge.';

@@ -3,9 +3,10 @@ import type { z } from 'zod';
 import type { ErrorBody } from '../domain/contract.ts';
 import { echo } from '../domain/echo.ts';
 import { firstSentence } from '../domain/first-sentence.ts';
+import { etagOf, httpDate, newestCitedDate, notModified, notModifiedHeaders } from './conditional.ts';
 import { toJson } from './json.ts';
 import type { CsvAnswer, FreeOperation } from './operations.ts';
-import { ShardError, freeBody } from './store.ts';
+import { ShardError, freeBody, onStoreReset } from './store.ts';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -65,26 +66,75 @@ export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: stri
   return respond(text, { status, headers });
 }
 
-/** A 200 answer's bytes and headers. */
-function okBytes(body: Body, type: string, headers: Record<string, string>): AnswerBytes {
-  return { body, headers: { ...CORS_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers } };
+/** The newest report_date of the build (of every publication with figures): the Last-Modified of an answer that cites none. */
+let buildDate: string | undefined;
+onStoreReset(() => (buildDate = undefined));
+function newestOfBuild(): string {
+  if (buildDate === undefined) {
+    const feed = JSON.parse(Buffer.from(requiredFreeBody('publications/all.json')).toString('utf8')) as { report_dates: string[] };
+    buildDate = feed.report_dates.at(-1) ?? '1970-01-01';
+  }
+  return buildDate;
+}
+
+/** Each kept JSON body's Last-Modified, found once. */
+const lastModifiedOfBody = new WeakMap<Uint8Array, string>();
+
+/** Last-Modified of an answer whose JSON is `json`: the newest report_date it cites, else the build's (DECISIONS §14). */
+function lastModifiedOf(json: Body | null): string {
+  if (json === null) return httpDate(newestOfBuild());
+  if (typeof json === 'string') return httpDate(newestCitedDate(json) ?? newestOfBuild());
+  let date = lastModifiedOfBody.get(json);
+  if (!date) lastModifiedOfBody.set(json, (date = lastModifiedOf(Buffer.from(json).toString('utf8'))));
+  return date;
+}
+
+/**
+ * A 200 answer's bytes and headers, with its validators: the ETag of `body`, and the Last-Modified of `json`,
+ * the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the whole build.
+ */
+function okBytes(body: Body, type: string, headers: Record<string, string>, json: Body | null = body): AnswerBytes {
+  return {
+    body,
+    headers: { ...CORS_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers, ETag: etagOf(body), 'Last-Modified': lastModifiedOf(json) },
+  };
 }
 
 /** A 200 answer of its bytes and headers (route() leaves the body out for HEAD). */
 export const respondOk = ({ body, headers }: AnswerBytes): Response => respond(body, { status: 200, headers });
-const ok = (body: Body, type: string, headers: Record<string, string>) => respondOk(okBytes(body, type, headers));
+const ok = (body: Body, type: string, headers: Record<string, string>, json?: Body | null) => respondOk(okBytes(body, type, headers, json));
+
+/** The 200 headers (lower-case names) each 304 answers for, so the Node server can give the 304 the coding the 200 would have had. */
+const representations = new WeakMap<Response, Record<string, string>>();
+export const representationOf = (response: Response) => representations.get(response);
+
+/** Whether the request holds the answer with these headers already (see api/conditional.ts). */
+export const holdsAnswer = (request: Request, headers: Headers) =>
+  notModified(request.headers.get('if-none-match'), request.headers.get('if-modified-since'), headers.get('etag') ?? undefined, headers.get('last-modified') ?? undefined);
+
+/** The 304 Not Modified of a 200 with these headers: no body, its validators, caching and CORS headers. */
+export function notModifiedResponse(headers: Headers): Response {
+  const full = Object.fromEntries(headers);
+  const response = new Response(null, { status: 304, headers: notModifiedHeaders(full) });
+  representations.set(response, full);
+  return response;
+}
 
 const FREE_HEADERS = { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE };
 /** A CSV answer is a file to a browser or a spreadsheet: it comes with a name. */
 const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; filename="${fileName}"` });
 
-/** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. */
+/** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. `json`: a CSV answer's JSON twin. */
 export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
-export const freeCsv = ({ text, fileName }: CsvAnswer) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) });
+export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) }, json);
 
 /** A priced route's answer, serialised, as bytes: kept once computed (api/priced.ts), the same bytes are then the Node server's to compress once. */
 export const pricedJson = (body: unknown) => okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
-export const pricedCsv = ({ text, fileName }: CsvAnswer) => okBytes(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) });
+export const pricedCsv = ({ text, fileName }: CsvAnswer, body: unknown) =>
+  okBytes(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, toJson(body));
+/** A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's. */
+export const pricedFile = (bytes: Uint8Array<ArrayBuffer>, { mediaType, fileName }: { mediaType: string; fileName: string }) =>
+  okBytes(bytes, mediaType, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, null);
 
 function preflight(): Response {
   return new Response(null, {
@@ -118,6 +168,8 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
   };
   return async (request) => {
     const response = await answer(request);
+    // A 200 the client holds already (its ETag named in If-None-Match, or not modified since): 304, no body.
+    if (response.status === 200 && holdsAnswer(request, response.headers)) return notModifiedResponse(response.headers);
     // HEAD gets what GET would, headers only: errors included, wherever the Response goes (Vercel too).
     return request.method === 'HEAD' && response.body !== null ? respond(null, { status: response.status, headers: response.headers }) : response;
   };
@@ -155,7 +207,7 @@ export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv'
 export const freeRoute = (operation: FreeOperation): Handler =>
   route((_request, url) => {
     const params = operation.params ? parseQuery(url, operation.params) : {};
-    return operation.csv && params.format === 'csv' ? freeCsv(operation.csv(params)) : freeJson(operation.body(params));
+    return operation.csv && params.format === 'csv' ? freeCsv(operation.csv(params), operation.body(params)) : freeJson(operation.body(params));
   });
 
 /**

@@ -4,7 +4,7 @@
 // paragraphs, then `## ` sections of `- [name](url): note` links, every URL absolute on the deployment's
 // site when the build has one, else a path on whatever server serves the file.
 import { type CoverageItem, PERIOD_TYPE_NAMES, ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
-import { LLMS_CAVEATS } from './caveats.ts';
+import { CONDITIONAL_SHORT, LLMS_CAVEATS } from './caveats.ts';
 import { exampleInput } from './json-schemas.ts';
 import { LIST_CACHE_HINT } from './mcp/list-cache.ts';
 import { wrapKeyOf } from './mcp/tool.ts';
@@ -77,7 +77,7 @@ function parameterNote(p: QueryParameter, route: RouteContract, seen: Map<string
   // The example, unless the route's example link shows it, it is the default, or the values are listed.
   const example = p.example !== undefined && !p.required && !values && p.example !== schema.default ? `, e.g. ${String(p.example)}` : '';
   const full = `${parameterWhat(p)}${example}`;
-  const first = full.length > 60 ? seen.get(`${p.name} ${full}`) : undefined;
+  const first = full.length > 30 ? seen.get(`${p.name} ${full}`) : undefined;
   if (!first) seen.set(`${p.name} ${full}`, route.path);
   return `\`${p.name}\` (${facts.join(', ')})${first ? ` as for ${first}` : `: ${full}`}`;
 }
@@ -100,7 +100,11 @@ function routeItem(route: RouteContract, coverage: readonly CoverageItem[], link
   const parts = [
     `${priceOf(route)}.`,
     `${route.summary}.`,
-    params.length ? `Parameters: ${params.map((p) => parameterNote(p, route, seen)).join('; ')}.` : 'No parameters (a query string is ignored).',
+    params.length
+      ? `Parameters: ${params.map((p) => parameterNote(p, route, seen)).join('; ')}.`
+      : route.params
+        ? 'No parameters.'
+        : 'No parameters (a query string is ignored).',
     exampleCaveat(route, coverage),
   ];
   return `- [GET ${route.path}](${link(examplePath(route))}): ${parts.filter(Boolean).join(' ')}`;
@@ -171,16 +175,16 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
     '',
     '## MCP',
     '',
-    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only; GET answers 405. MCP 2026-07-28 (server/discover, then tools/list and tools/call, each with its envelope in \`_meta\` and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; lists cached for ${LIST_CACHE_HINT.ttlMs / 3_600_000} hours, ${LIST_CACHE_HINT.cacheScope}) and the 2025 revisions (initialize, tools/list, tools/call) on the one endpoint; the tools in one fixed order. Each tool below takes its route's parameters (but \`format\`) and returns its full JSON as \`structuredContent\`; \`content[0].text\` is a compact rendering for a model to read: what was asked, a table of every figure (exact in full, printed as printed), and the numbered publications to cite; an answer past ${TEXT_LIMIT_TOKENS / 1000}k tokens leaves out the earliest rows and names the narrower call that gets them.`,
-    ...ROUTE_CONTRACTS.map((r) => toolItem(r, link)),
+    `- [MCP endpoint](${link('/mcp')}): streamable HTTP, stateless: POST JSON-RPC only; GET answers 405. MCP 2026-07-28 (server/discover, then tools/list and tools/call, each with its envelope in \`_meta\` and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; lists cached for ${LIST_CACHE_HINT.ttlMs / 3_600_000} hours, ${LIST_CACHE_HINT.cacheScope}) and the 2025 revisions (initialize, tools/list, tools/call) on the one endpoint; the tools in one fixed order. Each tool below (all routes but /v1/bulk) takes its route's parameters (but \`format\`) and returns its full JSON as \`structuredContent\`; \`content[0].text\` is a compact rendering for a model to read: what was asked, a table of every figure (exact in full, printed as printed), and the numbered publications to cite; an answer past ${TEXT_LIMIT_TOKENS / 1000}k tokens leaves out the earliest rows and names the narrower call that gets them.`,
+    ...ROUTE_CONTRACTS.filter((r) => !r.download).map((r) => toolItem(r, link)),
     `- [Paying a tool call](${link('/mcp')}): when the payment gate is on, a priced tool takes the x402 payment (a PaymentPayload) in the tools/call request's \`params._meta["${MCP_PAYMENT_META}"]\` and returns the receipt in \`result._meta["${MCP_PAYMENT_RESPONSE_META}"]\`; a call without a valid one gets a tool error result with the x402 PaymentRequired object in \`structuredContent\` and in \`content[0].text\`.`,
     '',
     '## Payment (x402)',
     '',
     `- [Terms](${link('/openapi.json')}): x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${network}, asset ${asset}; ${amounts} atomic units${terms.payTo ? `; payTo ${terms.payTo}` : ''}. The 402 challenge states the authoritative terms${terms.payTo ? '' : ', payee included'}. Spec: https://x402.org.`,
     `- [HTTP flow](${link(examplePath(example))}): with the gate on, a priced request without payment answers 402, body \`{}\`, the challenge in the \`PAYMENT-REQUIRED\` header (base64 JSON: \`accepts\` with amount, network, asset, payTo). Retry with the signed payment in \`PAYMENT-SIGNATURE\` (base64 JSON); the 200 carries the receipt in \`PAYMENT-RESPONSE\`. A payment is good for one answer.`,
-    `- [Prepaid channels](${link('/openapi.json')}): ${SCHEMES_SENTENCE} A voucher out of step with the server (a replay, an answer whose receipt was lost) gets 402 with the channel state to resynchronise to; the official client (@x402/evm's batch-settlement client) recovers by itself. MCP takes vouchers in the same \`_meta\` field.`,
-    `- [Never charged](${link('/openapi.json')}): 400 and 404 come before payment, so a bad request is never charged; an answer with no figure (empty \`publications\`) is 200 and not settled; a failed answer (500) is not settled. Free routes never need payment.`,
+    `- [Prepaid channels](${link('/openapi.json')}): ${SCHEMES_SENTENCE} A voucher out of step gets 402 with the channel state to resynchronise to; the official client does so by itself. MCP takes vouchers in the same \`_meta\` field.`,
+    `- [Never charged](${link('/openapi.json')}): 400 and 404 come before payment, so a bad request is never charged; an answer with no figure (empty \`publications\`) is 200 and not settled; a failed answer (500) is not settled. Free routes never need payment. ${CONDITIONAL_SHORT}`,
     `- [Discovery document](${link('/.well-known/x402')}): the x402 discovery document crawlers read (x402scan's format, \`version\` 1): \`resources\` lists every priced route's URL, with example values for its required parameters so an unpaid GET reaches the 402; \`instructions\` gives each one's method and price (USD and atomic units).`,
     '',
     '## Data caveats',

@@ -10,6 +10,13 @@ export interface CsvAnswer {
   fileName: string;
 }
 
+/** A priced answer as computed (api/priced.ts): a 200's bytes and headers (api/http.ts AnswerBytes), and whether it holds a figure. */
+export interface ComputedAnswer {
+  body: string | Uint8Array<ArrayBuffer>;
+  headers: Record<string, string>;
+  hasFigures: boolean;
+}
+
 /** A free route: its answer is bytes the ingest precomputed. */
 export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   kind: 'free';
@@ -31,6 +38,8 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
   prepare(params: z.infer<S>): () => unknown;
   /** The computed answer as CSV, for a route that takes `format=csv`. */
   csv?(body: unknown, params: z.infer<S>): CsvAnswer;
+  /** For a route whose answer is a file (a bulk download), not JSON: its bytes and headers, and whether it holds a figure. */
+  file?(body: unknown): ComputedAnswer;
 }
 
 export type Operation = FreeOperation | PricedOperation;
@@ -56,3 +65,7 @@ export const pricedOperation = <S extends z.ZodObject, B>(
   prepare: (params: z.infer<S>) => () => B,
   csv?: (body: B, params: z.infer<S>) => CsvAnswer,
 ): PricedOperation => ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare, csv }) as unknown as PricedOperation;
+
+/** A priced route whose answer is a file the build wrote (the bulk downloads), served as the contract's `download` says. */
+export const pricedFileOperation = <S extends z.ZodObject>(path: string, params: S, file: () => ComputedAnswer): PricedOperation =>
+  ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare: () => () => null, file }) as unknown as PricedOperation;

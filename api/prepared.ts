@@ -21,7 +21,7 @@ export function freeTargets(): string[] {
   const states = coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))).map((c) => c.state);
   const perState = ['/v1/lines', '/v1/premium/sample', '/v1/publications'].flatMap((path) => states.map((s) => `${path}?state=${s}`));
   const sampleCsv = ['/v1/premium/sample?format=csv', ...states.map((s) => `/v1/premium/sample?state=${s}&format=csv`)];
-  return ['/v1/coverage', '/v1/premium/sample', '/v1/publications', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', ...perState, ...sampleCsv];
+  return ['/v1/coverage', '/v1/premium/sample', '/v1/publications', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', '/v1/bulk/datapackage.json', ...perState, ...sampleCsv];
 }
 
 /** A handler's answer as the bytes and headers the server writes. */

@@ -1,8 +1,8 @@
 // A priced route: parameters checked and the request resolved (400/404) before any payment is asked
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
 import { AnswerCache } from './answer-cache.ts';
-import { type AnswerBytes, type Handler, parseQuery, pricedCsv, pricedJson, respondOk, route } from './http.ts';
-import type { PricedOperation } from './operations.ts';
+import { type Handler, holdsAnswer, notModifiedResponse, parseQuery, pricedCsv, pricedJson, respondOk, route } from './http.ts';
+import type { ComputedAnswer, PricedOperation } from './operations.ts';
 import { configuredGate } from './payment/configured.ts';
 import { onStoreReset } from './store.ts';
 
@@ -31,10 +31,6 @@ export const readableQuery = (params: Record<string, unknown>) =>
  */
 export const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
 
-/** A priced answer as computed: its bytes and headers, and whether it holds a figure. */
-interface ComputedAnswer extends AnswerBytes {
-  hasFigures: boolean;
-}
 
 /**
  * Each priced answer once computed, by path and canonical query (format included), up to 32 MiB: the
@@ -45,22 +41,35 @@ interface ComputedAnswer extends AnswerBytes {
 const computedAnswers = new AnswerCache<ComputedAnswer>(32 * 2 ** 20);
 onStoreReset(() => computedAnswers.clear());
 
+/** Whether a request asks whether its answer changed (If-None-Match or If-Modified-Since). */
+const conditional = (request: Request) => request.headers.has('if-none-match') || request.headers.has('if-modified-since');
+
 export function pricedRoute(operation: PricedOperation): Handler {
-  const { contract, params, prepare, csv } = operation;
+  const { contract, params, prepare, csv, file } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     const compute = prepare(parsed);
     const key = `${url.pathname}?${readableQuery(parsed)}`;
-    const answer = () => {
-      let computed = computedAnswers.get(key);
-      if (!computed) {
+    const computed = () => {
+      let kept = computedAnswers.get(key);
+      if (!kept) {
         const body = compute();
         // The same answer in either format: figures, price and the no-charge rule are the JSON's.
-        const bytes = csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed)) : pricedJson(body);
-        computedAnswers.set(key, (computed = { ...bytes, hasFigures: citesPublications(body) }));
+        if (file) kept = file(body);
+        else kept = { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures: citesPublications(body) };
+        computedAnswers.set(key, kept);
       }
-      return { response: respondOk(computed), hasFigures: computed.hasFigures };
+      return kept;
     };
+    const answer = () => {
+      const kept = computed();
+      return { response: respondOk(kept), hasFigures: kept.hasFigures };
+    };
+    // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free (DECISIONS §14).
+    if (conditional(request)) {
+      const headers = new Headers(computed().headers);
+      if (holdsAnswer(request, headers)) return notModifiedResponse(headers);
+    }
     const gate = await configuredGate();
     return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().response;
   });

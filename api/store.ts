@@ -59,15 +59,20 @@ function verifiedBytes(path: string): Buffer | null {
   return Object.hasOwn(files, path) ? readListed(path, files[path]) : null;
 }
 
-/** The precomputed body at `free/<path>`, or null when the build has none. */
-export function freeBody(path: string): Uint8Array<ArrayBuffer> | null {
-  const key = `free/${path}`;
+/** The bytes of the file at `key` (a path below the shards folder), read once; null when the build has none. */
+function keptBytes(key: string): Uint8Array<ArrayBuffer> | null {
   if (!bytesCache.has(key)) {
     const bytes = verifiedBytes(key);
     bytesCache.set(key, bytes && new Uint8Array(bytes));
   }
   return bytesCache.get(key)!;
 }
+
+/** The precomputed body at `free/<path>`, or null when the build has none. */
+export const freeBody = (path: string) => keptBytes(`free/${path}`);
+
+/** The private file at `private/<path>` as bytes (a bulk download), or null when the build has none. */
+export const privateFile = (path: string) => keptBytes(`private/${path}`);
 
 /**
  * The private shard at `private/<path>`, parsed and then shaped once by `prepare` (for the query

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { GRANULARITIES, isIsoDate } from './periods.ts';
 import { UNITS } from './metrics.ts';
-import { STATE_CODE, WHOLE_MESSAGE, checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+import { bulkCsvResponse, bulkParams, bulkParquetResponse, dataPackageResponse } from './contract-bulk.ts';
+import { BULK_COLUMNS, STATE_CODE, WHOLE_MESSAGE, checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
 import {
   eligibilityParams, eligibilityResponse, enforcementParams, enforcementResponse, rateActivityParams, rateActivityResponse, ratesParams, ratesResponse,
   ratesSampleResponse, solvencyParams, solvencyResponse, solvencySampleResponse, syndicatesParams, syndicatesResponse, syndicatesSampleResponse,
@@ -566,6 +567,11 @@ export interface RouteContract {
    */
   exampleParams?: readonly string[];
   /**
+   * A download over HTTP (the bulk files and their descriptor), not an MCP tool: a whole table belongs in a
+   * notebook, not in a model's context. Its media type and the file name its Content-Disposition gives.
+   */
+  download?: { mediaType: string; fileName: string };
+  /**
    * A priced route's answer shape for discovery (the x402 Bazaar extension of its 402 challenge). It
    * carries no figures: the challenge is free, and no priced figure may be given away.
    */
@@ -656,6 +662,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: enforcementParams,
     response: enforcementResponse,
     errors: [400, 402, 500, 503],
+    // A short example (llms.txt stays compact): the filters that show what the route is for.
+    exampleParams: ['action_type', 'state'],
     example: { data: [], ...NO_DATASET_RECORDS },
   },
   {
@@ -668,6 +676,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: ratesParams,
     response: ratesResponse,
     errors: [400, 402, 500, 503],
+    // A short example (llms.txt stays compact): the filters that show what the route is for.
+    exampleParams: ['state', 'toi'],
     example: { data: [], ...NO_DATASET_RECORDS },
   },
   {
@@ -680,6 +690,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: rateActivityParams,
     response: rateActivityResponse,
     errors: [400, 402, 500, 503],
+    exampleParams: ['states', 'granularity'],
     example: { granularity: 'quarter', data: [], ...NO_DATASET_RECORDS },
   },
   {
@@ -692,6 +703,8 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     params: syndicatesParams,
     response: syndicatesResponse,
     errors: [400, 402, 500, 503],
+    // A short example (llms.txt stays compact): the filters that show what the route is for.
+    exampleParams: ['syndicate'],
     example: { data: [], ...NO_DATASET_RECORDS },
   },
   {
@@ -706,6 +719,32 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     // No entry transcribed so far carries a syndicate number: the example asks by name only.
     exampleParams: ['insurer'],
     example: { data: [], ...NO_DATASET_RECORDS },
+  },
+  {
+    path: '/v1/bulk/premium.csv',
+    operationId: 'get_bulk_premium_csv',
+    summary: 'Every figure, every vintage, as CSV',
+    description:
+      "Every figure of every publication in one file: each state, line, county, period type, period and vintage, one row per figure in the CSV answers' long columns plus county and latest (true where the API answers that very figure today). Described, free, by /v1/bulk/datapackage.json.",
+    priceUsd: '5.00',
+    params: bulkParams,
+    response: bulkCsvResponse,
+    errors: [400, 402, 500, 503],
+    download: { mediaType: 'text/csv; charset=utf-8', fileName: 'premium.csv' },
+    // The header line alone: the file's shape, no figure.
+    example: `${BULK_COLUMNS.join(',')}\r\n`,
+  },
+  {
+    path: '/v1/bulk/premium.parquet',
+    operationId: 'get_bulk_premium_parquet',
+    summary: 'Every figure, every vintage, as Parquet',
+    description: 'The same table as /v1/bulk/premium.csv, row for row, with typed columns: value a double, report_date a date, latest a boolean.',
+    priceUsd: '5.00',
+    params: bulkParams,
+    response: bulkParquetResponse,
+    errors: [400, 402, 500, 503],
+    download: { mediaType: 'application/vnd.apache.parquet', fileName: 'premium.parquet' },
+    example: `(binary) Apache Parquet, columns ${BULK_COLUMNS.join(', ')}`,
   },
   {
     path: '/v1/premium/sample',
@@ -784,4 +823,19 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
     response: coverageResponse,
     errors: [500],
   },
+  {
+    path: '/v1/bulk/datapackage.json',
+    operationId: 'get_bulk_datapackage',
+    summary: 'Data package of the bulk files',
+    description:
+      "The columns of /v1/bulk/premium.csv and .parquet with their types, units and meaning, every publication they cite, the data's version (data_as_of), and each file's size and SHA-256. Takes no parameters and ignores any query string.",
+    priceUsd: null,
+    params: null,
+    response: dataPackageResponse,
+    errors: [500],
+    download: { mediaType: 'application/json', fileName: 'datapackage.json' },
+  },
 ];
+
+/** The routes an MCP tool serves: every route but the downloads (RouteContract.download). */
+export const TOOL_ROUTES: readonly RouteContract[] = ROUTE_CONTRACTS.filter((r) => !r.download);

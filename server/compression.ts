@@ -4,6 +4,7 @@
 // the kept priced ones, a priced answer's body computed once) are compressed once, at full strength; an answer
 // made for one request (an MCP answer with its id) at a fast level.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { codedEtag } from '../api/conditional.ts';
 import type { PreparedAnswer } from '../api/prepared.ts';
 import { remembered } from './remembered.ts';
 
@@ -81,10 +82,10 @@ export function varying(headers: Record<string, string>): Record<string, string>
   return out;
 }
 
-/** The headers of the encoded form: Content-Encoding, its own Content-Length (same place), Vary. */
+/** The headers of the encoded form: Content-Encoding, its own Content-Length and ETag (same places), Vary. */
 export function encodedHeaders(headers: Record<string, string>, coding: Coding, length: number): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name in headers) out[name] = name === 'content-length' ? String(length) : headers[name];
+  for (const name in headers) out[name] = name === 'content-length' ? String(length) : name === 'etag' ? codedEtag(headers[name], coding) : headers[name];
   if (!('content-length' in out)) out['content-length'] = String(length);
   out['content-encoding'] = coding;
   return varying(out);

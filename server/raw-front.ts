@@ -97,7 +97,8 @@ function writeAnswer(socket: Socket, server: Server, { status, headers, parts }:
   }
   socket.cork();
   socket.write(start);
-  if (!('content-length' in headers)) {
+  // A 304 has no body, and says no length (RFC 9110 8.6), as Node's own answer does not.
+  if (!('content-length' in headers) && status !== 304) {
     let length = 0;
     for (const part of parts) length += part.length;
     socket.write(`content-length: ${length}\r\n`);

@@ -9,7 +9,7 @@
 // 2. a route sending a doubled leading slash (`//v1/coverage`) to the function: Vercel's CLI router also tries
 //    a route's `src` on the path without its first character, which would make `^/v1/coverage$` match it;
 // 3. for each canonical query, a route from its exact path (case-sensitive), GET or HEAD, with its exact query
-//    values (`has`) and none of its route's other parameters (`missing`), to its file, with the headers of the
+//    values (`has`) and none of its route's other parameters nor a conditional header (`missing`), to its file, with the headers of the
 //    handler's answer (Content-Length left to the CDN, which sends the bytes), `check: true` as Vercel's own
 //    rewrites to files have.
 //
@@ -25,7 +25,7 @@ import { FEED_PATH, FEED_TYPE } from './feed-type.ts';
 const FREE_FILES_DIR = '_free';
 
 /** What Build Output API v3 routes this module reads or writes (https://vercel.com/docs/build-output-api/configuration). */
-type Condition = { type: 'query'; key: string; value?: string };
+type Condition = { type: 'query' | 'header'; key: string; value?: string };
 type Route =
   | { handle: string }
   | {
@@ -40,6 +40,15 @@ type Route =
       continue?: boolean;
       status?: number;
     };
+
+/**
+ * A conditional request (If-None-Match, If-Modified-Since) goes to the function, which answers 304 by the
+ * API's own ETag (api/conditional.ts): the CDN's validators for a static file are its own, not the API's.
+ */
+const CONDITIONAL_HEADERS: Condition[] = [
+  { type: 'header', key: 'if-none-match' },
+  { type: 'header', key: 'if-modified-since' },
+];
 
 /** The CDN computes the length of what it sends (and may compress it); every other header is the handler's. */
 const HEADERS_LEFT_TO_THE_CDN = new Set(['content-length']);
@@ -110,7 +119,9 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
     // The format is the file's extension: /v1/premium/sample?state=FL&format=csv is _free/v1/premium/sample/FL.csv.
     const names = query.filter(([key]) => key !== 'format').map(([, value]) => value);
     const ext = url.searchParams.get('format') ?? 'json';
-    const file = `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}.${ext}`;
+    // A path that names its file already (/v1/bulk/datapackage.json) keeps its name.
+    const named = !names.length && url.pathname.endsWith(`.${ext}`);
+    const file = `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}${named ? '' : `.${ext}`}`;
     const onDisk = join(output, 'static', file);
     if (existsSync(onDisk)) throw new Error(`vercel free files: ${file} is already in the build output`);
     mkdirSync(dirname(onDisk), { recursive: true });
@@ -121,7 +132,7 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
       caseSensitive: true,
       methods,
       ...(query.length ? { has: query.map(([key, value]) => ({ type: 'query' as const, key, value: `^${escapeRegex(value)}$` })) } : {}),
-      ...(absent.length ? { missing: absent.map((key) => ({ type: 'query' as const, key })) } : {}),
+      missing: [...absent.map((key) => ({ type: 'query' as const, key })), ...CONDITIONAL_HEADERS],
       dest: file,
       headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_LEFT_TO_THE_CDN.has(name))),
       check: true,

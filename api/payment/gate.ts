@@ -217,7 +217,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         config[route.path] = {
           accepts: optionsOf(route),
           description: `${route.summary}. ${route.description}`,
-          mimeType: 'application/json',
+          mimeType: route.download?.mediaType ?? 'application/json',
           extensions: { ...discoveryExtension(route), ...PAYMENT_ID_EXTENSION },
         };
       }

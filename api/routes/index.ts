@@ -19,6 +19,8 @@ import { getRatesSample } from './get-rates-sample.ts';
 import { getSolvencySample } from './get-solvency-sample.ts';
 import { getSyndicatesSample } from './get-syndicates-sample.ts';
 import { listPublications } from './list-publications.ts';
+import { getBulkPremiumCsv, getBulkPremiumParquet } from './get-bulk-premium.ts';
+import { getBulkDatapackage } from './get-bulk-datapackage.ts';
 
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/coverage': getCoverage,
@@ -38,6 +40,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   '/v1/rates/activity': getRateActivity,
   '/v1/syndicates': getSyndicate,
   '/v1/eligibility': getEligibility,
+  '/v1/bulk/premium.csv': getBulkPremiumCsv,
+  '/v1/bulk/premium.parquet': getBulkPremiumParquet,
+  '/v1/bulk/datapackage.json': getBulkDatapackage,
 };
 
 /** Every other path under /v1. */

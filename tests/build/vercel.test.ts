@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES, errorBody } from '../../domain/contract.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { freeTargets } from '../../api/prepared.ts';
 import { paymentTerms } from '../../api/payment/terms.ts';
@@ -96,20 +96,21 @@ type Resolution =
  * Where Vercel's routing sends a request, by the route list: each route's `src` is a regular expression on the
  * path as sent (not the query; case-insensitive unless `caseSensitive`, and, as the CLI's router `vercel dev`
  * does, tried on the path without its first character too), `methods`, and `has`/`missing` on the query (a
- * parameter's first value, the value a regular expression on the whole of it). A matching route adds its
+ * parameter's first value, the value a regular expression on the whole of it) or on a request header (lower-case names). A matching route adds its
  * headers; with `continue` it rewrites the path and goes on; otherwise its `dest` is a static file (with `check`,
  * if there is none, routing goes on from that path) or, without a leading slash, the function of that name.
  * At `handle: filesystem`, a static file at the path answers.
  */
-function resolveRequest(routes: readonly VercelRoute[], files: ReadonlySet<string>, method: string, target: string): Resolution {
+function resolveRequest(routes: readonly VercelRoute[], files: ReadonlySet<string>, method: string, target: string, requestHeaders: Record<string, string> = {}): Resolution {
   const q = target.indexOf('?');
   let path = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
   const headers: Record<string, string> = {};
   const fileAt = (p: string) => (files.has(p) ? p : p.endsWith('/') && files.has(`${p}index.html`) ? `${p}index.html` : undefined);
   const holds = (c: { type: string; key?: string; value?: string }) => {
-    if (c.type !== 'query' || c.key === undefined) throw new Error(`condition ${JSON.stringify(c)} is not modelled`);
-    const value = query.get(c.key);
+    if ((c.type !== 'query' && c.type !== 'header') || c.key === undefined) throw new Error(`condition ${JSON.stringify(c)} is not modelled`);
+    // A header's name is case-insensitive; a query parameter's is not.
+    const value = c.type === 'header' ? (requestHeaders[c.key.toLowerCase()] ?? null) : query.get(c.key);
     return value !== null && (c.value === undefined || new RegExp(`^${c.value}$`).test(value));
   };
   for (const r of routes) {
@@ -224,8 +225,8 @@ describe('DEPLOY_TARGET=vercel build', () => {
     const targets = freeTargets(); // what the integration wrote files for: one list, api/prepared.ts
     restore();
     const states = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')).length;
-    // the free routes and the publications feed, lines, sample and publications of each state, and the sample as CSV (default state and each)
-    expect(targets.length).toBe(6 + 3 * states + 1 + states);
+    // the free routes, the bulk files' data package and the publications feed, lines, sample and publications of each state, and the sample as CSV (default state and each)
+    expect(targets.length).toBe(7 + 3 * states + 1 + states);
     const requests = targets.flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path })));
     const out = await callFunction({}, requests);
     const routes = vercelRoutes();
@@ -330,6 +331,36 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(unseen.map((path) => out[path].status)).toEqual([400, 400, 400]);
   });
 
+  it('sends a conditional request for a free file to the function, which answers 304 by the API\'s own ETag; the bulk files are the function\'s, priced', async () => {
+    const restore = serveShards(SHARDS);
+    const targets = freeTargets();
+    restore();
+    const routes = vercelRoutes();
+    const paths = staticPaths();
+    const first = await callFunction({}, targets.map((path) => ({ method: 'GET', path })));
+    type Conditional = { method: string; path: string; headers: Record<string, string>; key: string };
+    const conditional = targets.flatMap((path): Conditional[] => [
+      { method: 'GET', path, headers: { 'If-None-Match': first[path].headers.etag }, key: `INM ${path}` },
+      { method: 'HEAD', path, headers: { 'If-Modified-Since': first[path].headers['last-modified'] }, key: `IMS ${path}` },
+    ]);
+    for (const { method, path, headers } of conditional) {
+      const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+      expect(resolveRequest(routes, paths, method, path, lower), `${method} ${path} ${Object.keys(headers)}`).toEqual({ to: 'function', name: '_render', headers: {} });
+    }
+    const out = await callFunction({}, conditional);
+    for (const { key, path } of conditional) {
+      expect([out[key].status, out[key].body], key).toEqual([304, '']);
+      expect(out[key].headers.etag, key).toBe(first[path].headers.etag);
+    }
+    // The bulk files: no static file, the function's answer (the gate off here: the file itself).
+    const bulk = await callFunction({}, ['/v1/bulk/premium.csv', '/v1/bulk/premium.parquet'].map((path) => ({ method: 'GET', path })));
+    for (const path of ['/v1/bulk/premium.csv', '/v1/bulk/premium.parquet']) {
+      expect(resolveRequest(routes, paths, 'GET', path).to, path).toBe('function');
+      expect(bulk[path].status, path).toBe(200);
+      expect(bulk[path].headers['cache-control'], path).toBe('private, no-store');
+    }
+  });
+
   it('carries every shard, byte for byte, inside the function', () => {
     for (const f of filesUnder(SHARDS)) {
       const inFunction = join(FUNC, 'shards', relative(SHARDS, f));
@@ -403,7 +434,7 @@ describe('DEPLOY_TARGET=vercel build', () => {
     try {
       for (const gateOn of [false, true]) {
         const out = await callFunction(gateOn ? { X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', X402_FACILITATOR_URL: facilitator.url } : {}, requests);
-        expect(JSON.parse(out.list.body).result.tools.map((t: { name: string }) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+        expect(JSON.parse(out.list.body).result.tools.map((t: { name: string }) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
         const sample = JSON.parse(out.sample.body).result;
         expect(sample.structuredContent).toEqual(JSON.parse(readFileSync(join(SHARDS, 'free', 'sample', 'TX.json'), 'utf8')));
         const premium = JSON.parse(out.premium.body).result;
@@ -433,7 +464,9 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(get.body).toBe(wellKnownX402Text(site, paymentTerms()));
     expect(get.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
     expect(get.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600', 'cdn-cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
-    expect(withoutLength(get.headers)).toEqual(withoutLength(out['/v1/coverage'].headers));
+    // The free routes' headers, but its own length and ETag (the SHA-256 of its bytes).
+    expect(get.headers.etag).toBe(`"${createHash('sha256').update(get.body).digest('hex')}"`);
+    expect({ ...withoutLength(get.headers), etag: undefined }).toEqual({ ...withoutLength(out['/v1/coverage'].headers), etag: undefined });
     expect(out[`HEAD ${WELL_KNOWN_X402_PATH}`]).toEqual({ status: 200, headers: get.headers, body: '' });
     expect([out[`POST ${WELL_KNOWN_X402_PATH}`].status, out[`POST ${WELL_KNOWN_X402_PATH}`].headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
 

@@ -14,7 +14,7 @@ import { handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { paymentTerms } from '../../api/payment/terms.ts';
-import { type CoverageItem, ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { type CoverageItem, ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
@@ -48,6 +48,7 @@ function figuresIn(body: unknown): unknown[] {
   if ('receivership_count' in b) return [...list('recent_liquidations'), ...list('recent_fines')];
   if ('recent_large_increases' in b) return (b.states as Json[]).filter((s) => (s.filing_count as number) > 0);
   if ('syndicate_count' in b) return list('examples');
+  if (b.profile === 'tabular-data-package') return list('sources'); // the bulk files' descriptor: the publications behind them
   // premium, the sample, the dataset lists, rate activity: series rows must hold a figure, records are figures
   if (Array.isArray(b.data)) return (b.data as Json[]).filter((r) => !('printed' in r) || rowHolds(r));
   throw new Error(`an answer of a shape this test does not know: ${Object.keys(b).join(', ')}`);
@@ -56,6 +57,12 @@ function figuresIn(body: unknown): unknown[] {
 /** Why an answer holds no figure, or null when it holds one: 200, figures, and (DECISIONS §10) the publications they come from. */
 async function noFigure(res: Response): Promise<string | null> {
   if (res.status !== 200) return `status ${res.status}: ${(await res.text()).slice(0, 200)}`;
+  if (res.headers.get('content-type') === 'application/vnd.apache.parquet') {
+    // The bulk Parquet file: a Parquet file (its magic at both ends) with row data (tests/contract/bulk.test.ts reads it back).
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const parquet = bytes.subarray(0, 4).toString() === 'PAR1' && bytes.subarray(-4).toString() === 'PAR1';
+    return parquet && bytes.length > 1024 ? null : `not a Parquet file with rows: ${bytes.length} bytes`;
+  }
   const text = await res.text();
   if (res.headers.get('content-type')?.startsWith('text/csv')) {
     // CSV: a header line, then one line per figure; an answer with no figure is the header alone.
@@ -165,7 +172,7 @@ describe('the example call of every MCP tool answers with figures on the real da
   afterAll(() => client.close());
 
   it('every tool the server lists, called with the examples its input schema shows (those of its required parameters)', async () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
     for (const tool of tools) {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, { examples?: unknown[] }>;
       const args = Object.fromEntries((tool.inputSchema.required ?? []).map((name) => [name, properties[name].examples?.[0]]));

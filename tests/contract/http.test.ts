@@ -18,6 +18,7 @@ import { exampleQuery } from '../../api/llms.ts';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
+import { conditionalSuite } from './conditional-suite.ts';
 import { parseResponse, rawExchange, rawRequestBytes, responseEnd } from '../support/raw-http.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-node');
@@ -35,6 +36,7 @@ afterAll(() => server?.stop());
 // Identity bytes, as the handlers give them (fetch would otherwise ask for, and undo, br or gzip: compression has its own tests below).
 const IDENTITY = { 'Accept-Encoding': 'identity' };
 contractSuite((path, init) => fetch(`${server.base}${path}`, { ...init, headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) } }));
+conditionalSuite((path, init) => fetch(`${server.base}${path}`, { ...init, headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) } }));
 
 describe('GET /openapi.json over HTTP', () => {
   it('serves JSON equal to the document the contract generates (a stale build fails here)', async () => {
@@ -344,8 +346,13 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     const priced = ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => `${r.path}?${exampleQuery(r)}`);
     const withoutDate = (raw: Buffer) => raw.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
     let compared = 0;
+    let notModified = 0;
     for (const target of [...freeTargets(), ...priced]) {
-      const variants = [['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]], ['GET', [['Accept-Encoding', 'br']]], ['HEAD', [['Accept-Encoding', 'gzip, deflate']]]];
+      const variants = [
+        ['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]], ['GET', [['Accept-Encoding', 'br']]], ['HEAD', [['Accept-Encoding', 'gzip, deflate']]],
+        // 304s (DECISIONS §14): a tag that matches any answer, a date after every answer's, and a coded answer's
+        ['GET', [['If-None-Match', '*']]], ['HEAD', [['If-Modified-Since', 'Fri, 01 Jan 2100 00:00:00 GMT']]], ['GET', [['Accept-Encoding', 'br'], ['If-None-Match', '*']]],
+      ];
       for (const [method, headers] of variants as [string, [string, string][]][]) {
         const request = rawRequestBytes(method, target, 'api.example', headers);
         const head = method === 'HEAD';
@@ -354,9 +361,11 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
         const node = await rawExchange(port, request, { head, split: 5 });
         expect(withoutDate(front), `${method} ${target}`).toBe(withoutDate(node));
         if (front.toString('latin1').startsWith('HTTP/1.1 200')) compared++;
+        if (front.toString('latin1').startsWith('HTTP/1.1 304')) notModified++;
       }
     }
     expect(compared).toBeGreaterThan(30); // answers with figures, not only errors
+    expect(notModified).toBeGreaterThan(30);
   });
 
   it('with the gate off, answer a priced query asked again (kept after the first answer) exactly as the handler does, and its other spellings and errors too', async () => {
@@ -420,6 +429,9 @@ describe('compressed answers (server/compression.ts)', () => {
           expect(header(answer.headers, 'vary'), what).toBe('Accept-Encoding');
           expect(Number(header(answer.headers, 'content-length')), what).toBe(answer.body.length);
           expect(decode(coding, answer.body).equals(identity.body), what).toBe(true);
+          // The ETag names the coding (a strong tag per representation); an MCP answer, to a POST, has none.
+          const etag = header(identity.headers, 'etag');
+          expect(header(answer.headers, 'etag'), what).toBe(method === 'POST' ? undefined : coding ? `${etag!.slice(0, -1)}-${coding}"` : etag);
           if (coding) expect(answer.body.length, what).toBeLessThan(identity.body.length);
         }
     }

@@ -6,12 +6,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, serveShards, useShardsOf } from '../support/shards.ts';
 import { contractSuite } from './suite.ts';
+import { conditionalSuite } from './conditional-suite.ts';
 
 const call = (path: string, init?: RequestInit) => callHandler(`http://service.test${path}`, init);
 
 useShardsOf(FIXTURE_DATA);
 
 contractSuite(call);
+conditionalSuite(call);
 
 describe('a failure to compute an answer', () => {
   it('is a 500 internal error that leaks no path or stack', async () => {

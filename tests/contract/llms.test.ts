@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CoverageItem, ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { type CoverageItem, ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { paymentTerms } from '../../api/payment/terms.ts';
@@ -117,7 +117,7 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site: strin
   if (!api.some((i) => pathOf(i.url) === '/openapi.json')) problems.push('/openapi.json missing');
   const mcp = section('MCP')?.items ?? [];
   if (!mcp.some((i) => pathOf(i.url) === '/mcp' && /\b405\b/.test(i.note ?? '') && /POST/.test(i.note ?? ''))) problems.push('MCP endpoint missing');
-  for (const route of ROUTE_CONTRACTS) {
+  for (const route of TOOL_ROUTES) {
     const tool = mcp.find((i) => i.name === route.operationId);
     if (!tool) problems.push(`tool ${route.operationId} missing`);
     else if (pathOf(tool.url) !== '/mcp' || !tool.note?.includes(route.path) || !tool.note.includes(priceText(route.priceUsd)))

@@ -30,6 +30,10 @@ const SPEC = {
   '/v1/rates/activity': { price: '0.10', params: ['states', 'from', 'to', 'granularity'], required: [] },
   '/v1/syndicates': { price: '0.10', params: ['syndicate', 'managing_agent'], required: [] },
   '/v1/eligibility': { price: '0.10', params: ['syndicate', 'insurer'], required: [] },
+  // DECISIONS §14: the bulk files, 5.00 USD each, and their free descriptor
+  '/v1/bulk/premium.csv': { price: '5.00', params: [], required: [] },
+  '/v1/bulk/premium.parquet': { price: '5.00', params: [], required: [] },
+  '/v1/bulk/datapackage.json': { price: null, params: [], required: [] },
 } as const;
 
 type Doc = {
@@ -41,7 +45,7 @@ type Doc = {
       get: {
         operationId: string;
         parameters: { name: string; in: string; required: boolean; example?: unknown; schema: Record<string, unknown> }[];
-        responses: Record<string, unknown>;
+        responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
         'x-price-usd'?: string;
         'x-payment-info'?: { price: unknown; protocols: { x402: Record<string, unknown> }[] };
         security?: unknown[];
@@ -70,10 +74,17 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
       expect(query.map((p) => p.name).sort(), path).toEqual([...spec.params].sort());
       expect(query.filter((p) => p.required).map((p) => p.name).sort(), path).toEqual([...spec.required].sort());
       expect('402' in op.responses, path).toBe(spec.price !== null);
-      // The x402 payment travels in a request header: priced routes say which, free routes take none.
+      // Every route takes the conditional headers (DECISIONS §14); the x402 payment travels in a request header: priced routes say which.
       const headers = op.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.required]);
-      expect(headers, path).toEqual(spec.price === null ? [] : [['PAYMENT-SIGNATURE', false]]);
+      const conditional = [['If-None-Match', false], ['If-Modified-Since', false]];
+      expect(headers, path).toEqual(spec.price === null ? conditional : [...conditional, ['PAYMENT-SIGNATURE', false]]);
+      // Every 200 says its validators, and a 304 is described.
+      expect(Object.keys(op.responses['200'].headers!), path).toEqual(expect.arrayContaining(['ETag', 'Last-Modified']));
+      expect(op.responses['304'], path).toBeDefined();
     }
+    // The downloads are described by their own media types.
+    expect(Object.keys(doc.paths['/v1/bulk/premium.csv'].get.responses['200'].content!)).toEqual(['text/csv']);
+    expect(Object.keys(doc.paths['/v1/bulk/premium.parquet'].get.responses['200'].content!)).toEqual(['application/vnd.apache.parquet']);
   });
 
   it("keeps SPEC.md's patterns for from, to, report_date, year and period", () => {

@@ -2,6 +2,7 @@
 // HTTP: the document's bytes, the free routes' headers, HEAD, other methods; and, with the payment gate on,
 // the document names the payee and every resource it lists answers that server's 402 with the amount it
 // states. One build (the fixture data), two server processes.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +62,9 @@ describe('GET /.well-known/x402 on the Node server', () => {
       'access-control-allow-origin': '*',
       'content-length': String(Buffer.byteLength(res.body)),
     });
-    expect(withoutTransport(res.headers)).toEqual(await freeHeaders(server.base));
+    // Its own ETag, the SHA-256 of its bytes (DECISIONS §14); every other header the free routes'.
+    expect(res.headers.etag).toBe(`"${createHash('sha256').update(res.body).digest('hex')}"`);
+    expect({ ...withoutTransport(res.headers), etag: undefined }).toEqual({ ...(await freeHeaders(server.base)), etag: undefined });
   });
 
   it('answers HEAD with the same status and headers and no body; OPTIONS with the CORS preflight; another method 405 in the JSON error body', async () => {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleMcp } from '../../api/mcp/handle-mcp.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
 
 const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -71,7 +71,7 @@ beforeAll(async () => {
 
 describe("README: the route table and the MCP tool list", () => {
   it('the server lists one tool per route of the contract, named by its operationId', () => {
-    expect(sorted(tools)).toEqual(sorted(ROUTE_CONTRACTS.map((r) => r.operationId)));
+    expect(sorted(tools)).toEqual(sorted(TOOL_ROUTES.map((r) => r.operationId)));
   });
 
   it('lists every route of the contract once, with its price, and no other; every tool the server lists, free and priced as their routes', () => {

@@ -3,6 +3,7 @@
 // contract (exactly the priced routes, each with its method and price, absolute on the site, no free route),
 // and each resource probed unpaid against the payment gate over the fixture data: the 402 challenge states the
 // amount, network, asset and payee the document announced. The page's answer is the free routes' answer.
+import { createHash } from 'node:crypto';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,10 +201,13 @@ describe('the page (src/pages/.well-known/x402.ts), as both servers run it', () 
       'cdn-cache-control': 'public, max-age=3600',
       'content-length': String(Buffer.byteLength(body)),
       'content-type': 'application/json; charset=utf-8',
+      // DECISIONS §14: its body's SHA-256, and the build's newest report_date (it cites none), as /v1/coverage's
+      etag: `"${createHash('sha256').update(body).digest('hex')}"`,
+      'last-modified': expect.stringMatching(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} 00:00:00 GMT$/),
     });
-    // The free routes' very headers, the length aside.
+    // The free routes' very headers, the length and the ETag aside.
     const free = Object.fromEntries((await callHandler(`${SITE}/v1/coverage`)).headers);
-    expect({ ...headers, 'content-length': undefined }).toEqual({ ...free, 'content-length': undefined });
+    expect({ ...headers, 'content-length': undefined, etag: undefined }).toEqual({ ...free, 'content-length': undefined, etag: undefined });
   });
 
   it('answers HEAD with the same headers and no body, OPTIONS with the CORS preflight, and any other method 405', async () => {

@@ -7,6 +7,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { BULK_COLUMNS } from '../../domain/contract-shared.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
@@ -112,10 +113,21 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
     expect(a.headers.get('cache-control')).toBe(route.priceUsd ? PRICED_CACHE : FREE_CACHE);
     // format=csv (DECISIONS §11), on a route that takes it: CSV lines under the route's header; else the
     // route's JSON (a route without parameters ignores a query string).
+    // Every 200 carries its validators (DECISIONS §14).
+    expect(a.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(Date.parse(a.headers.get('last-modified')!)).not.toBeNaN();
     if (url.searchParams.get('format') === 'csv' && route.params && 'format' in route.params.shape) {
       expect(a.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       if (!head) expect(a.text.split('\r\n')[0]).toBe(CSV_HEADERS[route.path] ?? SERIES_CSV_HEADER);
+    } else if (route.download && route.download.mediaType !== 'application/json') {
+      // A bulk file: its own type; the CSV under its header, the Parquet file a Parquet file.
+      expect(a.headers.get('content-type')).toBe(route.download.mediaType);
+      if (!head) expect(route.path.endsWith('.csv') ? a.text.split('\r\n')[0] : a.text.slice(0, 4)).toBe(route.path.endsWith('.csv') ? BULK_COLUMNS.join(',') : 'PAR1');
     } else if (!head) route.response.parse(JSON.parse(a.text));
+  } else if (a.status === 304) {
+    // Not modified: no body, the validators of the answer held.
+    expect(a.text).toBe('');
+    expect(a.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
   } else if (a.status === 204) {
     expect(a.text).toBe('');
   } else if (a.status === 402) {
@@ -265,6 +277,8 @@ describe('junk PAYMENT-SIGNATURE headers on priced routes, gate on', () => {
       '/v1/rates/activity': 'states=FL',
       '/v1/syndicates': 'syndicate=1234',
       '/v1/eligibility': 'syndicate=1234',
+      '/v1/bulk/premium.csv': '',
+      '/v1/bulk/premium.parquet': '',
     };
     for (const route of PRICED) {
       const res = await callHandler(`${ORIGIN}${route.path}?${query[route.path]}`);

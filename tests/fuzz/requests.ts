@@ -344,6 +344,13 @@ const statesNamed = (url: URL) => (url.searchParams.get('states') ?? url.searchP
  * the fixture does not have.
  */
 export function allowedStatuses(r: FuzzRequest, url: URL, gateOn: boolean): number[] {
+  const statuses = unconditionalStatuses(r, url, gateOn);
+  // A conditional request (If-None-Match: *, or a date) may be answered 304 where it would be answered (DECISIONS §14).
+  const conditional = r.headers.some(([name]) => /^if-(none-match|modified-since)$/i.test(name));
+  return conditional && (statuses.includes(200) || statuses.includes(402)) ? [...statuses, 304] : statuses;
+}
+
+function unconditionalStatuses(r: FuzzRequest, url: URL, gateOn: boolean): number[] {
   const method = normalizedMethod(r.method);
   if (method === 'OPTIONS') return [204];
   if (method !== 'GET' && method !== 'HEAD') return [405];

@@ -12,7 +12,7 @@ import { handleMcp, mcpFastPath } from '../../api/mcp/handle-mcp.ts';
 import type { McpFastPath } from '../../api/mcp/fast.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import type { Gate } from '../../api/payment/gate.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
 import { FIXTURE_CALLS } from '../support/mcp-calls.ts';
 import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
@@ -108,7 +108,7 @@ describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
   });
 
   it('covers every tool with a call that has figures', () => {
-    expect(CALLS.map((c) => c.tool).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    expect(CALLS.map((c) => c.tool).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
   });
 
   it('tools/list, with every kind of id, without params and with empty params', async () => {

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
 import { type LocalChain, createPayment, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { callHandler } from '../support/handlers.ts';
 import { expectTextHolds } from '../support/mcp-text.ts';
@@ -121,7 +121,7 @@ describe.each(CLIENTS)('$kind against the built server (MCP $version)', ({ kind 
   it('lists one tool per route, named by its operationId; the calls below cover every tool', async () => {
     const client = await connect(open.base, kind);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
     expect(CALLS.map((c) => c.tool).sort()).toEqual(tools.map((t) => t.name).sort());
     await client.close();
   });
@@ -334,7 +334,7 @@ describe.each([
 
   it('lists every tool, with no schema portability error or warning (--strict)', async () => {
     const { tools, exitCode, stderr } = await inspector(open.base, '--method', 'tools/list', '--strict');
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
     expect(exitCode, stderr).toBe(0);
     // With findings, --strict lists each ("Error: tool …", "Warning: tool …") and ends with "N errors, M warnings across K tools.";
     // with none it prints nothing. The tools' schemas have none (issue 21: no `type` arrays, no untyped schema).

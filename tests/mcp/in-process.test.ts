@@ -21,7 +21,7 @@ import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
-import { ROUTE_CONTRACTS, type RouteContract, errorBody } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, type RouteContract, TOOL_ROUTES, errorBody } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { expectTextHolds } from '../support/mcp-text.ts';
 import { FIXTURE_CALLS } from '../support/mcp-calls.ts';
@@ -75,8 +75,8 @@ function textOf(result: CallToolResult): string {
 // ---- the contract and the REST twin -------------------------------------------------------------
 
 const contractOf = (tool: string): RouteContract => ROUTE_CONTRACTS.find((r) => r.operationId === tool)!;
-const TOOL_NAMES = ROUTE_CONTRACTS.map((r) => r.operationId);
-const PRICED_TOOLS = ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.operationId);
+const TOOL_NAMES = TOOL_ROUTES.map((r) => r.operationId);
+const PRICED_TOOLS = TOOL_ROUTES.filter((r) => r.priceUsd).map((r) => r.operationId);
 /** MCP wants an object: the two array answers are wrapped in one key each (DECISIONS §8). */
 const WRAPPED: Record<string, string> = { list_lines: 'lines', get_coverage: 'coverage' };
 

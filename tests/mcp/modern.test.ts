@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { installGate } from '../../api/payment/configured.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { TOOL_ROUTES } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
@@ -81,7 +81,7 @@ describe('MCP 2026-07-28: discovery, lists and calls', () => {
     const first = await modern({ method: 'tools/list' });
     expect(first.status).toBe(200);
     const { tools, resultType, ttlMs, cacheScope, nextCursor } = first.body.result;
-    expect(tools.map((t: Json) => t.name).sort()).toEqual(ROUTE_CONTRACTS.map((r) => r.operationId).sort());
+    expect(tools.map((t: Json) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
     expect([resultType, ttlMs, cacheScope, nextCursor]).toEqual(['complete', DAY_MS, 'public', undefined]);
     // What every 2026 session loads before its first call, held to the same budget as the 2025 list (issue 21).
     expect(first.bytes).toBeLessThanOrEqual(TOOLS_LIST_MAX_BYTES);

@@ -90,6 +90,40 @@ describe('a paid request, settled on the local chain', () => {
     });
   }
 
+  it('a bulk file: 5.00 USD by the official client once its $1 default cap is raised; below it the client refuses to pay; unpaid, 402 with no byte of it', async () => {
+    const path = '/v1/bulk/premium.parquet';
+    const expected = Buffer.from(await (await callHandler(`http://x${path}`)).arrayBuffer());
+    const unpaid = await expectRefusedOnChain(() => fetch(`${server.base}${path}`));
+    expect(unpaid.headers.get('content-type')).toMatch(/^application\/json/);
+    const head = await fetch(`${server.base}${path}`, { method: 'HEAD' });
+    expect([head.status, await head.text(), head.headers.get('content-type')]).toEqual([402, '', 'application/json; charset=utf-8']);
+    await expect(payingFetch(chain)(`${server.base}${path}`)).rejects.toThrow(/maxAmountPerPayment/);
+    const before = await balances();
+    const res = await payingFetch(chain, { spendControls: { maxAmountPerPayment: '$5' } })(`${server.base}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    expect(Buffer.from(await res.arrayBuffer()).equals(expected)).toBe(true);
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: chain.payer.address });
+    expect(atomic(path)).toBe(5_000_000n);
+    expect(await balances()).toEqual({ payee: before.payee + atomic(path), payer: before.payer - atomic(path) });
+  });
+
+  it('re-checking with the ETag is free: 304 with no body, no challenge and no transfer, in the coding asked for (DECISIONS §14)', async () => {
+    const etag = (await callHandler(`http://x${PREMIUM}`)).headers.get('etag')!;
+    const before = await balances();
+    for (const [coding, tag] of [['identity', etag], ['br', `${etag.slice(0, -1)}-br"`]]) {
+      const res = await fetch(`${server.base}${PREMIUM}`, { headers: { 'If-None-Match': etag, 'Accept-Encoding': coding } });
+      expect(res.status, coding).toBe(304);
+      expect(await res.text()).toBe('');
+      expect(res.headers.get('etag'), coding).toBe(tag);
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(res.headers.get('payment-required')).toBeNull();
+    }
+    // Another tag is not the answer held: the challenge.
+    expect((await fetch(`${server.base}${PREMIUM}`, { headers: { 'If-None-Match': '"0"' } })).status).toBe(402);
+    expect(await balances()).toEqual(before);
+  });
+
   it('asks nothing of a bad request: 400 and 404 come before payment', async () => {
     for (const [path, status] of [['/v1/premium?state=TX&granularity=week', 400], ['/v1/premium?state=ZZ', 404], ['/v1/insurers?state=FL&period=2024-01', 404]] as const) {
       const res = await expectRefusedOnChain(() => fetch(`${server.base}${path}`), status);

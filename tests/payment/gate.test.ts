@@ -3,12 +3,14 @@
 // authorizations; the facilitator is the mock of tests/support/verify-only-facilitator.ts, which
 // checks those signatures with viem and keeps an in-memory ledger. Every paid answer is compared to
 // the gate-off answer of the same request, computed in the same test.
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { parse } from 'csv-parse/sync';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -49,11 +51,16 @@ const PRICED = [
   { path: '/v1/eligibility', query: 'syndicate=1234', resource: 'syndicate=1234' },
   // a ranking as printed (rankings/office/tx-2021-top-companies.csv), beside the list ranked from figures above
   { path: '/v1/insurers', query: 'state=tx&period=2021', resource: 'state=TX&period=2021' },
+  // the bulk downloads: no parameters, the whole table
+  { path: '/v1/bulk/premium.csv', query: '', resource: '' },
+  { path: '/v1/bulk/premium.parquet', query: '', resource: '' },
 ] as const;
 const FREE = ['/v1/premium/sample', '/v1/lines?state=FL', '/v1/coverage'];
 
 const contractOf = (path: string): RouteContract => ROUTE_CONTRACTS.find((r) => r.path === path)!;
 const urlOf = (p: { path: string; query: string }) => `${ORIGIN}${p.path}?${p.query}`;
+/** The resource a challenge names: the path, and the query as parsed when there is one. */
+const resourceOf = (p: { path: string; resource: string }) => `${ORIGIN}${p.path}${p.resource ? `?${p.resource}` : ''}`;
 /** The price in USDC atomic units (6 decimals), worked out here from the contract's USD price. */
 const expectedAmount = (path: string) => BigInt(Math.round(Number(contractOf(path).priceUsd) * 1_000_000));
 
@@ -62,7 +69,8 @@ const local = callHandler;
 const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 facilitator \w+ failed: /]);
 
 const payerScheme = new ExactEvmScheme(PAYER);
-const client = new x402Client().register(BASE, payerScheme).register(BASE_SEPOLIA, payerScheme);
+// The official client caps a payment at $1 unless told otherwise: a bulk file costs 5.00 USD.
+const client = new x402Client().register(BASE, payerScheme).register(BASE_SEPOLIA, payerScheme).setSpendControls({ maxAmountPerPayment: '$5' });
 const pay = wrapFetchWithPayment(local as typeof fetch, client);
 
 const settingsOf = () => paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
@@ -134,6 +142,24 @@ function heldIn(body: { data?: { company_name?: string }[] }): string[] {
   return [...figuresOf(body).map(String), ...(body.data ?? []).flatMap((d) => (d.company_name ? [d.company_name] : []))];
 }
 
+/** The figures a priced answer holds: a JSON answer's, or, for a bulk file, the values of the bulk CSV (the Parquet file holds the same rows). */
+async function paidFiguresAt(path: string, url: string): Promise<number[]> {
+  if (!contractOf(path).download) return figuresOf(JSON.parse((await gateOff(url)).text));
+  const rows = parse((await gateOff(`${ORIGIN}/v1/bulk/premium.csv`)).text, { columns: true }) as { value: string }[];
+  return figuresOf(rows.map((r) => Number(r.value)));
+}
+
+/** A 200's body holds figures: a JSON answer its contract's shape, a bulk CSV rows after its header, a bulk Parquet file a Parquet file. */
+function expectFigures(path: string, text: string): void {
+  if (path.endsWith('.csv')) expect(text.split('\r\n').filter(Boolean).length, `${path} has rows`).toBeGreaterThan(1);
+  else if (path.endsWith('.parquet')) expect(text.startsWith('PAR1') && text.length > 1000, `${path} is a Parquet file`).toBe(true);
+  else {
+    const body = JSON.parse(text);
+    contractOf(path).response.parse(body);
+    expect(heldIn(body).length, `${path} has figures`).toBeGreaterThan(0);
+  }
+}
+
 interface Bazaar {
   info: { input: { queryParams: Record<string, unknown> }; output: { example: unknown } };
   schema: { properties: { input: { properties: { queryParams: { properties: Record<string, unknown> } } } } };
@@ -153,9 +179,7 @@ describe('the fixture queries', () => {
     for (const p of PRICED) {
       const { status, text } = await gateOff(urlOf(p));
       expect(status, p.path).toBe(200);
-      const body = JSON.parse(text);
-      contractOf(p.path).response.parse(body);
-      expect(heldIn(body).length, `${p.path} has figures`).toBeGreaterThan(0);
+      expectFigures(p.path, text);
     }
   });
 });
@@ -186,8 +210,9 @@ describe('an unpaid request to a priced route', () => {
     expect(getAddress(accept.asset)).toBe(BASE_USDC);
     expect(getAddress(accept.payTo)).toBe(PAYEE);
     expect(accept.extra).toEqual({ name: 'USD Coin', version: '2' });
-    expect(challenge.resource.url).toBe(`${ORIGIN}${p.path}?${p.resource}`);
-    expect(challenge.resource.mimeType).toBe('application/json');
+    expect(challenge.resource.url).toBe(resourceOf(p));
+    // x402 names one type per route: JSON's, or a download's own (DECISIONS §14).
+    expect(challenge.resource.mimeType).toBe(route.download?.mediaType ?? 'application/json');
     expect(challenge.resource.description?.trim()).toBeTruthy();
 
     // Bazaar discovery: an example query with every required parameter, the parameters' schema, an example answer.
@@ -199,7 +224,7 @@ describe('an unpaid request to a priced route', () => {
     expect(() => route.response.parse(bazaar.info.output.example)).not.toThrow();
 
     // The free challenge gives no priced figure away.
-    const paidFigures = figuresOf(JSON.parse((await gateOff(url)).text));
+    const paidFigures = await paidFiguresAt(p.path, url);
     const challengeText = Buffer.from(header, 'base64').toString('utf8');
     for (const n of paidFigures) expect(challengeText, `figure ${n}`).not.toContain(String(n));
     expect(ledger()).toBe(before);
@@ -232,7 +257,7 @@ describe('an unpaid request to a priced route', () => {
         for (const method of round ? ['HEAD', 'GET'] : ['GET', 'HEAD']) {
           const header = (await local(urlOf(p), { method })).headers.get('PAYMENT-REQUIRED')!;
           const challenge = decodePaymentRequiredHeader(header);
-          expect(challenge.resource.url, `${method} ${p.path}`).toBe(`${ORIGIN}${p.path}?${p.resource}`);
+          expect(challenge.resource.url, `${method} ${p.path}`).toBe(resourceOf(p));
           expect((challenge.extensions?.bazaar as { info: { input: { method: string } } }).info.input.method, `${method} ${p.path}`).toBe(method);
           seen.add(header);
         }
@@ -329,7 +354,7 @@ describe('format=csv (DECISIONS §11): the same price, the same gate, the same n
   it.each(CSV)('$path?$query: a 402 naming the CSV query at the JSON price, then the CSV once paid', async (p) => {
     const url = urlOf(p);
     const challenge = await challengeOf(url);
-    expect(challenge.resource.url).toBe(`${ORIGIN}${p.path}?${p.resource}`);
+    expect(challenge.resource.url).toBe(resourceOf(p));
     expect(challenge.accepts.map((a) => BigInt(a.amount))).toEqual([expectedAmount(p.path)]);
     const expected = await gateOff(url);
     expect(expected.text.split('\r\n').length).toBeGreaterThan(2); // a header and figures
@@ -782,9 +807,7 @@ describe('with the gate off', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
       expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
-      const body = await res.json();
-      contractOf(p.path).response.parse(body);
-      expect(heldIn(body).length).toBeGreaterThan(0);
+      expectFigures(p.path, await res.text());
     } finally {
       installGate(gate);
     }
@@ -866,6 +889,102 @@ describe('what a client can make the gate echo or log (issue 9)', () => {
     } finally {
       quiet.mockRestore();
       loud.mockRestore();
+    }
+  });
+});
+
+describe('conditional requests (DECISIONS §14): re-checking an answer held is free', () => {
+  /** The answer's ETag and Last-Modified as the gate-off 200 gives them. */
+  async function validatorsOf(url: string): Promise<{ etag: string; lastModified: string }> {
+    installGate(null);
+    try {
+      const res = await local(url);
+      expect(res.status).toBe(200);
+      return { etag: res.headers.get('ETag')!, lastModified: res.headers.get('Last-Modified')! };
+    } finally {
+      installGate(gate);
+    }
+  }
+
+  it.each(PRICED)('$path: its ETag in If-None-Match is a 304 with no body, no challenge, no settlement, by GET and HEAD', async (p) => {
+    const url = urlOf(p);
+    const { etag, lastModified } = await validatorsOf(url);
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    const before = ledger();
+    const settledBefore = facilitator.settled;
+    for (const method of ['GET', 'HEAD']) {
+      // A payment sent along is not taken: a 304 holds no figure.
+      const signature = await signed(await challengeOf(url));
+      const res = await local(url, { method, headers: { 'If-None-Match': etag, 'PAYMENT-SIGNATURE': signature } });
+      expect(res.status, method).toBe(304);
+      expect(await res.text()).toBe('');
+      expect(res.headers.get('ETag')).toBe(etag);
+      expect(res.headers.get('Last-Modified')).toBe(lastModified);
+      expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+      expect(res.headers.get('Content-Type')).toBeNull();
+    }
+    expect(ledger()).toBe(before);
+    expect(facilitator.settled).toBe(settledBefore);
+  });
+
+  it('If-Modified-Since at or after Last-Modified is a 304 too; before it, or another ETag, is the 402', async () => {
+    const url = urlOf(PRICED[0]);
+    const { etag, lastModified } = await validatorsOf(url);
+    const at = Date.parse(lastModified);
+    expect((await local(url, { headers: { 'If-Modified-Since': new Date(at).toUTCString() } })).status).toBe(304);
+    expect((await local(url, { headers: { 'If-Modified-Since': new Date(at + 86_400_000).toUTCString() } })).status).toBe(304);
+    expect((await local(url, { headers: { 'If-Modified-Since': new Date(at - 1000).toUTCString() } })).status).toBe(402);
+    expect((await local(url, { headers: { 'If-Modified-Since': 'not a date' } })).status).toBe(402);
+    const other = `"${'0'.repeat(64)}"`;
+    expect((await local(url, { headers: { 'If-None-Match': other } })).status).toBe(402);
+    // If-None-Match decides when both are sent (RFC 9110 13.1.3): a stale tag with a recent date is not a 304.
+    expect((await local(url, { headers: { 'If-None-Match': other, 'If-Modified-Since': new Date(at + 86_400_000).toUTCString() } })).status).toBe(402);
+    expect((await local(url, { headers: { 'If-None-Match': `W/"x", W/${etag}` } })).status).toBe(304);
+    expect((await local(url, { headers: { 'If-None-Match': '*' } })).status).toBe(304);
+  });
+
+  it('validation comes first: a bad query with a matching tag is still a 400, an unknown state a 404', async () => {
+    const { etag } = await validatorsOf(urlOf(PRICED[0]));
+    for (const [url, status] of [
+      [`${ORIGIN}/v1/premium?state=FL&granularity=decade`, 400],
+      [`${ORIGIN}/v1/premium?state=ZZ`, 404],
+      [`${ORIGIN}/v1/bulk/premium.csv?state=FL`, 400],
+    ] as const) {
+      const res = await local(url, { headers: { 'If-None-Match': etag } });
+      expect(res.status, url).toBe(status);
+      expect((await res.json()).error.code).toBe(status === 400 ? 'invalid_request' : 'not_found');
+    }
+  });
+});
+
+describe('a changed answer gets a new ETag (DECISIONS §14)', () => {
+  it('a figure restated in the data: the same query has another ETag, the old one is no longer a 304 but the 402, and the unchanged CSV of another state keeps its tag', async () => {
+    const url = `${ORIGIN}/v1/premium?state=FL`;
+    const other = `${ORIGIN}/v1/premium?state=IL&format=csv`;
+    const tagOf = async (u: string) => {
+      installGate(null);
+      try {
+        return (await local(u)).headers.get('ETag')!;
+      } finally {
+        installGate(gate);
+      }
+    };
+    const before = [await tagOf(url), await tagOf(other)];
+    // A copy of the fixture with FL's January premium printed otherwise (office/2024-01.csv).
+    const data = join(mkdtempSync(join(tmpdir(), 'slmd-changed-')), 'data');
+    cpSync(FIXTURE_DATA, data, { recursive: true });
+    const file = join(data, 'publications', 'office', '2024-01.csv');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('FL,2024-01,all,,,premium,1111111.11', 'FL,2024-01,all,,,premium,1111112.11'));
+    const restore = serveShards(buildInto(data));
+    try {
+      const after = [await tagOf(url), await tagOf(other)];
+      expect(after[0]).not.toBe(before[0]);
+      expect(after[1]).toBe(before[1]);
+      expect((await local(url, { headers: { 'If-None-Match': before[0] } })).status).toBe(402);
+      expect((await local(url, { headers: { 'If-None-Match': after[0] } })).status).toBe(304);
+    } finally {
+      restore();
     }
   });
 });
