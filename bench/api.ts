@@ -4,7 +4,8 @@
 // wrote for it, status line and headers included (captured off a socket). Rounds alternate server and
 // ceiling, so machine noise hits both alike; medians of the rounds are reported. Routes: the free sample
 // and coverage (precomputed bytes: goal ≥ 0.9× the ceiling), /v1/premium and the summary with the payment
-// gate off (kept once computed: goal ≥ 0.7×), p99 within 2× the ceiling's; and MCP (POST /mcp): tools/list,
+// gate off (kept once computed: goal ≥ 0.7×), p99 within 2× the ceiling's; a conditional request answered 304
+// (the sample's CSV with its ETag: goal ≥ 0.9×); and MCP (POST /mcp): tools/list,
 // a free tool and a priced one with the gate off, each in a 2025 revision and in 2026-07-28 (its envelope in
 // `_meta`, its headers repeating the body): the fast path's kept answers, api/mcp/fast.ts: goal ≥ 0.8× for both
 // eras (issue 29); their p99 is reported, no goal set.
@@ -67,6 +68,7 @@ interface CannonResult {
   requests: { mean: number };
   latency: { p50: number; p99: number };
   '2xx': number;
+  '3xx': number;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -84,17 +86,22 @@ interface Target {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  /** The answer expected: 200 (default), or 304 for a conditional request naming the answer's ETag. */
+  status?: 200 | 304;
 }
 
 
 async function measure(base: string, t: Target, duration: number, connections: number, pid?: number): Promise<CannonResult & { cpuUsPerRequest: number | null }> {
   const url = base + t.target;
   const cpuBefore = cpuMs(pid);
-  const r = await autocannon({ url, connections, duration, method: t.method ?? 'GET', ...(t.body ? { body: t.body, headers: t.headers } : {}) });
-  if (r.non2xx || r.errors || r.timeouts || !r['2xx'])
-    throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r['2xx']} 2xx`);
+  const r = await autocannon({ url, connections, duration, method: t.method ?? 'GET', ...(t.body ? { body: t.body } : {}), ...(t.headers ? { headers: t.headers } : {}) });
+  // Every answer of the expected class: 2xx, or for a conditional request 3xx (autocannon counts 3xx among non2xx too).
+  const expected = t.status === 304 ? r['3xx'] : r['2xx'];
+  const unexpected = t.status === 304 ? r['2xx'] + r.non2xx - r['3xx'] : r.non2xx;
+  if (unexpected || r.errors || r.timeouts || !expected)
+    throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r['2xx']} 2xx, ${r['3xx']} 3xx, ${r.non2xx} non-2xx (expected ${t.status ?? 200})`);
   const cpuAfter = cpuMs(pid);
-  return { ...r, cpuUsPerRequest: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / r['2xx'] };
+  return { ...r, cpuUsPerRequest: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / expected };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'slmd-bench-api-'));
@@ -151,6 +158,14 @@ try {
   const allRoutes: Target[] = [
     { label: 'GET /v1/premium/sample (free)', target: `/v1/premium/sample?state=${STATE}`, goal: 0.9 },
     { label: 'GET /v1/coverage (free)', target: '/v1/coverage', goal: 0.9 },
+    // An agent re-checking what it holds (issue 31): the sample's CSV asked with its ETag, answered 304 by the raw front.
+    {
+      label: 'GET /v1/premium/sample?format=csv, If-None-Match (304)',
+      target: `/v1/premium/sample?state=${STATE}&format=csv`,
+      goal: 0.9,
+      status: 304,
+      headers: { 'If-None-Match': (await fetch(`${server.base}/v1/premium/sample?state=${STATE}&format=csv`)).headers.get('etag')! },
+    },
     { label: `GET /v1/premium 240 months (priced)`, target: `/v1/premium?state=${STATE}`, goal: 0.7 },
     { label: 'GET /v1/premium/summary (priced)', target: `/v1/premium/summary?state=${STATE}&year=${lastYear}`, goal: 0.7 },
     ...mcpTargets(false),
@@ -167,7 +182,8 @@ try {
   for (const r of routes) {
     const raw = await rawExchange(port, requestOf(r, `127.0.0.1:${port}`));
     const { statusLine, body } = parseResponse(raw);
-    if (statusLine !== 'HTTP/1.1 200 OK' || body.includes('"isError":true')) throw new Error(`${r.label} answered ${statusLine}: ${body.toString('utf8').slice(0, 300)}`);
+    const status = r.status === 304 ? 'HTTP/1.1 304 Not Modified' : 'HTTP/1.1 200 OK';
+    if (statusLine !== status || body.includes('"isError":true')) throw new Error(`${r.label} answered ${statusLine}: ${body.toString('utf8').slice(0, 300)}`);
     const again = await rawExchange(port, requestOf(r, `127.0.0.1:${port}`));
     if (withoutDate(again) !== withoutDate(raw)) throw new Error(`${r.label}: the server's second answer is not the same bytes as its first`);
     captured.push({ key: `${r.method ?? 'GET'} ${r.target} ${r.body ?? ''}`, raw: raw.toString('base64'), bytes: body.length });
