@@ -90,13 +90,20 @@ function lastModifiedOf(json: Body | null): string {
 }
 
 /**
- * A 200 answer's bytes and headers, with its validators: the ETag of `body`, and the Last-Modified of `json`,
- * the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the whole build.
+ * A 200 answer's bytes and headers, with its validators: the ETag of `body` (keyed by `key` when given), and the
+ * Last-Modified of `json`, the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the whole build.
  */
-function okBytes(body: Body, type: string, headers: Record<string, string>, json: Body | null = body): AnswerBytes {
+function okBytes(body: Body, type: string, headers: Record<string, string>, json: Body | null = body, key?: Uint8Array): AnswerBytes {
   return {
     body,
-    headers: { ...CORS_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers, ETag: etagOf(body), 'Last-Modified': lastModifiedOf(json) },
+    headers: {
+      ...CORS_HEADERS,
+      'Content-Type': type,
+      'Content-Length': String(Buffer.byteLength(body)),
+      ...headers,
+      ETag: etagOf(body, key),
+      'Last-Modified': lastModifiedOf(json),
+    },
   };
 }
 
@@ -128,11 +135,18 @@ const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; 
 export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
 export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) }, json);
 
+/**
+ * The key of a priced answer's ETag: ETAG_KEY, when the deployment sets one (the same on every instance). A free
+ * 304 shows the ETag, and a plain hash of a small answer would let a guess of its figures be checked offline;
+ * unset, the ETag is the body's SHA-256.
+ */
+const etagKey = () => (process.env.ETAG_KEY ? Buffer.from(process.env.ETAG_KEY) : undefined);
+
 /** A priced route's answer, serialised, as bytes: kept once computed (api/priced.ts), the same bytes are then the Node server's to compress once. */
-export const pricedJson = (body: unknown) => okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE });
+export const pricedJson = (body: unknown) => okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE }, undefined, etagKey());
 export const pricedCsv = ({ text, fileName }: CsvAnswer, body: unknown) =>
-  okBytes(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, toJson(body));
-/** A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's. */
+  okBytes(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, toJson(body), etagKey());
+/** A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's; its ETag is its SHA-256, which the free data package publishes. */
 export const pricedFile = (bytes: Uint8Array<ArrayBuffer>, { mediaType, fileName }: { mediaType: string; fileName: string }) =>
   okBytes(bytes, mediaType, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, null);
 
@@ -168,8 +182,10 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
   };
   return async (request) => {
     const response = await answer(request);
-    // A 200 the client holds already (its ETag named in If-None-Match, or not modified since): 304, no body.
-    if (response.status === 200 && holdsAnswer(request, response.headers)) return notModifiedResponse(response.headers);
+    // A 200 the client holds already (its ETag named in If-None-Match, or not modified since): 304, no body. Never
+    // a paid answer: a priced route checks before payment (api/priced.ts), and what was paid for is delivered.
+    if (response.status === 200 && !response.headers.has('payment-response') && holdsAnswer(request, response.headers))
+      return notModifiedResponse(response.headers);
     // HEAD gets what GET would, headers only: errors included, wherever the Response goes (Vercel too).
     return request.method === 'HEAD' && response.body !== null ? respond(null, { status: response.status, headers: response.headers }) : response;
   };

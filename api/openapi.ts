@@ -63,7 +63,11 @@ const csvContent = (format: z.ZodType) => ({
 });
 
 const VALIDATORS = {
-  ETag: { description: 'Strong entity tag: the SHA-256 (hex) of the body; a compressed answer names its coding inside the quotes (`"<hex>-br"`). Send it back in If-None-Match.', schema: { type: 'string' } },
+  ETag: {
+    description:
+      'Strong entity tag, a hash of the body (hex): its SHA-256, or for a priced JSON or CSV answer an HMAC-SHA256 when the deployment sets a key; a compressed answer names its coding inside the quotes (`"<hex>-br"`). Send it back in If-None-Match.',
+    schema: { type: 'string' },
+  },
   'Last-Modified': { description: 'The newest report_date the answer cites (else the newest of the build), at midnight GMT.', schema: { type: 'string' } },
 };
 
@@ -80,7 +84,8 @@ const CONDITIONAL_HEADERS = [
     name: 'If-Modified-Since',
     in: 'header',
     required: false,
-    description: 'Ignored when If-None-Match is sent. An HTTP-date no older than the answer\'s Last-Modified gets 304 Not Modified, no body, no payment.',
+    description:
+      'Ignored when If-None-Match is sent, or when it is no HTTP-date. One no older than the answer\'s Last-Modified gets 304 Not Modified, no body, no payment. Last-Modified is a publication date: a correction does not move it, so prefer If-None-Match.',
     schema: { type: 'string' },
   },
 ];

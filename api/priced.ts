@@ -1,6 +1,7 @@
 // A priced route: parameters checked and the request resolved (400/404) before any payment is asked
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
 import { AnswerCache } from './answer-cache.ts';
+import { mayHoldAnswer } from './conditional.ts';
 import { type Handler, holdsAnswer, notModifiedResponse, parseQuery, pricedCsv, pricedJson, respondOk, route } from './http.ts';
 import type { ComputedAnswer, PricedOperation } from './operations.ts';
 import { configuredGate } from './payment/configured.ts';
@@ -41,8 +42,11 @@ export const citesPublications = (body: unknown) => ((body as { publications?: u
 const computedAnswers = new AnswerCache<ComputedAnswer>(32 * 2 ** 20);
 onStoreReset(() => computedAnswers.clear());
 
-/** Whether a request asks whether its answer changed (If-None-Match or If-Modified-Since). */
-const conditional = (request: Request) => request.headers.has('if-none-match') || request.headers.has('if-modified-since');
+/**
+ * Whether a request may hold its answer already: `*` or an ETag of this API's form in If-None-Match, else an
+ * HTTP-date in If-Modified-Since. Only then is the answer computed before payment, to compare.
+ */
+const conditional = (request: Request) => mayHoldAnswer(request.headers.get('if-none-match'), request.headers.get('if-modified-since'));
 
 export function pricedRoute(operation: PricedOperation): Handler {
   const { contract, params, prepare, csv, file } = operation;

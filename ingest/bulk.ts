@@ -70,6 +70,7 @@ function compareRows(a: BulkRow, b: BulkRow): number {
     strings('state') ||
     lineRank(text(a, 'line')) - lineRank(text(b, 'line')) ||
     byCode.compare(text(a, 'line'), text(b, 'line')) ||
+    strings('line') ||
     strings('county') ||
     GRANULARITIES.indexOf(text(a, 'granularity')) - GRANULARITIES.indexOf(text(b, 'granularity')) ||
     strings('period') ||
@@ -78,7 +79,9 @@ function compareRows(a: BulkRow, b: BulkRow): number {
     strings('report_date') ||
     strings('publication_url') ||
     strings('as_printed') ||
-    Number(a.values[col('value')]) - Number(b.values[col('value')])
+    Number(a.values[col('value')]) - Number(b.values[col('value')]) ||
+    // Any two rows left are told apart by the whole line, so the order (and the file's bytes) is total.
+    (JSON.stringify(a.values) < JSON.stringify(b.values) ? -1 : JSON.stringify(a.values) > JSON.stringify(b.values) ? 1 : 0)
   );
 }
 

@@ -1,5 +1,5 @@
 // Conditional requests (DECISIONS §14) on every route, run in process and over HTTP against the built server
-// (tests/contract/in-process.test.ts, http.test.ts), gate off. Every 200 carries a strong ETag, the SHA-256 of
+// (tests/contract/in-process.test.ts, http.test.ts), gate off. Every 200 carries a strong ETag, a hash of
 // its body, and Last-Modified, the newest report_date it cites (else the newest of the build's publications),
 // both worked out here from the answer itself; a request naming the ETag (or not modified since) gets 304 with no body.
 import { createHash } from 'node:crypto';
@@ -46,7 +46,7 @@ export function conditionalSuite(call: Call) {
   }
 
   describe('conditional requests: ETag and Last-Modified on every 200, and 304', () => {
-    it.each(TARGETS)('%s: a strong ETag (the SHA-256 of the body) and the Last-Modified of what it cites', async (target) => {
+    it.each(TARGETS)('%s: a strong ETag (the SHA-256 of the body, ETAG_KEY unset) and the Last-Modified of what it cites', async (target) => {
       const res = await call(target);
       expect(res.status).toBe(200);
       const body = Buffer.from(await res.arrayBuffer());
@@ -89,6 +89,14 @@ export function conditionalSuite(call: Call) {
       expect(await status({ 'If-Modified-Since': new Date(lastModified).toUTCString() })).toBe(304);
       expect(await status({ 'If-Modified-Since': new Date(lastModified - 1000).toUTCString() })).toBe(200);
       expect(await status({ 'If-Modified-Since': 'yesterday' })).toBe(200);
+      // Only an HTTP-date is a date (RFC 9110 5.6.7): its three forms, and nothing Date.parse would also take.
+      const later = new Date(lastModified + 86_400_000);
+      const [, dd, mon, yyyy] = later.toUTCString().match(/^\w{3}, (\d{2}) (\w{3}) (\d{4})/)!;
+      const weekday = later.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+      expect(await status({ 'If-Modified-Since': `${weekday}, ${dd}-${mon}-${yyyy.slice(2)} 00:00:00 GMT` })).toBe(304);
+      expect(await status({ 'If-Modified-Since': `${weekday.slice(0, 3)} ${mon} ${String(Number(dd)).padStart(2, ' ')} 00:00:00 ${yyyy}` })).toBe(304);
+      for (const loose of ['2100', '2100-01-01', 'Fri, 01 Jan 2100', 'Fri, 31 Feb 2100 00:00:00 GMT', 'Fri, 01 Jan 2100 00:00:00 +0000'])
+        expect(await status({ 'If-Modified-Since': loose }), loose).toBe(200);
       // If-None-Match decides when both are sent.
       expect(await status({ 'If-None-Match': changed, 'If-Modified-Since': new Date(lastModified).toUTCString() })).toBe(200);
     });

@@ -345,9 +345,11 @@ const statesNamed = (url: URL) => (url.searchParams.get('states') ?? url.searchP
  */
 export function allowedStatuses(r: FuzzRequest, url: URL, gateOn: boolean): number[] {
   const statuses = unconditionalStatuses(r, url, gateOn);
-  // A conditional request (If-None-Match: *, or a date) may be answered 304 where it would be answered (DECISIONS §14).
-  const conditional = r.headers.some(([name]) => /^if-(none-match|modified-since)$/i.test(name));
-  return conditional && (statuses.includes(200) || statuses.includes(402)) ? [...statuses, 304] : statuses;
+  // If-None-Match: * names any answer held, and may be answered 304 where the answer would be (DECISIONS §14); the
+  // generated values are no other answer's ETag and no HTTP-date, so nothing else may be a 304.
+  const ifNoneMatch = r.headers.filter(([name]) => name.toLowerCase() === 'if-none-match').map(([, value]) => value);
+  const any = ifNoneMatch.length > 0 && ifNoneMatch.join(', ').trim() === '*';
+  return any && (statuses.includes(200) || statuses.includes(402)) ? [...statuses, 304] : statuses;
 }
 
 function unconditionalStatuses(r: FuzzRequest, url: URL, gateOn: boolean): number[] {

@@ -10,12 +10,14 @@ import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymen
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { createHash, createHmac } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RouteContract, ROUTE_CONTRACTS, errorBody } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
+import { resetStore } from '../../api/store.ts';
 import { type Gate, type PricedAnswer, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { callHandler } from '../support/handlers.ts';
@@ -985,6 +987,34 @@ describe('a changed answer gets a new ETag (DECISIONS §14)', () => {
       expect((await local(url, { headers: { 'If-None-Match': after[0] } })).status).toBe(304);
     } finally {
       restore();
+    }
+  });
+});
+
+describe('ETAG_KEY: a priced answer\'s ETag keyed, so that a free 304 confirms no guess of its figures', () => {
+  it('with ETAG_KEY set, a priced JSON or CSV answer\'s ETag is the HMAC-SHA256 of its body under the key, not its SHA-256, and still gets its 304; free answers and the bulk files keep their SHA-256', async () => {
+    const sha = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('hex')}"`;
+    const hmac = (bytes: Buffer) => `"${createHmac('sha256', 'a deployment secret').update(bytes).digest('hex')}"`;
+    process.env.ETAG_KEY = 'a deployment secret';
+    resetStore(); // answers computed before are forgotten with the store
+    installGate(null);
+    try {
+      for (const [path, keyed] of [
+        ['/v1/premium?state=FL', true],
+        ['/v1/premium?state=FL&format=csv', true],
+        ['/v1/bulk/premium.csv', false],
+        ['/v1/coverage', false],
+      ] as const) {
+        const res = await local(`${ORIGIN}${path}`);
+        const body = Buffer.from(await res.arrayBuffer());
+        expect(res.headers.get('ETag'), path).toBe(keyed ? hmac(body) : sha(body));
+        expect(res.headers.get('ETag'), path).not.toBe(keyed ? sha(body) : hmac(body));
+        expect((await local(`${ORIGIN}${path}`, { headers: { 'If-None-Match': res.headers.get('ETag')! } })).status, path).toBe(304);
+      }
+    } finally {
+      delete process.env.ETAG_KEY;
+      resetStore();
+      installGate(gate);
     }
   });
 });
