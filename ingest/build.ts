@@ -17,6 +17,7 @@ import { buildModel } from './model.ts';
 import { NATIONAL } from '../domain/insurers.ts';
 import type { Dataset, Figure } from './model-types.ts';
 import { type Citations, type StateShards, publicationRefs, renderShared, renderState } from './shards.ts';
+import { BulkFiles } from './bulk.ts';
 import { Spill } from './spill.ts';
 import { Staging } from './write.ts';
 
@@ -48,14 +49,14 @@ function stateDataset(folder: Folder, code: string, figures: Figure[]): Dataset 
  * is refused already, writes its files. A function of its own so that the state's figures and model are
  * garbage once it returns, not held while the next state is read.
  */
-function buildState(folder: Folder, code: string, spill: Spill, conflicts: Conflict[], citations: Citations, staging: Staging): StateShards | null {
+function buildState(folder: Folder, code: string, spill: Spill, conflicts: Conflict[], citations: Citations, staging: Staging, bulk: BulkFiles): StateShards | null {
   const figures = spill.read(code);
   // Conflicts are looked for even in a refused build, so that it reports every problem at once.
   conflicts.push(...sameDayConflicts(figures));
   if (folder.failed || conflicts.length) return null;
   const dataset = stateDataset(folder, code, figures);
   const rankings = folder.rankings.filter((r) => r.state === code);
-  return renderState(dataset, buildModel(dataset), code, citations, rankings, (path, text) => staging.write(path, text));
+  return renderState(dataset, buildModel(dataset), code, citations, rankings, (path, text) => staging.write(path, text), bulk);
 }
 
 export function buildShards(dataDir: string, outDir: string): BuildResult {
@@ -66,12 +67,13 @@ export function buildShards(dataDir: string, outDir: string): BuildResult {
     const citations: Citations = publicationRefs(folder.publications);
     const conflicts: Conflict[] = [];
     const states: StateShards[] = [];
+    const bulk = new BulkFiles(staging);
     for (const code of [...folder.states.keys()].sort()) {
-      const shards = buildState(folder, code, spill, conflicts, citations, staging);
+      const shards = buildState(folder, code, spill, conflicts, citations, staging, bulk);
       if (shards) states.push(shards);
     }
     folder.finish(conflicts);
-    for (const [path, text] of renderShared(states, citations, folder.records, folder.rankings.filter((r) => r.state === NATIONAL))) staging.write(path, text);
+    for (const [path, text] of renderShared(states, citations, folder.records, folder.rankings.filter((r) => r.state === NATIONAL), bulk)) staging.write(path, text);
     staging.commit();
     const records = Object.fromEntries(Object.entries(folder.records).map(([name, rs]) => [name, rs.length]));
     return { publications: folder.publications.length, figures: folder.figureCount, records, files: staging.files, bytes: staging.bytes };

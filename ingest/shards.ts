@@ -13,7 +13,7 @@ import type { IndexShard, InsurersShard, PublicationRef, SeriesShard, SnapshotTu
 import { type Model, type Series, snapshotPubs } from './model.ts';
 import { datasetFiles, refOf } from './dataset-shards.ts';
 import { rankingsShard } from './ranking-shards.ts';
-import { type BulkPart, bulkRows, renderBulk } from './bulk.ts';
+import { type BulkFiles, compareBulkPlaces } from './bulk.ts';
 import type { PublishedRanking } from './sources/ranking.ts';
 
 const SAMPLE_MONTHS = 13;
@@ -181,13 +181,11 @@ export interface StateShards {
   coverage: CoverageItem;
   index: IndexShard['states'][string];
   publications: PublicationsResponse['publications'];
-  /** Its figures in the bulk files. */
-  bulk: BulkPart;
 }
 
 /**
  * The files of state `code`, each handed to `emit` as it is rendered: its lines, publications and sample,
- * its series, its insurer lists and its published rankings. `dataset` and `model` need hold only the state's
+ * its series (also added to the bulk files), its insurer lists and its published rankings. `dataset` and `model` need hold only the state's
  * figures and series; `rankings` are the state's.
  */
 export function renderState(
@@ -197,6 +195,7 @@ export function renderState(
   { refs, position }: Citations,
   rankings: readonly PublishedRanking[],
   emit: (path: string, text: string) => void,
+  bulk: BulkFiles,
 ): StateShards {
   const state = dataset.states.get(code)!;
   const item = coverageItem.parse(coverage(state, model, rankings.map((r) => r.period)));
@@ -212,12 +211,15 @@ export function renderState(
   const echo = (lineKey: string) =>
     lineKey === 'all' ? 'all' : lineKey.startsWith('category:') ? lineKey.slice(9) : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
   const shardPaths: string[] = [];
-  const bulk: BulkPart = { rows: [], cited: new Set(), dataAsOf: '' };
-  for (const s of series) {
+  // In the bulk files' order, so each shard is added to them as it is written, and not held.
+  const placed = series
+    .map((s) => ({ s, line: s.lineKey.startsWith('category:') ? s.lineKey : echo(s.lineKey), county: s.county, granularity: s.periodType }))
+    .sort(compareBulkPlaces);
+  for (const { s, line } of placed) {
     const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
     const shard = seriesShard(s, echo(s.lineKey), position);
     emit(`private/${path}`, json(shard));
-    bulkRows(shard, s.lineKey.startsWith('category:') ? s.lineKey : shard.line, refs, bulk);
+    bulk.add({ shard, line }, refs);
     shardPaths.push(path);
   }
   const insurers = model.insurers.get(code);
@@ -229,7 +231,6 @@ export function renderState(
   if (published) emit(`private/rankings/${code}.json`, json(published));
   return {
     coverage: item,
-    bulk,
     publications: listing.publications,
     index: {
       source: state.source,
@@ -265,7 +266,8 @@ export function renderShared(
   { refs, position }: Citations,
   records: Dataset['records'],
   national: readonly PublishedRanking[],
-): [string, string | Uint8Array<ArrayBuffer>][] {
+  bulk: BulkFiles,
+): [string, string][] {
   const index: IndexShard['states'] = {};
   for (const s of states) index[s.coverage.state] = s.index;
   const nationalShard = rankingsShard(NATIONAL, national, position);
@@ -276,6 +278,6 @@ export function renderShared(
     ['free/publications/all.json', json(publicationsResponse.parse(publicationsFeed(states)))],
     ['private/index.json', json({ publications: refs, states: index } satisfies IndexShard)],
     ...datasetFiles(records),
-    ...renderBulk(states.map((s) => s.bulk), refs),
+    bulk.finish(refs),
   ];
 }

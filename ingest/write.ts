@@ -3,7 +3,8 @@
 // swaps the staging tree into place, with the manifest of what was written. `remove` (always, in a
 // `finally`) deletes the work folder, so a failed build never leaves a half-written tree behind and
 // never touches the previous one.
-import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MANIFEST, type Manifest, sha256 } from '../domain/manifest.ts';
 
@@ -33,12 +34,34 @@ export class Staging {
   /** Writes `content` at `path` below the staging tree; a path written again holds the last content, as a map of files would. */
   write(path: string, content: string | Uint8Array): void {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    writeFileSync(this.pathOf(path), bytes);
+    this.bytes += bytes.length - (this.written.get(path)?.size ?? 0);
+    this.written.set(path, { hash: sha256(bytes), size: bytes.length });
+  }
+
+  /** The place of `path` in the staging tree, its folder made: for a file written there piece by piece, then `adopt`ed. */
+  pathOf(path: string): string {
     const target = join(this.staging, path);
     const dir = dirname(target);
     if (!this.dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.dirs.add(dir);
-    writeFileSync(target, bytes);
-    this.bytes += bytes.length - (this.written.get(path)?.size ?? 0);
-    this.written.set(path, { hash: sha256(bytes), size: bytes.length });
+    return target;
+  }
+
+  /** Records a file written at `pathOf(path)` in the manifest, hashed from disk a chunk at a time; returns its size and SHA-256. */
+  adopt(path: string): { size: number; hash: string } {
+    const hash = createHash('sha256');
+    const chunk = Buffer.alloc(1 << 20);
+    const fd = openSync(join(this.staging, path), 'r');
+    let size = 0;
+    try {
+      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; size += n) hash.update(chunk.subarray(0, n));
+    } finally {
+      closeSync(fd);
+    }
+    const entry = { hash: hash.digest('hex'), size };
+    this.bytes += size - (this.written.get(path)?.size ?? 0);
+    this.written.set(path, entry);
+    return entry;
   }
 
   /** Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging tree into place. */
