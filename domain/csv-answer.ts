@@ -57,6 +57,8 @@ export function seriesRecords(series: readonly CsvSeries[]): SeriesRecord[] {
 /** CSV text (RFC 4180: CRLF, quoted where needed) of records under a header: the one writer of every CSV the service gives. */
 export const csvText = (columns: readonly string[], records: readonly (readonly unknown[])[]) =>
   stringify(records as unknown[][], { header: true, columns: [...columns], record_delimiter: 'windows' });
+/** The same records' lines alone, for a file written in parts under one header (the bulk CSV). */
+export const csvRows = (records: readonly (readonly unknown[])[]) => stringify(records as unknown[][], { record_delimiter: 'windows' });
 
 /** The CSV text of the series, in order; the header line alone when they hold no figure. */
 export const seriesCsv = (series: readonly CsvSeries[]): string => csvText(CSV_COLUMNS, seriesRecords(series));
