@@ -431,7 +431,7 @@ const rawSockets = installRawFront(server, {
 });
 
 // CONNECT would otherwise get no answer at all: it is one more method the API does not allow.
-server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
   socketAnswer(socket, 405, 'Method Not Allowed', `method 'CONNECT' is not allowed: use GET (or HEAD)`, false, 'Allow: GET, HEAD, OPTIONS\r\n');
 });
 

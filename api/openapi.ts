@@ -5,7 +5,7 @@ import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
 import { CONDITIONAL_SENTENCE, OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
 import { FREE_CACHE, PRICED_CACHE } from './http.ts';
 import { parametersSchema } from './json-schemas.ts';
-import { type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, minDepositAmount, paymentTerms } from './payment/terms.ts';
+import { type PaymentTerms, X402_SCHEMES, X402_VERSION, atomicAmount, minDepositAmount, paymentTerms } from './payment/terms.ts';
 import { type PaymentSettings, paymentSettings } from './payment/settings.ts';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // figures included) travels inside the function and none is a static CDN file.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';

@@ -24,7 +24,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402ResourceServer } from '@x402/core/server';
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
+import type { PaymentPayload, SettleResponse } from '@x402/core/types';
 import { BATCH_SETTLEMENT_DOMAIN, claimBatchTypes, refundTypes, toClientEvmSigner, voucherTypes } from '@x402/evm';
 import { BatchSettlementEvmScheme as BatchSettlementClientScheme, computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import { BatchSettlementEvmScheme as BatchSettlementServerScheme } from '@x402/evm/batch-settlement/server';

@@ -194,7 +194,7 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     const urls = new Set(parse(relative).sections.flatMap((s) => s.items.map((i) => i.url)));
     const checked: string[] = [];
     for (const url of urls) {
-      const { pathname, searchParams, href } = resolved(url)!;
+      const { pathname, href } = resolved(url)!;
       if (pathname.startsWith('/v1/')) {
         expect((await callHandler(href)).status, url).toBe(200);
       } else {

@@ -68,7 +68,7 @@ const expectedAmount = (path: string) => BigInt(Math.round(Number(contractOf(pat
 
 const local = callHandler;
 /** The gate's one line per refused payment (reason code only), and the facilitator's failures: expected here, not printed. */
-const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 facilitator \w+ failed: /]);
+capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 facilitator \w+ failed: /]);
 
 const payerScheme = new ExactEvmScheme(PAYER);
 // The official client caps a payment at $1 unless told otherwise: a bulk file costs 5.00 USD.
