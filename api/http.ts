@@ -6,7 +6,7 @@ import { firstSentence } from '../domain/first-sentence.ts';
 import { etagOf, httpDate, newestCitedDate, notModified, notModifiedHeaders } from './conditional.ts';
 import { toJson } from './json.ts';
 import type { CsvAnswer, FreeOperation } from './operations.ts';
-import { ShardError, freeBody, onStoreReset } from './store.ts';
+import { ShardError, freeBody, listedSha256 } from './store.ts';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -66,27 +66,27 @@ export function errorResponse(status: 400 | 404 | 405 | 500 | 503, message: stri
   return respond(text, { status, headers });
 }
 
-/** The newest report_date of the build (of every publication with figures): the Last-Modified of an answer that cites none. */
-let buildDate: string | undefined;
-onStoreReset(() => (buildDate = undefined));
-function newestOfBuild(): string {
-  if (buildDate === undefined) {
-    const feed = JSON.parse(Buffer.from(requiredFreeBody('publications/all.json')).toString('utf8')) as { report_dates: string[] };
-    buildDate = feed.report_dates.at(-1) ?? '1970-01-01';
-  }
-  return buildDate;
+/** Each kept JSON body's newest cited report_date, found once. */
+const citedDates = new WeakMap<Uint8Array, string | null>();
+
+/** The newest report_date a JSON body cites, or null. */
+function newestCited(json: Body): string | null {
+  if (typeof json === 'string') return newestCitedDate(json);
+  if (!citedDates.has(json)) citedDates.set(json, newestCitedDate(Buffer.from(json).toString('utf8')));
+  return citedDates.get(json)!;
 }
 
-/** Each kept JSON body's Last-Modified, found once. */
-const lastModifiedOfBody = new WeakMap<Uint8Array, string>();
+/**
+ * Last-Modified of an answer whose JSON is `json`: the newest report_date it cites, else the build's, which is
+ * the newest its publications feed cites (DECISIONS §14).
+ */
+const lastModifiedOf = (json: Body | null) =>
+  httpDate((json !== null && newestCited(json)) || newestCited(requiredFreeBody('publications/all.json')) || '1970-01-01');
 
-/** Last-Modified of an answer whose JSON is `json`: the newest report_date it cites, else the build's (DECISIONS §14). */
-function lastModifiedOf(json: Body | null): string {
-  if (json === null) return httpDate(newestOfBuild());
-  if (typeof json === 'string') return httpDate(newestCitedDate(json) ?? newestOfBuild());
-  let date = lastModifiedOfBody.get(json);
-  if (!date) lastModifiedOfBody.set(json, (date = lastModifiedOf(Buffer.from(json).toString('utf8'))));
-  return date;
+/** A body's ETag: for a file read from the shards, the SHA-256 its manifest lists (checked when read), else hashed here. */
+function etag(body: Body, key: Uint8Array | undefined): string {
+  const listed = key || typeof body === 'string' ? undefined : listedSha256(body);
+  return listed ? `"${listed}"` : etagOf(body, key);
 }
 
 /**
@@ -101,7 +101,7 @@ function okBytes(body: Body, type: string, headers: Record<string, string>, json
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
       ...headers,
-      ETag: etagOf(body, key),
+      ETag: etag(body, key),
       'Last-Modified': lastModifiedOf(json),
     },
   };

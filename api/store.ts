@@ -59,14 +59,22 @@ function verifiedBytes(path: string): Buffer | null {
   return Object.hasOwn(files, path) ? readListed(path, files[path]) : null;
 }
 
+/** Each kept file's SHA-256 as the manifest lists it (checked when read): its ETag, not hashed again. */
+const listedHashes = new WeakMap<Uint8Array, string>();
+
 /** The bytes of the file at `key` (a path below the shards folder), read once; null when the build has none. */
 function keptBytes(key: string): Uint8Array<ArrayBuffer> | null {
   if (!bytesCache.has(key)) {
     const bytes = verifiedBytes(key);
-    bytesCache.set(key, bytes && new Uint8Array(bytes));
+    const kept = bytes && new Uint8Array(bytes);
+    if (kept) listedHashes.set(kept, manifest().files[key]);
+    bytesCache.set(key, kept);
   }
   return bytesCache.get(key)!;
 }
+
+/** The SHA-256 (hex) the manifest lists for bytes this store read from a file, or undefined for any other bytes. */
+export const listedSha256 = (bytes: Uint8Array) => listedHashes.get(bytes);
 
 /** The precomputed body at `free/<path>`, or null when the build has none. */
 export const freeBody = (path: string) => keptBytes(`free/${path}`);
