@@ -17,7 +17,7 @@ import { closePaymentStores, configuredGate, configuredSettings } from './api/pa
 import { checkShards, shardsDir } from './api/store.ts';
 import { type PreparedAnswer, prepareFreeAnswers, preparedOf } from './api/prepared.ts';
 import { AnswerCache } from './api/answer-cache.ts';
-import { ROUTE_CONTRACTS } from './domain/contract.ts';
+import { ROUTE_CONTRACTS } from './domain/route-contracts.ts';
 import type { McpAnswer, McpFastPath } from './api/mcp/fast.ts';
 import { FEED_PATH, FEED_TYPE } from './src/feed-type.ts';
 import { type RawAnswer, installRawFront } from './server/raw-front.ts';

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the contract (domain/contract.ts): parameters, bodies,
 // prices and rules are never written twice. Served prerendered at /openapi.json.
 import { z } from 'zod';
-import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
+import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.ts';
 import { CONDITIONAL_SENTENCE, OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
 import { FREE_CACHE, PRICED_CACHE } from './http.ts';
 import { parametersSchema } from './json-schemas.ts';

@@ -1,8 +1,8 @@
-// A route's parameters bound to what answers them, whoever asks: an HTTP request (api/routes/) or an
-// MCP tool call (api/mcp/tools/). Both parse with the contract's schema and resolve the request (400,
+// A route's contract bound to what answers it, whoever asks: an HTTP request (api/dispatch.ts) or an MCP
+// tool call (api/mcp/tool.ts), both made from the one list of operations (api/operation-list.ts). Both parse with the contract's schema and resolve the request (400,
 // 404) before anything is paid for, then answer the same JSON.
 import type { z } from 'zod';
-import { ROUTE_CONTRACTS, type RouteContract } from '../domain/contract.ts';
+import type { RouteContract } from '../domain/route-contracts.ts';
 
 /** An answer as CSV (DECISIONS §11), with the file name its Content-Disposition gives. */
 export interface CsvAnswer {
@@ -44,28 +44,27 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
 
 export type Operation = FreeOperation | PricedOperation;
 
-/** The route's contract, which must declare these very parameters and be priced or free as said. */
-function contractOf(path: string, params: z.ZodObject | null, priced: boolean): RouteContract {
-  const contract = ROUTE_CONTRACTS.find((r) => r.path === path);
-  if (!contract || contract.params !== params || Boolean(contract.priceUsd) !== priced)
-    throw new Error(`${path} is not a ${priced ? 'priced' : 'free'} route of the contract with these parameters`);
+/** A route's parsed parameters: its schema's output, or none for a route that takes none. */
+type ParamsOf<P extends z.ZodObject | null> = P extends z.ZodObject ? z.infer<P> : Record<string, never>;
+
+/** The route's contract must be priced or free as its operation says. */
+function checked<P extends z.ZodObject | null>(contract: RouteContract<P>, priced: boolean): RouteContract<P> {
+  if (Boolean(contract.priceUsd) !== priced) throw new Error(`${contract.path} is not a ${priced ? 'priced' : 'free'} route of the contract`);
   return contract;
 }
 
-export const freeOperation = <S extends z.ZodObject>(
-  path: string,
-  params: S | null,
-  body: (params: z.infer<S>) => Uint8Array<ArrayBuffer>,
-  csv?: (params: z.infer<S>) => CsvAnswer,
-): FreeOperation => ({ kind: 'free', contract: contractOf(path, params, false), params, body, csv }) as FreeOperation;
+export const freeOperation = <P extends z.ZodObject | null>(
+  contract: RouteContract<P>,
+  body: (params: ParamsOf<P>) => Uint8Array<ArrayBuffer>,
+  csv?: (params: ParamsOf<P>) => CsvAnswer,
+): FreeOperation => ({ kind: 'free', contract: checked(contract, false), params: contract.params, body, csv }) as unknown as FreeOperation;
 
-export const pricedOperation = <S extends z.ZodObject, B>(
-  path: string,
-  params: S,
-  prepare: (params: z.infer<S>) => () => B,
-  csv?: (body: B, params: z.infer<S>) => CsvAnswer,
-): PricedOperation => ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare, csv }) as unknown as PricedOperation;
+export const pricedOperation = <P extends z.ZodObject, B>(
+  contract: RouteContract<P>,
+  prepare: (params: z.infer<P>) => () => B,
+  csv?: (body: B, params: z.infer<P>) => CsvAnswer,
+): PricedOperation => ({ kind: 'priced', contract: checked(contract, true), params: contract.params, prepare, csv }) as unknown as PricedOperation;
 
 /** A priced route whose answer is a file the build wrote (the bulk downloads), served as the contract's `download` says. */
-export const pricedFileOperation = <S extends z.ZodObject>(path: string, params: S, file: () => ComputedAnswer): PricedOperation =>
-  ({ kind: 'priced', contract: contractOf(path, params, true), params, prepare: () => () => null, file }) as unknown as PricedOperation;
+export const pricedFileOperation = <P extends z.ZodObject>(contract: RouteContract<P>, file: () => ComputedAnswer): PricedOperation =>
+  ({ kind: 'priced', contract: checked(contract, true), params: contract.params, prepare: () => () => null, file }) as unknown as PricedOperation;

@@ -4,7 +4,7 @@
 // from the shards the server checked), so a prepared answer is byte for byte the one the full handler
 // gives; any other spelling, and every error, still goes through the handler.
 import { dispatch } from './dispatch.ts';
-import { coverageResponse } from '../domain/contract.ts';
+import { coverageResponse } from '../domain/contract-discovery.ts';
 import { bodyOf, requiredFreeBody } from './http.ts';
 
 export interface PreparedAnswer {

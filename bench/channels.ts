@@ -34,7 +34,7 @@ import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { type Hex, formatUnits, getAddress, hashTypedData, parseUnits, recoverAddress, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { benchRun, cpuMs, paidBenchStart } from './run.ts';
-import { ROUTE_CONTRACTS } from '../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { batchPart } from '../api/payment/batch.ts';

@@ -21,7 +21,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
 import { benchRun, paidBenchStart } from './run.ts';
-import { ROUTE_CONTRACTS } from '../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payerClient, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
 import { startServer } from '../tests/support/server.ts';
 import { readShardsFrom } from '../api/store.ts';

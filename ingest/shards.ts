@@ -2,7 +2,8 @@
 // per state × line/category × granularity with every vintage. A state's files need only its own model
 // (renderState), so a build renders and writes one state at a time; the files that cover every state
 // are rendered last from what each state's rendering returned (renderShared).
-import { coverageItem, coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type PublicationsResponse, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
+import { coverageItem, coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, type CoverageItem, type LineItem, type PublicationsResponse } from '../domain/contract-discovery.ts';
+import { sampleResponse, SERIES_FIELDS, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
 import type { Dataset, Publication, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { printedKeysOf } from '../domain/metrics.ts';

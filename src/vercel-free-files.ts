@@ -85,7 +85,7 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
   const filesystem = routes.findIndex((r) => 'handle' in r && r.handle === 'filesystem');
   if (filesystem < 0) throw new Error('vercel free files: config.json has no `filesystem` phase');
 
-  const { ROUTE_CONTRACTS } = await import('../domain/contract.ts');
+  const { ROUTE_CONTRACTS } = await import('../domain/route-contracts.ts');
   const answers = await freeAnswers(join(fileURLToPath(root), 'shards'));
 
   // The function: where the adapter's routes after the filesystem phase send a free path.

@@ -12,14 +12,15 @@
 // Given a fast path (api/mcp/fast.ts; the Node server passes its own), tools/list and tool calls that can
 // only be answered one way are answered from the SDK's own answer kept from before, their id put in.
 import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
 import { MCP_PATH } from '../paths.ts';
 import { configuredGate } from '../payment/configured.ts';
 import { McpFastPath } from './fast.ts';
 import { LIST_CACHE_HINT } from './list-cache.ts';
 import { namesLoopback } from './loopback.ts';
-import { TOOLS } from './tools/index.ts';
+import { OPERATIONS } from '../operation-list.ts';
+import { toolOf } from './tool.ts';
 
 /** A tools/call request, a payment included, is a few kilobytes: more is refused (413) unread. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -28,6 +29,9 @@ const INSTRUCTIONS =
   'U.S. surplus lines market figures (premium, policy counts, growth) as state stamping offices published them, each answer citing its publications. ' +
   'Start with get_coverage (which states and periods exist), then list_lines or get_premium_sample. ' +
   'Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns the x402 PaymentRequired terms as a tool error, and the payment goes in the call\'s _meta["x402/payment"] (x402 MCP transport, version 2).';
+
+/** Every operation's tool but the downloads', made once. */
+const TOOLS = OPERATIONS.filter((operation) => !operation.contract.download).map(toolOf);
 
 /** The tools in one fixed order, the same on every list (MCP 2026-07-28 asks it; clients and prompt caches key on it). */
 const DEFINITIONS = TOOLS.map((t) => t.definition);

@@ -6,7 +6,8 @@
 import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { SettleResponse } from '@x402/core/types';
 import type { z } from 'zod';
-import { LIST_PARAMETERS, type RouteContract } from '../../domain/contract.ts';
+import { LIST_PARAMETERS } from '../../domain/contract.ts';
+import { type RouteContract } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
 import { firstSentence } from '../../domain/first-sentence.ts';
 import { HttpError, errorBodyOf, parseValues, unknownParameter } from '../http.ts';

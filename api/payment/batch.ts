@@ -11,7 +11,7 @@ import { BatchSettlementEvmScheme, type ChannelStorage } from '@x402/evm/batch-s
 import type { x402ResourceServer } from '@x402/core/server';
 import { type Hex, getAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { RouteContract } from '../../domain/contract.ts';
+import type { RouteContract } from '../../domain/route-contracts.ts';
 import type { PaymentSettings } from './settings.ts';
 import { type PaidStep, type Paid, type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
 import { minDepositAmount, paymentPrice, paymentTerms } from './terms.ts';

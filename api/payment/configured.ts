@@ -5,7 +5,7 @@
 // dynamic import, only when the first priced request or call finds the gate on. Without X402_PAY_TO nothing
 // of it is ever loaded; free routes never ask for the gate at all.
 import type { FacilitatorClient } from '@x402/core/server';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import type { ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { Gate } from './gate.ts';
 import type { FacilitatorSettings, PaymentSettings } from './settings.ts';

@@ -2,7 +2,7 @@
 // Schemas generated from the contract, so agents can find and call it from the 402 challenge alone.
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
-import type { RouteContract } from '../../domain/contract.ts';
+import type { RouteContract } from '../../domain/route-contracts.ts';
 import { type Json, exampleInput, parametersSchema, withoutDescriptions } from '../json-schemas.ts';
 
 export function discoveryExtension(route: RouteContract): Json {

@@ -4,7 +4,7 @@
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { VerifyError } from '@x402/core/types';
 import { FacilitatorResponseError } from '@x402/core/server';
-import type { RouteContract } from '../../domain/contract.ts';
+import type { RouteContract } from '../../domain/route-contracts.ts';
 import type { PaymentSettings } from './settings.ts';
 import { type SchemePart, facilitatorSettle, paidOrRefused } from './scheme.ts';
 import { paymentPrice } from './terms.ts';

@@ -13,7 +13,7 @@ import type { BatchSettlementChannelManager, ChannelStorage } from '@x402/evm/ba
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { randomUUID } from 'node:crypto';
-import type { RouteContract } from '../../domain/contract.ts';
+import type { RouteContract } from '../../domain/route-contracts.ts';
 import { type BatchPart, BATCH_SCHEME, ChannelsUnavailable, batchPart, batchSupportProblem } from './batch.ts';
 import { discoveryExtension } from './discovery.ts';
 import { exactPart } from './exact.ts';

@@ -4,7 +4,7 @@
 import type { RouteConfig, x402ResourceServer } from '@x402/core/server';
 import { type PaymentPayload, type PaymentRequirements, type SettleResponse, SettleError } from '@x402/core/types';
 import { isAddress } from 'viem';
-import type { RouteContract } from '../../domain/contract.ts';
+import type { RouteContract } from '../../domain/route-contracts.ts';
 
 /** One entry of a route's `accepts`, before the resource server builds its requirements. */
 export type PaymentOption = Extract<RouteConfig['accepts'], { scheme: string }>;

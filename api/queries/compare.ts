@@ -5,6 +5,8 @@ import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
 import type { CsvAnswer } from '../operations.ts';
 import { cite, csvSeries, readSeries, resolveLine, stateIndex } from './series.ts';
+import { compareRoute } from '../../domain/route-contracts.ts';
+import { pricedOperation } from '../operations.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
 export function prepareCompare(params: CompareParams): () => CompareResponse {
@@ -52,3 +54,5 @@ export function compareCsv(body: CompareResponse, params: CompareParams): CsvAns
   const series = Object.entries(body.series).map(([state, rows]) => csvSeries(state, resolveLine(state, stateIndex(state), params.line).echo, body.granularity, rows));
   return { text: seriesCsv(series), fileName: csvFileName('compare', ...Object.keys(body.series), body.line, body.granularity) };
 }
+
+export const compare = pricedOperation(compareRoute, prepareCompare, compareCsv);

@@ -10,6 +10,11 @@ import { type Granularity, rollupKey } from '../../domain/periods.ts';
 import { byDateThenUrl } from '../../domain/publications.ts';
 import type { DatasetShard, PublicationRef } from '../../domain/shard-types.ts';
 import { ShardError, privateShard } from '../store.ts';
+import {
+  eligibilityRoute, enforcementRoute, rateActivityRoute, ratesRoute, ratesSampleRoute, solvencyRoute, solvencySampleRoute, syndicatesRoute, syndicatesSampleRoute,
+} from '../../domain/route-contracts.ts';
+import { requiredFreeBody } from '../http.ts';
+import { freeOperation, pricedOperation } from '../operations.ts';
 
 type Row<T> = DatasetShard<T>['records'][number];
 
@@ -189,3 +194,15 @@ export function prepareEligibility(p: EligibilityParams): () => EligibilityRespo
     ]);
   };
 }
+
+export const solvency = pricedOperation(solvencyRoute, prepareSolvency);
+export const enforcement = pricedOperation(enforcementRoute, prepareEnforcement);
+export const rates = pricedOperation(ratesRoute, prepareRates);
+export const rateActivity = pricedOperation(rateActivityRoute, prepareRateActivity);
+export const syndicates = pricedOperation(syndicatesRoute, prepareSyndicates);
+export const eligibility = pricedOperation(eligibilityRoute, prepareEligibility);
+
+// The free samples of these datasets: summaries the ingest wrote.
+export const solvencySample = freeOperation(solvencySampleRoute, () => requiredFreeBody('solvency-sample.json'));
+export const ratesSample = freeOperation(ratesSampleRoute, () => requiredFreeBody('rates-sample.json'));
+export const syndicatesSample = freeOperation(syndicatesSampleRoute, () => requiredFreeBody('syndicates-sample.json'));

@@ -8,6 +8,8 @@ import { LIST_BASIS, NATIONAL, isRankable } from '../../domain/insurers.ts';
 import type { InsurersShard, RankingsShard } from '../../domain/shard-types.ts';
 import { privateShard } from '../store.ts';
 import { cite, stateIndex } from './series.ts';
+import { insurersRoute } from '../../domain/route-contracts.ts';
+import { pricedOperation } from '../operations.ts';
 
 type Ranked = Omit<InsurersResponse, 'state' | 'period' | 'publications'> & { positions: number[] };
 interface Rankings {
@@ -57,3 +59,5 @@ export function prepareInsurers({ state, period }: InsurersParams): () => Insure
 
 /** The answer as CSV: one line per insurer, with its ranking and publication. */
 export const insurersCsvAnswer = (body: InsurersResponse): CsvAnswer => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });
+
+export const insurers = pricedOperation(insurersRoute, prepareInsurers, insurersCsvAnswer);

@@ -4,6 +4,8 @@ import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
 import type { CsvAnswer } from '../operations.ts';
 import { cite, csvSeries, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
+import { premiumRoute } from '../../domain/route-contracts.ts';
+import { pricedOperation } from '../operations.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
 export function preparePremium(params: PremiumParams): () => PremiumResponse {
@@ -42,3 +44,5 @@ export const premiumCsv = (body: PremiumResponse): CsvAnswer => ({
   text: seriesCsv([csvSeries(body.state, body.line, body.granularity, body.data)]),
   fileName: csvFileName('premium', body.state, body.line, ...(body.county ? [body.county] : []), body.granularity),
 });
+
+export const premium = pricedOperation(premiumRoute, preparePremium, premiumCsv);

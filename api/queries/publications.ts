@@ -1,7 +1,9 @@
 // /v1/publications: the listing the ingest precomputed (one state's, or every state's newest first),
 // and, with `since`, that listing cut to the publications of report_date on or after it, in its order.
-import { type PublicationsParams, type PublicationsResponse } from '../../domain/contract.ts';
+import { type PublicationsParams, type PublicationsResponse } from '../../domain/contract-discovery.ts';
 import { freeStateBody, requiredFreeBody } from '../http.ts';
+import { publicationsRoute } from '../../domain/route-contracts.ts';
+import { freeOperation } from '../operations.ts';
 
 /** Each listing parsed once per body the store keeps (forgotten with it). */
 const parsed = new WeakMap<Uint8Array, PublicationsResponse>();
@@ -23,3 +25,5 @@ export function publicationsBody({ state, since }: PublicationsParams): Uint8Arr
   // Written as the ingest writes the listings (JSON and a newline).
   return new TextEncoder().encode(JSON.stringify(body) + '\n');
 }
+
+export const publications = freeOperation(publicationsRoute, publicationsBody);

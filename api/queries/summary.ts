@@ -4,6 +4,8 @@ import type { SeriesValues, SummaryParams, SummaryResponse } from '../../domain/
 import { monthsOf, parsePeriod } from '../../domain/periods.ts';
 import { emptyValues, latestPublication, sumValues } from '../../domain/vintages.ts';
 import { type PreparedRow, type PreparedSnapshot, cite, seriesRows, stateIndex } from './series.ts';
+import { summaryRoute } from '../../domain/route-contracts.ts';
+import { pricedOperation } from '../operations.ts';
 
 type Basis = SummaryResponse['basis'];
 interface YearTotal {
@@ -122,3 +124,5 @@ export function prepareSummary({ state, year }: SummaryParams): () => SummaryRes
     };
   };
 }
+
+export const summary = pricedOperation(summaryRoute, prepareSummary);

@@ -1,5 +1,5 @@
 // Where the free pages stop and the paid API starts: the route and price a reader needs for more.
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 
 const route = (path: string) => ROUTE_CONTRACTS.find((r) => r.path === path)!;
 

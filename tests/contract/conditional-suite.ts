@@ -4,7 +4,7 @@
 // both worked out here from the answer itself; a request naming the ETag (or not modified since) gets 304 with no body.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { exampleQuery } from '../../api/llms.ts';
 import type { Call } from './suite.ts';
 

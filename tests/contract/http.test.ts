@@ -15,7 +15,7 @@ import { FIXTURE_DATA, buildInto, serveShards } from '../support/shards.ts';
 import { freeTargets } from '../../api/prepared.ts';
 import { AnswerCache } from '../../api/answer-cache.ts';
 import { exampleQuery } from '../../api/llms.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
 import { conditionalSuite } from './conditional-suite.ts';

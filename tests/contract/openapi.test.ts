@@ -4,9 +4,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { openApiDocument } from '../../api/openapi.ts';
-import { HANDLERS } from '../../api/routes/index.ts';
+import { HANDLERS } from '../../api/dispatch.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 
 // SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently; and

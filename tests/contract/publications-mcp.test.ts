@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleMcp } from '../../api/mcp/handle-mcp.ts';
-import { errorBody, publicationsResponse } from '../../domain/contract.ts';
+import { errorBody } from '../../domain/contract.ts';
+import { publicationsResponse } from '../../domain/contract-discovery.ts';
 import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 

@@ -5,7 +5,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { type InsurersResponse, coverageResponse, insurersResponse } from '../../domain/contract.ts';
+import { type InsurersResponse, insurersResponse } from '../../domain/contract.ts';
+import { coverageResponse } from '../../domain/contract-discovery.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 

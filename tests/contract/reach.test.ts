@@ -2,7 +2,8 @@
 // half_year, the FL sample shows what FSLSO printed, the TX 2024 summary publishes no growth across
 // unequal spans, and has_insurer_data agrees with /v1/insurers.
 import { describe, expect, it } from 'vitest';
-import { compareResponse, coverageResponse, premiumResponse, sampleResponse, summaryResponse } from '../../domain/contract.ts';
+import { compareResponse, premiumResponse, sampleResponse, summaryResponse } from '../../domain/contract.ts';
+import { coverageResponse } from '../../domain/contract-discovery.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 

@@ -2,11 +2,12 @@
 // expected figures below were read off the cited pages, not off our files or our code.
 import { describe, expect, it } from 'vitest';
 import { type SeriesRow, premiumResponse, summaryResponse } from '../../domain/contract.ts';
-import { getPremium } from '../../api/routes/get-premium.ts';
-import { getSummary } from '../../api/routes/get-summary.ts';
 import { loadDataset } from '../../ingest/load.ts';
 import { buildModel } from '../../ingest/model.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
+import { HANDLERS } from '../../api/dispatch.ts';
+const getPremium = HANDLERS['/v1/premium'];
+const getSummary = HANDLERS['/v1/premium/summary'];
 
 useShardsOf(REAL_DATA);
 

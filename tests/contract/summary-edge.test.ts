@@ -2,9 +2,10 @@
 // fixture itself does not reach. Expected values are read off the fixture files (tests/fixtures/data).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { summaryResponse } from '../../domain/contract.ts';
-import { getSummary } from '../../api/routes/get-summary.ts';
 import { serveShards } from '../support/shards.ts';
 import { replaceOnce, tempRoot } from '../unit/helpers.ts';
+import { HANDLERS } from '../../api/dispatch.ts';
+const getSummary = HANDLERS['/v1/premium/summary'];
 
 const tmp = tempRoot('summary-edge');
 let restore = () => {};

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { paymentTerms } from '../../api/payment/terms.ts';
 import { WELL_KNOWN_X402_PATH, wellKnownX402Text } from '../../api/well-known-x402.ts';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';

@@ -6,7 +6,7 @@ import { format } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { BULK_COLUMNS } from '../../domain/contract-shared.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';

@@ -12,7 +12,7 @@ import { handleMcp, mcpFastPath } from '../../api/mcp/handle-mcp.ts';
 import type { McpFastPath } from '../../api/mcp/fast.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import type { Gate } from '../../api/payment/gate.ts';
-import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { FIXTURE_CALLS } from '../support/mcp-calls.ts';
 import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { type LocalChain, createPayment, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { callHandler } from '../support/handlers.ts';
 import { expectTextHolds } from '../support/mcp-text.ts';

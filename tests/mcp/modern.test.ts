@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { installGate } from '../../api/payment/configured.ts';
-import { TOOL_ROUTES } from '../../domain/contract.ts';
+import { TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { callHandler } from '../support/handlers.ts';
 import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';

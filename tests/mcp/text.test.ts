@@ -5,7 +5,8 @@
 // process; the parameters are parsed by the routes' schemas, as the MCP tools parse them.
 import { describe, expect, it } from 'vitest';
 import { TEXT_LIMIT_CHARS, textOf } from '../../api/mcp/text.ts';
-import { ROUTE_CONTRACTS, SERIES_FIELDS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
+import { SERIES_FIELDS } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { type LocalChain, payingFetch, serveFacilitator, signPayment, startLocalChain } from '../support/chain.ts';
 import { callHandler } from '../support/handlers.ts';
 import { filesUnder, leakedFigures, pricedFigures, pricedFiguresIn, snapshotFigures } from '../support/priced-figures.ts';

@@ -15,7 +15,7 @@ import { installGate } from '../../api/payment/configured.ts';
 import { createGate } from '../../api/payment/gate.ts';
 import { closeRedis, sharedRedis } from '../../api/payment/redis.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { callHandler } from '../support/handlers.ts';
 import { ChannelJournal, ChannelJournalError } from '../../api/payment/channel-journal.ts';
 import { batchPayer } from '../support/batch-client.ts';

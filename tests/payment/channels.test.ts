@@ -21,7 +21,7 @@ import { claimAndRefund } from '../../api/payment/claims.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { type PaymentSettings, paymentSettings } from '../../api/payment/settings.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { type BatchPayer, batchPayer } from '../support/batch-client.ts';
 import { BATCH_SETTLEMENT_ADDRESS as ESCROW, type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { capturedConsole } from '../support/console.ts';

@@ -11,7 +11,7 @@ import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-id
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { type PaymentIds, SETTLED_TTL_MS, memoryPaymentIds, redisPaymentIds } from '../../api/payment/payment-ids.ts';

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvFields } from './csv.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { atomicAmount, paymentTerms } from '../../api/payment/terms.ts';
 
 export const filesUnder = (dir: string): string[] =>

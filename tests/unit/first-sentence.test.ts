@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { dispatch } from '../../api/dispatch.ts';
-import { ROUTE_CONTRACTS } from '../../domain/contract.ts';
+import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { firstSentence } from '../../domain/first-sentence.ts';
 
 describe('firstSentence', () => {

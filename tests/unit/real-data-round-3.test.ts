@@ -3,8 +3,9 @@
 // read off the cited pages (the `search` tool's stored copies), not off our files or our code.
 import { describe, expect, it } from 'vitest';
 import { premiumResponse } from '../../domain/contract.ts';
-import { getPremium } from '../../api/routes/get-premium.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
+import { HANDLERS } from '../../api/dispatch.ts';
+const getPremium = HANDLERS['/v1/premium'];
 
 useShardsOf(REAL_DATA);
 

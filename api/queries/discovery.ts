@@ -1,0 +1,18 @@
+// The free discovery routes: answers the ingest precomputed, read as they are (coverage, a state's lines, its
+// 13-month sample as JSON and CSV, the bulk files' data package).
+import { csvFileName } from '../../domain/csv-answer.ts';
+import { coverageRoute, datapackageRoute, linesRoute, sampleRoute } from '../../domain/route-contracts.ts';
+import { freeStateBody, requiredFreeBody } from '../http.ts';
+import { freeOperation } from '../operations.ts';
+
+export const coverage = freeOperation(coverageRoute, () => requiredFreeBody('coverage.json'));
+
+export const lines = freeOperation(linesRoute, ({ state }) => freeStateBody('lines', state));
+
+export const sample = freeOperation(
+  sampleRoute,
+  ({ state }) => freeStateBody('sample', state),
+  ({ state }) => ({ text: freeStateBody('sample', state, 'csv'), fileName: csvFileName('premium-sample', state) }),
+);
+
+export const datapackage = freeOperation(datapackageRoute, () => requiredFreeBody('bulk/datapackage.json'));
