@@ -3,7 +3,8 @@
 // plain-text 400 for odd percent-encoding, trailing-slash rules) are not the API's. A handler is chosen
 // by the exact path of the request's URL; any other spelling under /v1 gets the spec's JSON 404.
 import { echo } from '../domain/echo.ts';
-import { type Handler, errorResponse, freeRoute, route } from './http.ts';
+import { type Handler, freeRoute, route } from './http.ts';
+import { errorResponse } from './errors.ts';
 import { OPERATIONS } from './operation-list.ts';
 import { decodePath } from './paths.ts';
 import { pricedRoute } from './priced.ts';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.ts';
 import { CONDITIONAL_SENTENCE, OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
-import { FREE_CACHE, PRICED_CACHE } from './http.ts';
+import { FREE_CACHE, PRICED_CACHE } from './responses.ts';
 import { parametersSchema } from './json-schemas.ts';
 import { type PaymentTerms, X402_SCHEMES, X402_VERSION, atomicAmount, minDepositAmount, paymentTerms } from './payment/terms.ts';
 import { type PaymentSettings, paymentSettings } from './payment/settings.ts';

@@ -4,8 +4,8 @@
 // from the shards the server checked), so a prepared answer is byte for byte the one the full handler
 // gives; any other spelling, and every error, still goes through the handler.
 import { dispatch } from './dispatch.ts';
-import { coverageResponse } from '../domain/contract-discovery.ts';
-import { bodyOf, requiredFreeBody } from './http.ts';
+import { bodyOf } from './responses.ts';
+import { coverage } from './store.ts';
 
 export interface PreparedAnswer {
   status: number;
@@ -18,7 +18,7 @@ export interface PreparedAnswer {
  * or with each state the build has; the sample also as CSV. /v1/publications with since is computed.
  */
 export function freeTargets(): string[] {
-  const states = coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))).map((c) => c.state);
+  const states = coverage().map((c) => c.state);
   const perState = ['/v1/lines', '/v1/premium/sample', '/v1/publications'].flatMap((path) => states.map((s) => `${path}?state=${s}`));
   const sampleCsv = ['/v1/premium/sample?format=csv', ...states.map((s) => `/v1/premium/sample?state=${s}&format=csv`)];
   return ['/v1/coverage', '/v1/premium/sample', '/v1/publications', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', '/v1/bulk/datapackage.json', ...perState, ...sampleCsv];

@@ -2,7 +2,9 @@
 // for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
 import { AnswerCache } from './answer-cache.ts';
 import { mayHoldAnswer } from './conditional.ts';
-import { type Handler, holdsAnswer, notModifiedResponse, parseQuery, pricedCsv, pricedJson, respondOk, route } from './http.ts';
+import { type Handler, route } from './http.ts';
+import { holdsAnswer, notModifiedResponse, pricedCsv, pricedJson, respondOk } from './responses.ts';
+import { parseQuery } from './params.ts';
 import type { ComputedAnswer, PricedOperation } from './operations.ts';
 import { configuredGate } from './payment/configured.ts';
 import { onStoreReset } from './store.ts';

@@ -5,6 +5,8 @@
 // damaged is a ShardError (the query answers 500) and is never cached, so the next request tries again.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type CoverageItem, coverageResponse } from '../domain/contract-discovery.ts';
+import { unknownState } from '../domain/errors.ts';
 import { MANIFEST, type Manifest, sha256 } from '../domain/manifest.ts';
 
 /** Where the shards are: SHARDS_DIR, else `shards/` in the working directory (also on Vercel). */
@@ -78,6 +80,28 @@ export const listedSha256 = (bytes: Uint8Array) => listedHashes.get(bytes);
 
 /** The precomputed body at `free/<path>`, or null when the build has none. */
 export const freeBody = (path: string) => keptBytes(`free/${path}`);
+
+/** A free route's precomputed body at `free/<path>`; the build must have it. */
+export function requiredFreeBody(path: string): Uint8Array<ArrayBuffer> {
+  const body = freeBody(path);
+  if (!body) throw new ShardError(`free/${path} is not in the build: run the ingest`);
+  return body;
+}
+
+/** A state's precomputed free body (`free/<folder>/<state>.<ext>`); 404 for a state the build does not have. */
+export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv' = 'json'): Uint8Array<ArrayBuffer> {
+  const body = freeBody(`${folder}/${state}.${ext}`);
+  if (body) return body;
+  requiredFreeBody('coverage.json'); // no build at all is a 500, not "unknown state"
+  throw unknownState(state);
+}
+
+/** Every state's coverage (the free body of /v1/coverage), parsed once: for the answers, llms.txt and the MCP texts that name it. */
+export function coverage(): CoverageItem[] {
+  const key = 'free/coverage.json';
+  if (!jsonCache.has(key)) jsonCache.set(key, coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))));
+  return jsonCache.get(key) as CoverageItem[];
+}
 
 /** The private file at `private/<path>` as bytes (a bulk download), or null when the build has none. */
 export const privateFile = (path: string) => keptBytes(`private/${path}`);

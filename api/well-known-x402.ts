@@ -20,7 +20,8 @@
 // Free: 200 with the free routes' headers (api/http.ts freeJson), the body made once per site and terms.
 // Served by src/pages/.well-known/x402.ts, on demand, on the Node server and in the Vercel function alike.
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.ts';
-import { type Handler, freeJson, route } from './http.ts';
+import { type Handler, route } from './http.ts';
+import { freeJson } from './responses.ts';
 import { exampleInput } from './json-schemas.ts';
 import { type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
 import { readableQuery } from './priced.ts';

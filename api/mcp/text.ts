@@ -11,7 +11,7 @@
 // `{ value, as_printed, qualifier?, period? }`, and the answer's `printed_keys` says what each key measures.
 import { SERIES_FIELDS } from '../../domain/contract.ts';
 import { firstMonthKey, parsePeriod } from '../../domain/periods.ts';
-import { requiredFreeBody } from '../http.ts';
+import { requiredFreeBody } from '../store.ts';
 
 /** The most an agent should have to read in one tool result, in tokens (DECISIONS §11). */
 export const TEXT_LIMIT_TOKENS = 20_000;

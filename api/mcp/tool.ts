@@ -10,7 +10,9 @@ import { LIST_PARAMETERS } from '../../domain/contract.ts';
 import { type RouteContract } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
 import { firstSentence } from '../../domain/first-sentence.ts';
-import { HttpError, errorBodyOf, parseValues, unknownParameter } from '../http.ts';
+import { invalidRequest } from '../../domain/errors.ts';
+import { errorBodyOf, failureOf } from '../errors.ts';
+import { parseValues, unknownParameter } from '../params.ts';
 import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts';
 import { toJson } from '../json.ts';
 import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
@@ -19,7 +21,6 @@ import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
 import { textOf as renderText } from './text.ts';
 import { citesPublications, readableQuery } from '../priced.ts';
-import { ShardError } from '../store.ts';
 
 export interface Tool {
   definition: ToolDefinition;
@@ -109,7 +110,7 @@ function definition(contract: RouteContract, params: z.ZodObject | null): ToolDe
  */
 function argumentValues(args: unknown, params: z.ZodObject): Record<string, string> {
   if (args === undefined || args === null) return {};
-  if (typeof args !== 'object' || Array.isArray(args)) throw new HttpError(400, 'invalid arguments: expected an object of named arguments');
+  if (typeof args !== 'object' || Array.isArray(args)) throw invalidRequest('invalid arguments: expected an object of named arguments');
   const allowed = toolParameterNames(params);
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) {
@@ -118,7 +119,7 @@ function argumentValues(args: unknown, params: z.ZodObject): Record<string, stri
     if (typeof value === 'string') values[name] = value;
     else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') values[name] = String(value);
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) values[name] = value.join(',');
-    else throw new HttpError(400, `invalid '${name}' ${echo(JSON.stringify(value) ?? String(value))}: expected a string${LIST_PARAMETERS.includes(name) ? ' or a list of strings' : ''}`);
+    else throw invalidRequest(`invalid '${name}' ${echo(JSON.stringify(value) ?? String(value))}: expected a string${LIST_PARAMETERS.includes(name) ? ' or a list of strings' : ''}`);
   }
   return values;
 }
@@ -136,9 +137,8 @@ async function guarded(call: () => Promise<CallToolResult>): Promise<CallToolRes
   try {
     return await call();
   } catch (e) {
-    if (e instanceof HttpError) return toolError(e.status, e.message);
-    console.error(e instanceof ShardError ? `shards: ${e.message}` : e);
-    return toolError(500, 'internal error: the answer could not be computed; please retry later');
+    const { status, message } = failureOf(e);
+    return toolError(status, message);
   }
 }
 

@@ -2,7 +2,7 @@
 // scheduler (Vercel's cron, which calls it with `Authorization: Bearer <CRON_SECRET>`; or any other). Refused
 // without CRON_SECRET set (503) or with another secret (401): a run spends the facilitator's gas.
 import { timingSafeEqual } from 'node:crypto';
-import { CORS_HEADERS } from '../http.ts';
+import { CORS_HEADERS } from '../responses.ts';
 import { configuredGate, configuredSettings } from './configured.ts';
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>

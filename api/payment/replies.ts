@@ -3,7 +3,8 @@
 // so), and the acknowledgement of a channel's cooperative refund. The gate (./gate.ts) decides; this shapes.
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { SettleResponse } from '@x402/core/types';
-import { CORS_HEADERS, PRICED_CACHE, errorResponse } from '../http.ts';
+import { CORS_HEADERS, PRICED_CACHE } from '../responses.ts';
+import { errorResponse } from '../errors.ts';
 
 /** A 402 with body {} (route() leaves the body out for HEAD). */
 export function payment402(headers: Record<string, string>): Response {

@@ -2,7 +2,7 @@
 // (ingest/bulk.ts), served as the contract's `download` says.
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import { bulkCsvRoute, bulkParquetRoute } from '../../domain/route-contracts.ts';
-import { pricedFile } from '../http.ts';
+import { pricedFile } from '../responses.ts';
 import { pricedFileOperation } from '../operations.ts';
 import { ShardError, privateFile } from '../store.ts';
 

@@ -13,7 +13,7 @@ import { ShardError, privateShard } from '../store.ts';
 import {
   eligibilityRoute, enforcementRoute, rateActivityRoute, ratesRoute, ratesSampleRoute, solvencyRoute, solvencySampleRoute, syndicatesRoute, syndicatesSampleRoute,
 } from '../../domain/route-contracts.ts';
-import { requiredFreeBody } from '../http.ts';
+import { requiredFreeBody } from '../store.ts';
 import { freeOperation, pricedOperation } from '../operations.ts';
 
 type Row<T> = DatasetShard<T>['records'][number];

@@ -2,7 +2,7 @@
 // 13-month sample as JSON and CSV, the bulk files' data package).
 import { csvFileName } from '../../domain/csv-answer.ts';
 import { coverageRoute, datapackageRoute, linesRoute, sampleRoute } from '../../domain/route-contracts.ts';
-import { freeStateBody, requiredFreeBody } from '../http.ts';
+import { freeStateBody, requiredFreeBody } from '../store.ts';
 import { freeOperation } from '../operations.ts';
 
 export const coverage = freeOperation(coverageRoute, () => requiredFreeBody('coverage.json'));

@@ -3,7 +3,7 @@
 import type { InsurersParams, InsurersResponse } from '../../domain/contract.ts';
 import { csvFileName, insurersCsv } from '../../domain/csv-answer.ts';
 import type { CsvAnswer } from '../operations.ts';
-import { HttpError } from '../http.ts';
+import { notFound } from '../../domain/errors.ts';
 import { LIST_BASIS, NATIONAL, isRankable } from '../../domain/insurers.ts';
 import type { InsurersShard, RankingsShard } from '../../domain/shard-types.ts';
 import { privateShard } from '../store.ts';
@@ -51,7 +51,7 @@ export function prepareInsurers({ state, period }: InsurersParams): () => Insure
     const has = periods.length ? `periods with a ranking: ${periods.join(', ')}` : `${state} has no insurer ranking`;
     const unserved = lists?.unserved.filter((p) => !published.has(p)) ?? [];
     const aside = unserved.length ? ` (also published, but not a ranking with exact premiums: ${unserved.join(', ')})` : '';
-    throw new HttpError(404, `no insurer ranking for ${state} ${period}: ${has}${aside}`);
+    throw notFound(`no insurer ranking for ${state} ${period}: ${has}${aside}`);
   }
   const { positions, ...answer } = found;
   return () => ({ state, period, ...answer, publications: cite(positions) });

@@ -1,7 +1,7 @@
 // /v1/publications: the listing the ingest precomputed (one state's, or every state's newest first),
 // and, with `since`, that listing cut to the publications of report_date on or after it, in its order.
 import { type PublicationsParams, type PublicationsResponse } from '../../domain/contract-discovery.ts';
-import { freeStateBody, requiredFreeBody } from '../http.ts';
+import { freeStateBody, requiredFreeBody } from '../store.ts';
 import { publicationsRoute } from '../../domain/route-contracts.ts';
 import { freeOperation } from '../operations.ts';
 

@@ -2,7 +2,7 @@
 // index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
 import type { SeriesRow, SeriesValues } from '../../domain/contract.ts';
 import { echo } from '../../domain/echo.ts';
-import { HttpError, unknownState } from '../http.ts';
+import { notFound, unknownState } from '../../domain/errors.ts';
 import { type Granularity, firstMonthKey, parsePeriod } from '../../domain/periods.ts';
 import { precomputed } from '../json.ts';
 import { citedPublications } from '../../domain/publications.ts';
@@ -43,15 +43,15 @@ export interface ResolvedLine {
  */
 export function resolveLine(state: string, entry: StateIndex, line: string): ResolvedLine {
   const wanted = line.toLowerCase();
-  const notFound = () =>
-    new HttpError(404, `unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`);
+  const unknownLine = () =>
+    notFound(`unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`);
   const findCategory = (name: string) => {
     const category = entry.categories.find((c) => c.name.toLowerCase() === name);
     return category && { echo: category.name, dir: category.dir };
   };
   if (wanted.startsWith(CATEGORY_PREFIX)) {
     const category = findCategory(wanted.slice(CATEGORY_PREFIX.length).trim());
-    if (!category) throw notFound();
+    if (!category) throw unknownLine();
     return category;
   }
   if (wanted === 'all') return { echo: 'all', dir: 'all' };
@@ -59,14 +59,14 @@ export function resolveLine(state: string, entry: StateIndex, line: string): Res
   if (match) return { echo: match.source_code, dir: match.dir };
   const category = findCategory(wanted);
   if (category) return category;
-  throw notFound();
+  throw unknownLine();
 }
 
 /** The county folder, or 404 when the state has no county data or not this county. */
 export function resolveCounty(state: string, entry: StateIndex, county: string): { name: string; dir: string } {
-  if (!entry.counties.length) throw new HttpError(404, `no county data for ${state}: omit 'county' for statewide figures (see has_county_data in /v1/coverage)`);
+  if (!entry.counties.length) throw notFound(`no county data for ${state}: omit 'county' for statewide figures (see has_county_data in /v1/coverage)`);
   const match = entry.counties.find((c) => c.name.toUpperCase() === county);
-  if (!match) throw new HttpError(404, `unknown county ${echo(county)} for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`);
+  if (!match) throw notFound(`unknown county ${echo(county)} for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`);
   return { name: county, dir: match.dir };
 }
 
