@@ -16,7 +16,7 @@ import type { FreeOperation, Operation, PricedOperation } from '../operations.ts
 import { configuredGate } from '../payment/configured.ts';
 import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
-import { textOf as renderText } from './text.ts';
+import { textOf as renderText } from './text/index.ts';
 import { citesPublications, readableQuery } from '../priced.ts';
 import { ShardError } from '../store.ts';
 

@@ -1,10 +1,10 @@
-// The text of an MCP tool result (DECISIONS §11, api/mcp/text.ts), on the real dataset: a compact
+// The text of an MCP tool result (DECISIONS §11, api/mcp/text/), on the real dataset: a compact
 // rendering at most half the JSON's length that still holds every figure, each in its row, every
 // printed figure with its words, and every publication; under the 20,000-token cap, whole rows left out
 // (the earliest) with the call that gets them. The answers are the REST routes' own, called in
 // process; the parameters are parsed by the routes' schemas, as the MCP tools parse them.
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMIT_CHARS, textOf } from '../../api/mcp/text.ts';
+import { TEXT_LIMIT_CHARS, textOf } from '../../api/mcp/text/index.ts';
 import { ROUTE_CONTRACTS, SERIES_FIELDS } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
