@@ -16,7 +16,7 @@ import type { FreeOperation, Operation, PricedOperation } from '../operations.ts
 import { configuredGate } from '../payment/configured.ts';
 import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
-import { textOf as renderText } from './text/index.ts';
+import { TEXT_LIMIT_CHARS, renderOf } from './text/index.ts';
 import { citesPublications, readableQuery } from '../priced.ts';
 import { ShardError } from '../store.ts';
 
@@ -158,7 +158,7 @@ function freeTool(operation: FreeOperation): Tool {
         if (!result) {
           const json = JSON.parse(Buffer.from(bytes).toString('utf8'));
           const structured = key ? { [key]: json } : json;
-          result = { content: content(renderText(contract.operationId, parsed, structured)), structuredContent: structured };
+          result = { content: content(renderOf(contract.operationId)({ tool: contract.operationId, params: parsed }, structured, TEXT_LIMIT_CHARS)), structuredContent: structured };
           freeAnswers.set(bytes, result);
         }
         return result;
@@ -169,7 +169,7 @@ function freeTool(operation: FreeOperation): Tool {
 /** A priced answer: the route's JSON as structuredContent, and the text a model reads (DECISIONS §11). */
 function answered(operationId: string, params: Record<string, unknown>, body: unknown, receipt?: SettleResponse): CallToolResult {
   return {
-    content: content(renderText(operationId, params, body)),
+    content: content(renderOf(operationId)({ tool: operationId, params }, body, TEXT_LIMIT_CHARS)),
     structuredContent: body as Record<string, unknown>,
     ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}),
   };

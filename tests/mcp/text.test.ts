@@ -4,12 +4,15 @@
 // (the earliest) with the call that gets them. The answers are the REST routes' own, called in
 // process; the parameters are parsed by the routes' schemas, as the MCP tools parse them.
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMIT_CHARS, textOf } from '../../api/mcp/text/index.ts';
+import { TEXT_LIMIT_CHARS, renderOf } from '../../api/mcp/text/index.ts';
 import { ROUTE_CONTRACTS, SERIES_FIELDS } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
+
+/** A tool's text as the MCP tool renders it: the renderer its operation names, under the cap unless told. */
+const textOf = (tool: string, params: Record<string, unknown>, body: unknown, limit = TEXT_LIMIT_CHARS) => renderOf(tool)({ tool, params }, body, limit);
 
 type Obj = Record<string, any>;
 /** MCP wants an object: the two array answers are wrapped in one key each (DECISIONS §8). */

@@ -9,34 +9,43 @@
 // precomputed /v1/coverage body (the basis and count unit of each state's period types), which it
 // reads itself. Series rows are in DECISIONS §9's compact form: `printed` entries
 // `{ value, as_printed, qualifier?, period? }`, and the answer's `printed_keys` says what each key measures.
-import { renderGeneric } from './table.ts';
-import { renderInsurers } from './insurers.ts';
-import { renderSeries } from './series.ts';
-import { TEXT_LIMIT_CHARS, isObj } from './shared.ts';
-import { renderSummary } from './summary.ts';
+import { insurersText } from './insurers.ts';
+import { seriesText } from './series.ts';
+import type { TextRenderer } from './shared.ts';
+import { summaryText } from './summary.ts';
+import { tableText } from './table.ts';
 
-export { CHARS_PER_TOKEN, TEXT_LIMIT_CHARS, TEXT_LIMIT_TOKENS, fullNumber } from './shared.ts';
-
-/** The tools whose answer is a premium series: one table row per period. */
-const SERIES_TOOLS = new Set(['get_premium', 'get_premium_sample', 'compare_states']);
+export { insurersText } from './insurers.ts';
+export { type SeriesForm, seriesText } from './series.ts';
+export { CHARS_PER_TOKEN, TEXT_LIMIT_CHARS, TEXT_LIMIT_TOKENS, type TextCall, type TextRenderer, fullNumber } from './shared.ts';
+export { summaryText } from './summary.ts';
+export { type LeftOutCalls, tableText } from './table.ts';
 
 /**
- * The text of a tool result: `tool` is the tool's name (its route's operationId), `params` the
- * parameters as the route parsed them (defaults applied; a list such as `states` as an array or a
- * comma-separated string; `{}` or null for a tool without parameters), `body` the structuredContent
- * (for list_lines and get_coverage the wrapped object, `{ lines }`, `{ coverage }`). `limit` is the
- * cap in characters. Never throws: an answer of an unexpected shape gets the generic rendering.
+ * TEMPORARY: the renderer of each tool, by its name (its route's operationId), until each operation
+ * names its own renderer; then this lookup and renderOf go.
  */
-export function textOf(tool: string, params: Record<string, unknown> | null | undefined, body: unknown, limit: number = TEXT_LIMIT_CHARS): string {
-  const args = isObj(params) ? params : {};
-  if (isObj(body)) {
-    try {
-      if (SERIES_TOOLS.has(tool) && (Array.isArray(body.data) || isObj(body.series))) return renderSeries(tool, args, body, limit);
-      if (tool === 'get_summary') return renderSummary(tool, args, body, limit);
-      if (tool === 'get_top_insurers' && Array.isArray(body.insurers)) return renderInsurers(tool, args, body, limit);
-    } catch {
-      // an unexpected shape: the generic rendering below shows every value all the same
-    }
-  }
-  return renderGeneric(tool, args, body, limit);
-}
+export const RENDERER_OF_TOOL: Record<string, TextRenderer> = {
+  get_premium: seriesText(),
+  get_summary: summaryText,
+  compare_states: seriesText({ byState: true }),
+  get_top_insurers: insurersText,
+  get_solvency: tableText(),
+  list_enforcement_actions: tableText({ reach: 'year', narrowBy: 'state, action_type or insurer' }),
+  list_rate_filings: tableText({ reach: 'to', narrowBy: 'state, company or toi' }),
+  get_rate_activity: tableText({ reach: 'to_month', narrowBy: 'states' }),
+  get_syndicate: tableText(),
+  get_eligibility: tableText(),
+  get_premium_sample: seriesText({ fullSeries: 'get_premium' }),
+  list_lines: tableText(),
+  list_publications: tableText(),
+  get_solvency_sample: tableText(),
+  get_rates_sample: tableText(),
+  get_syndicates_sample: tableText(),
+  get_coverage: tableText(),
+};
+
+const GENERIC = tableText();
+
+/** The renderer of a tool (TEMPORARY, with RENDERER_OF_TOOL); a name it does not list gets the generic rendering. */
+export const renderOf = (tool: string): TextRenderer => RENDERER_OF_TOOL[tool] ?? GENERIC;

@@ -1,10 +1,11 @@
-// An insurer ranking as printed (get_top_insurers): a ranked table of the columns that hold something.
-import { type Obj, asArray, asObj, cell, fit, fitPublications, limitWords, plain, publicationLines, rowsWord, str, unionKeys } from './shared.ts';
+// An insurer ranking as printed: a ranked table of the columns that hold something, the unranked apart.
+import { type Obj, type TextRenderer, asArray, asObj, cell, fit, fitPublications, limitWords, plain, publicationLines, rowsWord, str, unionKeys } from './shared.ts';
+import { orTable } from './table.ts';
 
 /** The columns of `rows` that hold a value in some row: a column empty in every row says nothing. */
 const filledColumns = (rows: Obj[]) => unionKeys(rows).filter((c) => rows.some((r) => r[c] !== null && r[c] !== undefined && r[c] !== ''));
 
-export function renderInsurers(tool: string, params: Obj, body: Obj, limit: number): string {
+function renderInsurers(tool: string, params: Obj, body: Obj, limit: number): string {
   const state = str(body.state) ?? str(params.state) ?? '';
   const period = str(body.period) ?? str(params.period) ?? '';
   const insurers = asArray(body.insurers).map(asObj);
@@ -38,3 +39,6 @@ export function renderInsurers(tool: string, params: Obj, body: Obj, limit: numb
   const used = text.reduce((sum, l) => sum + l.length + 1, 0);
   return [...text, ...fitPublications(publications, limit - used, limit)].join('\n');
 }
+
+/** An answer with its list of `insurers`. */
+export const insurersText: TextRenderer = orTable((body) => Array.isArray(body.insurers), renderInsurers);

@@ -1,7 +1,16 @@
-// A premium series (get_premium, get_premium_sample, compare_states): one table row per period.
+// A premium series (a state's, a sample of it, or several states' side by side): one table row per period.
 import { SERIES_FIELDS } from '../../../domain/contract.ts';
 import { parsePeriod } from '../../../domain/periods.ts';
-import { type Obj, type Sized, asArray, asObj, basisText, callText, cell, fit, fitPublications, limitWords, oneLine, periodRange, plain, publicationLines, rowsWord, startMonth, str } from './shared.ts';
+import { type Obj, type Sized, type TextRenderer, asArray, asObj, basisText, callText, cell, fit, fitPublications, isObj, limitWords, oneLine, periodRange, plain, publicationLines, rowsWord, startMonth, str } from './shared.ts';
+import { orTable } from './table.ts';
+
+/** How a series answer is laid out, and what the note on its left-out rows offers besides narrower calls. */
+export interface SeriesForm {
+  /** A series per state (`series`, keyed by state code), each row shown with its state; else one state's `data`. */
+  byState?: boolean;
+  /** The tool whose answer is the whole series, when this one is a part of it (a sample): the note on left-out rows names it. */
+  fullSeries?: string;
+}
 
 interface PrintedEntry {
   value?: unknown;
@@ -59,8 +68,8 @@ const COARSER: Record<string, string | undefined> = { month: 'quarter', quarter:
  * printed figures one line per key (the key said once, each figure with its row's period), and the
  * publications.
  */
-export function renderSeries(tool: string, params: Obj, body: Obj, limit: number): string {
-  const compare = tool === 'compare_states';
+function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form: SeriesForm): string {
+  const compare = form.byState === true;
   const granularity = str(body.granularity) ?? str(params.granularity) ?? 'month';
   const blocks: { state: string | null; rows: Obj[] }[] = compare
     ? Object.entries(asObj(body.series)).map(([state, rows]) => ({ state, rows: asArray(rows).map(asObj) }))
@@ -123,7 +132,7 @@ export function renderSeries(tool: string, params: Obj, body: Obj, limit: number
   // 4. Under the cap: the earliest periods go first (across states, the earliest of any).
   const dropOrder = rows.map((_, i) => i).sort((a, b) => (rows[a].period < rows[b].period ? -1 : rows[a].period > rows[b].period ? 1 : a - b));
   const fixed = [...head, ...(legend ? [legend] : []), ...publications].reduce((sum, l) => sum + l.length + 1, 0) + lineKeys.reduce((sum, k) => sum + k.prefix.length + 1, 0);
-  const note = (dropped: SeriesRow[]) => seriesNote(tool, params, body, granularity, blocks, dropped, limit);
+  const note = (dropped: SeriesRow[]) => seriesNote(tool, params, body, granularity, blocks, dropped, limit, form);
   const { kept, note: left } = fit(fixed, rows, dropOrder, note, limit);
 
   const figures = new Map<string, string[]>();
@@ -144,21 +153,25 @@ export function renderSeries(tool: string, params: Obj, body: Obj, limit: number
 }
 
 /** The line on rows left out: how many, which periods, and the calls that get them. */
-function seriesNote(tool: string, params: Obj, body: Obj, granularity: string, blocks: { state: string | null; rows: Obj[] }[], dropped: SeriesRow[], limit: number): string {
+function seriesNote(tool: string, params: Obj, body: Obj, granularity: string, blocks: { state: string | null; rows: Obj[] }[], dropped: SeriesRow[], limit: number, form: SeriesForm): string {
+  const compare = form.byState === true;
   const total = blocks.reduce((n, b) => n + b.rows.length, 0);
   const perState = blocks
     .map((b) => ({ state: b.state, periods: dropped.filter((d) => d.state === b.state).map((d) => d.period) }))
     .filter((s) => s.periods.length);
-  const which = perState.map((s) => `${tool === 'compare_states' ? `${s.state} ` : ''}${periodRange(s.periods)}${tool === 'compare_states' ? ` (${s.periods.length})` : ''}`).join(', ');
+  const which = perState.map((s) => `${compare ? `${s.state} ` : ''}${periodRange(s.periods)}${compare ? ` (${s.periods.length})` : ''}`).join(', ');
   const latest = dropped.map((d) => d.period).sort().at(-1)!;
-  const base: Obj =
-    tool === 'compare_states'
-      ? { states: params.states ?? blocks.map((b) => b.state).join(','), line: params.line ?? body.line, granularity, from: params.from, report_date: params.report_date }
-      : { state: params.state ?? body.state, line: params.line ?? body.line, county: params.county, granularity, from: params.from, report_date: params.report_date };
+  const base: Obj = compare
+    ? { states: params.states ?? blocks.map((b) => b.state).join(','), line: params.line ?? body.line, granularity, from: params.from, report_date: params.report_date }
+    : { state: params.state ?? body.state, line: params.line ?? body.line, county: params.county, granularity, from: params.from, report_date: params.report_date };
   const calls = [`call ${callText(tool, { ...base, to: startMonth(latest) })}`];
   const coarser = COARSER[granularity];
   if (coarser) calls.push(`${callText(tool, { ...base, granularity: coarser, to: params.to })} for fewer rows`);
-  if (tool === 'compare_states' && perState.length > 1) calls.push(`one state per call (states=${perState[0].state}, ...)`);
-  if (tool === 'get_premium_sample') calls.push('get_premium for the full series');
+  if (compare && perState.length > 1) calls.push(`one state per call (states=${perState[0].state}, ...)`);
+  if (form.fullSeries) calls.push(`${form.fullSeries} for the full series`);
   return `Left out: ${rowsWord(dropped.length)} of ${total}, the earliest (${which}), with their printed figures, to stay under ${limitWords(limit)}; they are in structuredContent. For them: ${calls.join('; or ')}.`;
 }
+
+/** A series renderer of the given form; it reads an answer with its rows (`data`) or its series by state (`series`). */
+export const seriesText = (form: SeriesForm = {}): TextRenderer =>
+  orTable((body) => Array.isArray(body.data) || isObj(body.series), (tool, params, body, limit) => renderSeries(tool, params, body, limit, form));

@@ -11,11 +11,30 @@ export const CHARS_PER_TOKEN = 4;
 /** The cap on a rendering's length, in characters (UTF-16 code units, which are never fewer than characters). */
 export const TEXT_LIMIT_CHARS = TEXT_LIMIT_TOKENS * CHARS_PER_TOKEN;
 
+/**
+ * What was called: `tool` is the tool's name (its route's operationId), `params` the parameters as
+ * the route parsed them (defaults applied; a list such as `states` as an array or a comma-separated
+ * string; `{}` or null for a tool without parameters).
+ */
+export interface TextCall {
+  tool: string;
+  params?: Record<string, unknown> | null;
+}
+
+/**
+ * The text of a tool result: `body` is the structuredContent (for list_lines and get_coverage the
+ * wrapped object, `{ lines }`, `{ coverage }`). `limit` is the cap in characters. Never throws: an
+ * answer of an unexpected shape gets the generic rendering.
+ */
+export type TextRenderer = (call: TextCall, body: unknown, limit: number) => string;
+
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A call's parameters as the renderings read them: an object, `{}` for none. */
+export const paramsOf = (call: TextCall): Obj => (isObj(call.params) ? call.params : {});
 
 // ---- writing values ------------------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
-// A year's statewide totals (get_summary): each figure as `key: value`.
-import { type Obj, asArray, asObj, basisText, fitPublications, plain, publicationLines, str } from './shared.ts';
+// A year's statewide totals: each figure as `key: value`, the prior year's on one line.
+import { type Obj, type TextRenderer, asArray, asObj, basisText, fitPublications, plain, publicationLines, str } from './shared.ts';
+import { orTable } from './table.ts';
 
 const SUMMARY_SHOWN = new Set(['state', 'year', 'basis', 'months_available', 'prior_year', 'report_date', 'data_as_of', 'source', 'publications']);
 
-export function renderSummary(tool: string, params: Obj, body: Obj, limit: number): string {
+function renderSummary(tool: string, params: Obj, body: Obj, limit: number): string {
   const state = str(body.state) ?? str(params.state) ?? '';
   const periodType = body.basis === 'annual_report' ? 'year' : body.basis ? 'month' : null;
   const prior = asObj(body.prior_year);
@@ -22,3 +23,6 @@ export function renderSummary(tool: string, params: Obj, body: Obj, limit: numbe
   const used = lines.reduce((sum, l) => sum + l.length + 1, 0);
   return [...lines, ...fitPublications(publicationLines(asArray(body.publications)), limit - used, limit)].join('\n');
 }
+
+/** Any object answer is read as a summary (a missing figure shows as `-`). */
+export const summaryText: TextRenderer = orTable(() => true, renderSummary);
