@@ -3,6 +3,7 @@
 // 404) before anything is paid for, then answer the same JSON.
 import type { z } from 'zod';
 import type { RouteContract } from '../domain/route-contracts.ts';
+import type { TextRenderer } from './mcp/text/shared.ts';
 
 /** An answer as CSV (DECISIONS §11), with the file name its Content-Disposition gives. */
 export interface CsvAnswer {
@@ -27,6 +28,8 @@ export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   body(params: z.infer<S>): Uint8Array<ArrayBuffer>;
   /** The precomputed CSV answer, for a route that takes `format=csv`. */
   csv?(params: z.infer<S>): CsvAnswer;
+  /** Its MCP tool's text (api/mcp/text/); the table rendering when not given. */
+  text?: TextRenderer;
 }
 
 /** A priced route: parse and resolve now, compute once paid. */
@@ -40,6 +43,8 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
   csv?(body: unknown, params: z.infer<S>): CsvAnswer;
   /** For a route whose answer is a file (a bulk download), not JSON: its bytes and headers, and whether it holds a figure. */
   file?(body: unknown): ComputedAnswer;
+  /** Its MCP tool's text (api/mcp/text/); the table rendering when not given. */
+  text?: TextRenderer;
 }
 
 export type Operation = FreeOperation | PricedOperation;
@@ -56,14 +61,14 @@ function checked<P extends z.ZodObject | null>(contract: RouteContract<P>, price
 export const freeOperation = <P extends z.ZodObject | null>(
   contract: RouteContract<P>,
   body: (params: ParamsOf<P>) => Uint8Array<ArrayBuffer>,
-  csv?: (params: ParamsOf<P>) => CsvAnswer,
-): FreeOperation => ({ kind: 'free', contract: checked(contract, false), params: contract.params, body, csv }) as unknown as FreeOperation;
+  { csv, text }: { csv?: (params: ParamsOf<P>) => CsvAnswer; text?: TextRenderer } = {},
+): FreeOperation => ({ kind: 'free', contract: checked(contract, false), params: contract.params, body, csv, text }) as unknown as FreeOperation;
 
 export const pricedOperation = <P extends z.ZodObject, B>(
   contract: RouteContract<P>,
   prepare: (params: z.infer<P>) => () => B,
-  csv?: (body: B, params: z.infer<P>) => CsvAnswer,
-): PricedOperation => ({ kind: 'priced', contract: checked(contract, true), params: contract.params, prepare, csv }) as unknown as PricedOperation;
+  { csv, text }: { csv?: (body: B, params: z.infer<P>) => CsvAnswer; text?: TextRenderer } = {},
+): PricedOperation => ({ kind: 'priced', contract: checked(contract, true), params: contract.params, prepare, csv, text }) as unknown as PricedOperation;
 
 /** A priced route whose answer is a file the build wrote (the bulk downloads), served as the contract's `download` says. */
 export const pricedFileOperation = <P extends z.ZodObject>(contract: RouteContract<P>, file: () => ComputedAnswer): PricedOperation =>

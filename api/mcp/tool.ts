@@ -7,101 +7,24 @@ import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotoc
 import type { SettleResponse } from '@x402/core/types';
 import type { z } from 'zod';
 import { LIST_PARAMETERS } from '../../domain/contract.ts';
-import { type RouteContract } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
-import { firstSentence } from '../../domain/first-sentence.ts';
 import { invalidRequest } from '../../domain/errors.ts';
 import { errorBodyOf, failureOf } from '../errors.ts';
-import { parseValues, unknownParameter } from '../params.ts';
-import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts';
 import { toJson } from '../json.ts';
 import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
+import { parseValues, unknownParameter } from '../params.ts';
 import { configuredGate } from '../payment/configured.ts';
 import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
-import { textOf as renderText } from './text.ts';
 import { citesPublications, readableQuery } from '../priced.ts';
+import { TEXT_LIMIT_CHARS, tableText } from './text/index.ts';
+import { definition, toolParameterNames, wrapKeyOf } from './tool-definition.ts';
 
 export interface Tool {
   definition: ToolDefinition;
   call(args: unknown, meta: Record<string, unknown> | undefined): Promise<CallToolResult>;
 }
 
-
-/**
- * The x402 PaymentRequired object, which a priced tool returns (with isError) instead of its answer
- * when it is called without a valid payment: its output schema admits both, so clients that check
- * structured output against the schema (the SDK's Client does, even on errors) can read the terms.
- */
-const PAYMENT_REQUIRED_SCHEMA: Json = { properties: { accepts: { type: 'array' } }, required: ['x402Version', 'accepts'] };
-
-/** The key an array answer is wrapped in (MCP wants an object): the route's last path segment, `lines`, `coverage`. */
-export const wrapKeyOf = (contract: RouteContract) => (contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null);
-
-/**
- * A tool's parameters: its route's, but `format` (JSON or CSV, for HTTP callers), as a tool answers
- * both JSON and a text table (DECISIONS §11): a call naming `format` is refused as an unknown parameter.
- * The route's zod schema still parses the arguments (its `format` left to its default).
- */
-const toolParameterNames = (params: z.ZodObject): string[] => Object.keys(params.shape).filter((name) => name !== 'format');
-
-/**
- * The input schema: the route's parameters with their descriptions and defaults; a required one also
- * carries its declared example (`examples`), so a first call has one to follow.
- */
-function inputSchema(params: z.ZodObject | null): ToolDefinition['inputSchema'] {
-  if (!params) return { type: 'object', properties: {} };
-  const schema = parametersSchema(params);
-  const names = toolParameterNames(params);
-  for (const [name, { example, ...property }] of Object.entries(schema.properties)) {
-    if (!names.includes(name)) {
-      delete schema.properties[name];
-      continue;
-    }
-    const examples = schema.required?.includes(name) && example !== undefined ? { examples: [example] } : {};
-    if (LIST_PARAMETERS.includes(name)) {
-      const { description, ...text } = property;
-      schema.properties[name] = { description, anyOf: [text, { type: 'array', items: { type: 'string' }, minItems: 1 }], ...examples };
-    } else schema.properties[name] = { ...property, ...examples };
-  }
-  if (schema.required) schema.required = schema.required.filter((name) => names.includes(name));
-  return schema as ToolDefinition['inputSchema'];
-}
-
-/**
- * The output schema: the answer's outline (its keys and the type of its lists and objects; the full
- * schema is in /openapi.json), wrapped in one key for a list; a priced tool's also admits the x402
- * terms, which it returns instead of the answer when unpaid.
- */
-function outputSchema(contract: RouteContract): ToolDefinition['outputSchema'] {
-  const outline = responseOutline(contract.response);
-  const key = wrapKeyOf(contract);
-  const { type: _object, ...answer } = key ? { type: 'object', properties: { [key]: outline }, required: [key] } : outline;
-  return (contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : { type: 'object', ...answer }) as ToolDefinition['outputSchema'];
-}
-
-/**
- * What it returns, its price, and what a result holds (DECISIONS §11): a text table to read, and its
- * REST twin's JSON, whose full schema /openapi.json gives (the output schema outlines it).
- */
-function description(contract: RouteContract): string {
-  const price = contract.priceUsd ? `${contract.priceUsd} USD per call, paid with x402 (USDC on Base)` : 'Free';
-  const key = wrapKeyOf(contract);
-  return (
-    `${contract.summary}. ${firstSentence(contract.description)} ${price}. ` +
-    `Returns content: a compact text table to read; structuredContent: the full JSON of GET ${contract.path}${key ? ` under "${key}"` : ''} (schema: /openapi.json).`
-  );
-}
-
-function definition(contract: RouteContract, params: z.ZodObject | null): ToolDefinition {
-  return {
-    name: contract.operationId,
-    description: description(contract),
-    inputSchema: inputSchema(params),
-    outputSchema: outputSchema(contract),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  };
-}
 
 /**
  * A call's arguments as the text a query string would carry: a number or boolean as written, a list
@@ -142,6 +65,12 @@ async function guarded(call: () => Promise<CallToolResult>): Promise<CallToolRes
   }
 }
 
+const TABLE_TEXT = tableText();
+
+/** The text a model reads of an answer: rendered as its operation says, the table rendering by default. */
+const textOf = (operation: Operation, params: Record<string, unknown>, body: unknown) =>
+  (operation.text ?? TABLE_TEXT)({ tool: operation.contract.operationId, params }, body, TEXT_LIMIT_CHARS);
+
 /** The structured answer and its text for a free route's bytes (parsed once per body: the store keeps the bytes). */
 const freeAnswers = new WeakMap<Uint8Array, CallToolResult>();
 
@@ -159,7 +88,7 @@ function freeTool(operation: FreeOperation): Tool {
         if (!result) {
           const json = JSON.parse(Buffer.from(bytes).toString('utf8'));
           const structured = key ? { [key]: json } : json;
-          result = { content: content(renderText(contract.operationId, parsed, structured)), structuredContent: structured };
+          result = { content: content(textOf(operation, parsed, structured)), structuredContent: structured };
           freeAnswers.set(bytes, result);
         }
         return result;
@@ -168,9 +97,9 @@ function freeTool(operation: FreeOperation): Tool {
 }
 
 /** A priced answer: the route's JSON as structuredContent, and the text a model reads (DECISIONS §11). */
-function answered(operationId: string, params: Record<string, unknown>, body: unknown, receipt?: SettleResponse): CallToolResult {
+function answered(operation: PricedOperation, params: Record<string, unknown>, body: unknown, receipt?: SettleResponse): CallToolResult {
   return {
-    content: content(renderText(operationId, params, body)),
+    content: content(textOf(operation, params, body)),
     structuredContent: body as Record<string, unknown>,
     ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}),
   };
@@ -202,10 +131,10 @@ function pricedTool(operation: PricedOperation): Tool {
           return { body, hasFigures: citesPublications(body) };
         };
         const gate = await configuredGate();
-        if (!gate) return answered(contract.operationId, parsed, answer().body);
+        if (!gate) return answered(operation, parsed, answer().body);
         // What a payment id is bound to: the tool and its arguments as parsed (defaults applied).
         const outcome = await gate.chargeCall(contract, await resourceOf(), `${url}?${readableQuery(parsed)}`, meta?.[MCP_PAYMENT_META], answer);
-        if (outcome.kind === 'answered') return answered(contract.operationId, parsed, outcome.body, outcome.receipt);
+        if (outcome.kind === 'answered') return answered(operation, parsed, outcome.body, outcome.receipt);
         if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
         return {
           isError: true,

@@ -7,6 +7,7 @@ import type { CsvAnswer } from '../operations.ts';
 import { cite, csvSeries, readSeries, resolveLine, stateIndex } from './series.ts';
 import { compareRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';
+import { seriesText } from '../mcp/text/index.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
 export function prepareCompare(params: CompareParams): () => CompareResponse {
@@ -55,4 +56,4 @@ export function compareCsv(body: CompareResponse, params: CompareParams): CsvAns
   return { text: seriesCsv(series), fileName: csvFileName('compare', ...Object.keys(body.series), body.line, body.granularity) };
 }
 
-export const compare = pricedOperation(compareRoute, prepareCompare, compareCsv);
+export const compare = pricedOperation(compareRoute, prepareCompare, { csv: compareCsv, text: seriesText({ byState: true }) });

@@ -15,6 +15,7 @@ import {
 } from '../../domain/route-contracts.ts';
 import { requiredFreeBody } from '../store.ts';
 import { freeOperation, pricedOperation } from '../operations.ts';
+import { tableText } from '../mcp/text/index.ts';
 
 type Row<T> = DatasetShard<T>['records'][number];
 
@@ -196,9 +197,9 @@ export function prepareEligibility(p: EligibilityParams): () => EligibilityRespo
 }
 
 export const solvency = pricedOperation(solvencyRoute, prepareSolvency);
-export const enforcement = pricedOperation(enforcementRoute, prepareEnforcement);
-export const rates = pricedOperation(ratesRoute, prepareRates);
-export const rateActivity = pricedOperation(rateActivityRoute, prepareRateActivity);
+export const enforcement = pricedOperation(enforcementRoute, prepareEnforcement, { text: tableText({ reach: 'year', narrowBy: 'state, action_type or insurer' }) });
+export const rates = pricedOperation(ratesRoute, prepareRates, { text: tableText({ reach: 'to', narrowBy: 'state, company or toi' }) });
+export const rateActivity = pricedOperation(rateActivityRoute, prepareRateActivity, { text: tableText({ reach: 'to_month', narrowBy: 'states' }) });
 export const syndicates = pricedOperation(syndicatesRoute, prepareSyndicates);
 export const eligibility = pricedOperation(eligibilityRoute, prepareEligibility);
 

@@ -4,6 +4,7 @@ import { csvFileName } from '../../domain/csv-answer.ts';
 import { coverageRoute, datapackageRoute, linesRoute, sampleRoute } from '../../domain/route-contracts.ts';
 import { freeStateBody, requiredFreeBody } from '../store.ts';
 import { freeOperation } from '../operations.ts';
+import { seriesText } from '../mcp/text/index.ts';
 
 export const coverage = freeOperation(coverageRoute, () => requiredFreeBody('coverage.json'));
 
@@ -12,7 +13,10 @@ export const lines = freeOperation(linesRoute, ({ state }) => freeStateBody('lin
 export const sample = freeOperation(
   sampleRoute,
   ({ state }) => freeStateBody('sample', state),
-  ({ state }) => ({ text: freeStateBody('sample', state, 'csv'), fileName: csvFileName('premium-sample', state) }),
+  {
+    csv: ({ state }) => ({ text: freeStateBody('sample', state, 'csv'), fileName: csvFileName('premium-sample', state) }),
+    text: seriesText({ fullSeries: 'get_premium' }),
+  },
 );
 
 export const datapackage = freeOperation(datapackageRoute, () => requiredFreeBody('bulk/datapackage.json'));

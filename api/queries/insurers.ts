@@ -10,6 +10,7 @@ import { privateShard } from '../store.ts';
 import { cite, stateIndex } from './series.ts';
 import { insurersRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';
+import { insurersText } from '../mcp/text/index.ts';
 
 type Ranked = Omit<InsurersResponse, 'state' | 'period' | 'publications'> & { positions: number[] };
 interface Rankings {
@@ -60,4 +61,4 @@ export function prepareInsurers({ state, period }: InsurersParams): () => Insure
 /** The answer as CSV: one line per insurer, with its ranking and publication. */
 export const insurersCsvAnswer = (body: InsurersResponse): CsvAnswer => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });
 
-export const insurers = pricedOperation(insurersRoute, prepareInsurers, insurersCsvAnswer);
+export const insurers = pricedOperation(insurersRoute, prepareInsurers, { csv: insurersCsvAnswer, text: insurersText });

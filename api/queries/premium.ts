@@ -6,6 +6,7 @@ import type { CsvAnswer } from '../operations.ts';
 import { cite, csvSeries, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 import { premiumRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';
+import { seriesText } from '../mcp/text/index.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
 export function preparePremium(params: PremiumParams): () => PremiumResponse {
@@ -45,4 +46,4 @@ export const premiumCsv = (body: PremiumResponse): CsvAnswer => ({
   fileName: csvFileName('premium', body.state, body.line, ...(body.county ? [body.county] : []), body.granularity),
 });
 
-export const premium = pricedOperation(premiumRoute, preparePremium, premiumCsv);
+export const premium = pricedOperation(premiumRoute, preparePremium, { csv: premiumCsv, text: seriesText() });

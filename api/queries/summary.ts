@@ -6,6 +6,7 @@ import { emptyValues, latestPublication, sumValues } from '../../domain/vintages
 import { type PreparedRow, type PreparedSnapshot, cite, seriesRows, stateIndex } from './series.ts';
 import { summaryRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';
+import { summaryText } from '../mcp/text/index.ts';
 
 type Basis = SummaryResponse['basis'];
 interface YearTotal {
@@ -125,4 +126,4 @@ export function prepareSummary({ state, year }: SummaryParams): () => SummaryRes
   };
 }
 
-export const summary = pricedOperation(summaryRoute, prepareSummary);
+export const summary = pricedOperation(summaryRoute, prepareSummary, { text: summaryText });

@@ -1,16 +1,21 @@
-// The text of an MCP tool result (DECISIONS §11, api/mcp/text.ts), on the real dataset: a compact
+// The text of an MCP tool result (DECISIONS §11, api/mcp/text/), on the real dataset: a compact
 // rendering at most half the JSON's length that still holds every figure, each in its row, every
 // printed figure with its words, and every publication; under the 20,000-token cap, whole rows left out
 // (the earliest) with the call that gets them. The answers are the REST routes' own, called in
 // process; the parameters are parsed by the routes' schemas, as the MCP tools parse them.
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMIT_CHARS, textOf } from '../../api/mcp/text.ts';
+import { TEXT_LIMIT_CHARS, tableText } from '../../api/mcp/text/index.ts';
+import { OPERATIONS } from '../../api/operation-list.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { SERIES_FIELDS } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
+
+/** A tool's text as the MCP tool renders it: the renderer its operation names, under the cap unless told. */
+const textOf = (tool: string, params: Record<string, unknown>, body: unknown, limit = TEXT_LIMIT_CHARS) =>
+  (OPERATIONS.find((o) => o.contract.operationId === tool)!.text ?? tableText())({ tool, params }, body, limit);
 
 type Obj = Record<string, any>;
 /** MCP wants an object: the two array answers are wrapped in one key each (DECISIONS §8). */
