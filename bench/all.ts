@@ -12,7 +12,7 @@ import { buildShards } from '../ingest/build.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 import { ROOT, astroBuild } from '../tests/support/server.ts';
 import type { ApiReport, ApiResult } from './api.ts';
-import type { ChannelsResult } from './channels.ts';
+import type { ChannelsResult } from './channels-result.ts';
 import type { ColdResult } from './cold.ts';
 import type { Corpus } from './ingest.ts';
 import type { PagesResult } from './pages.ts';

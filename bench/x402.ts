@@ -21,6 +21,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { type Address, createPublicClient, formatUnits, http, parseUnits } from 'viem';
 import { benchRun, paidBenchStart } from './run.ts';
+import { mean, median, p99 } from './stats.ts';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payerClient, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
 import { startServer } from '../tests/support/server.ts';
@@ -109,18 +110,6 @@ const timedFetch: typeof fetch = async (input, init) => {
   return res;
 };
 
-// ---------------------------------------------------------------------------------------------------------------
-// Statistics
-
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const median = (xs: number[]) => {
-  const s = sorted(xs);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-/** Nearest rank: with fewer than 100 samples this is the maximum. */
-const p99 = (xs: number[]) => sorted(xs)[Math.ceil(0.99 * xs.length) - 1];
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ms = (x: number) => x.toFixed(1);
 
 // ---------------------------------------------------------------------------------------------------------------

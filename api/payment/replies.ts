@@ -29,9 +29,6 @@ export function unavailable(message: string): Response {
   return response;
 }
 
-/** The facilitator could not be reached: 503, nothing served. */
-export const facilitatorDown = (whileSettling: boolean) => unavailable(facilitatorDownMessage(whileSettling));
-
 export const PAYMENT_IDS_DOWN = 'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
 
 /** The channel store could not be reached before anything was recorded: 503, nothing charged. */
