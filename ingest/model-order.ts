@@ -1,7 +1,7 @@
 // Orders the model's series, roll-ups and insurer lists share: publications by report date (then id), so
 // that a later one overrides an earlier one; periods and publication ids sorted, so that a build's bytes
 // do not depend on the order the files were read in.
-import type { Publication } from './model-types.ts';
+import type { Publication } from './sources/header.ts';
 
 export const byPublicationOrder = (a: Publication, b: Publication) =>
   a.reportDate < b.reportDate ? -1 : a.reportDate > b.reportDate ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

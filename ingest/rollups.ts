@@ -3,7 +3,8 @@
 import { SERIES_FIELDS, type PrintedFigures, type SeriesValues } from '../domain/contract.ts';
 import { monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
 import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
-import type { Dataset, Publication } from './model-types.ts';
+import type { Dataset } from './model-types.ts';
+import type { Publication } from './sources/header.ts';
 import { type Series, type Snapshot, type VintagedRow, sameSnapshot, seriesKey } from './vintaged-series.ts';
 import { comparePeriods, union } from './model-order.ts';
 

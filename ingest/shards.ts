@@ -3,7 +3,8 @@
 // (renderState), so a build renders and writes one state at a time; the files that cover every state
 // are rendered last from what each state's rendering returned (renderShared).
 import { coverageItem, coverageResponse, linesResponse, PERIOD_TYPE_NAMES, publicationsResponse, sampleResponse, SERIES_FIELDS, type CoverageItem, type LineItem, type PublicationsResponse, type SampleResponse, type SeriesRow } from '../domain/contract.ts';
-import type { Dataset, Publication, State } from './model-types.ts';
+import type { Dataset, State } from './model-types.ts';
+import type { Publication } from './sources/header.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { printedKeysOf } from '../domain/metrics.ts';
 import { seriesCsv } from '../domain/csv-answer.ts';

@@ -6,7 +6,8 @@ import { type PeriodType, monthKey } from '../domain/periods.ts';
 import { emptyValues, latestPublication } from '../domain/vintages.ts';
 import { type Metric, YTD_SUFFIX } from '../domain/metrics.ts';
 import { shortenedCitations } from './citations.ts';
-import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, type Publication, isPrintedMetric } from './model-types.ts';
+import { COUNT_UNITS, type CountUnit, type Dataset, type Figure, isPrintedMetric } from './model-types.ts';
+import type { Publication } from './sources/header.ts';
 import { byPublicationOrder, comparePeriods, union } from './model-order.ts';
 
 export interface Snapshot {
