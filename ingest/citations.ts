@@ -1,7 +1,7 @@
 // A shortened citation is not a restatement (DECISIONS §1). Where one publication prints a figure
 // exactly ($947,480,000) and another, of any rank or date, prints the same figure rounded or qualified
 // in a way that agrees with it to the shorter printing's own precision ($947.5M), the shorter printing
-// restates nothing: from the day an agreeing exact figure was first published, the model (ingest/model.ts)
+// restates nothing: from the day an agreeing exact figure was first published, the model (ingest/vintaged-series.ts)
 // ignores it, so it neither shows in `printed` nor keeps a press copy's exact figure out of the series
 // field. A printing that disagrees beyond its precision is a restatement (or a conflict) as before.
 //

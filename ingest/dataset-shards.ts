@@ -10,7 +10,8 @@ import { normalizeName } from '../domain/names.ts';
 import { byDateThenUrl } from '../domain/publications.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import type { DatasetShard, PublicationRef } from '../domain/shard-types.ts';
-import type { Dataset, Publication } from './model-types.ts';
+import type { Dataset } from './model-types.ts';
+import type { Publication } from './sources/header.ts';
 import type { DatasetRecord } from './sources/datasets.ts';
 
 const SHOWN = 5;

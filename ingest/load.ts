@@ -5,10 +5,11 @@
 import { join, relative } from 'node:path';
 import { type Conflict, conflictProblem, sameDayConflicts } from './conflicts.ts';
 import { type Problem, Problems } from './errors.ts';
-import type { Dataset, Figure, Line, Publication } from './model-types.ts';
+import type { Dataset, Figure, Line } from './model-types.ts';
 import { listCsv, readDataFile, shown } from './read.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import { DATASET_FILES, DATASET_NAMES, type DatasetRecord, columnsOf, parseDatasetFile } from './sources/datasets.ts';
+import type { Publication } from './sources/header.ts';
 import { type PublishedRanking, RANKING_COLUMNS, parseRanking } from './sources/ranking.ts';
 import {
   BASES_COLUMNS, CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,

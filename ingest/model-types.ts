@@ -2,6 +2,7 @@
 import { type Metric, PRINTED_METRICS } from '../domain/metrics.ts';
 import type { Period } from '../domain/periods.ts';
 import type { DatasetName, DatasetRecord } from './sources/datasets.ts';
+import type { Publication } from './sources/header.ts';
 
 export type NameBasis = 'confirmed' | 'seen_in_press' | 'unconfirmed';
 
@@ -22,21 +23,6 @@ export interface Line {
   category: string | null;
   /** lines/<STATE>.csv's note: provenance of the line, and interpretations of figures mapped to it. */
   note: string | null;
-}
-
-export interface Publication {
-  /** Path below publications/, without `.csv`: e.g. `sltx/2023-12-enews`. */
-  id: string;
-  file: string;
-  publisher: string;
-  source: string;
-  title: string;
-  url: string;
-  reportDate: string;
-  reportDateEstimated: boolean;
-  /** A press article reprinting an office's figures (publications/press/): outranked by primary sources (DECISIONS §1). */
-  secondary: boolean;
-  dataAsOf: string;
 }
 
 export type PrintedMetric = (typeof PRINTED_METRICS)[number];

@@ -7,7 +7,8 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Period, parsePeriod } from '../domain/periods.ts';
 import type { Metric } from '../domain/metrics.ts';
-import type { Figure, Publication } from './model-types.ts';
+import type { Figure } from './model-types.ts';
+import type { Publication } from './sources/header.ts';
 
 const SEP = '\x1F';
 /** Null, told from an empty text: NUL is refused in data files too. */

@@ -5,8 +5,7 @@ import { ACTION_TYPE_NAMES, COVERAGE_CATEGORY_NAMES } from '../../domain/contrac
 import { isIsoDate } from '../../domain/periods.ts';
 import type { CsvFile } from '../csv.ts';
 import type { Problems } from '../errors.ts';
-import type { Publication } from '../model-types.ts';
-import { parseHeader } from './header.ts';
+import { type Publication, parseHeader } from './header.ts';
 
 /** Two-letter codes of the U.S. states, DC and the territories: a regulator or receiver may be any of them. */
 export const US_STATES = new Set(

@@ -3,9 +3,27 @@
 import { isIsoDate } from '../../domain/periods.ts';
 import type { CsvFile } from '../csv.ts';
 import type { Problems } from '../errors.ts';
-import type { Publication } from '../model-types.ts';
 
 export const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of', 'rows'] as const;
+
+/**
+ * A publication as its file's header describes it. Here rather than in ingest/model-types.ts, which takes the
+ * datasets parser's record types, so that the parsers need not import that module back.
+ */
+export interface Publication {
+  /** Path below publications/, without `.csv`: e.g. `sltx/2023-12-enews`. */
+  id: string;
+  file: string;
+  publisher: string;
+  source: string;
+  title: string;
+  url: string;
+  reportDate: string;
+  reportDateEstimated: boolean;
+  /** A press article reprinting an office's figures (publications/press/): outranked by primary sources (DECISIONS §1). */
+  secondary: boolean;
+  dataAsOf: string;
+}
 
 /**
  * The publication a file's header describes, or null when a header is missing (each problem is added).

@@ -5,8 +5,8 @@ import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
 import { METRICS, type Metric } from '../../domain/metrics.ts';
-import { isPrintedMetric, type Figure, type Line, type Publication, type State } from '../model-types.ts';
-import { parseHeader } from './header.ts';
+import { isPrintedMetric, type Figure, type Line, type State } from '../model-types.ts';
+import { type Publication, parseHeader } from './header.ts';
 import { valueProblem } from './values.ts';
 
 export const PUBLICATION_COLUMNS = ['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'printed', 'note'] as const;

@@ -6,8 +6,8 @@ import { NATIONAL } from '../../domain/insurers.ts';
 import { isIsoDate, lastDay, parsePeriod } from '../../domain/periods.ts';
 import type { Problems } from '../errors.ts';
 import type { CsvFile } from '../csv.ts';
-import type { Publication, State } from '../model-types.ts';
-import { parseHeader } from './header.ts';
+import type { State } from '../model-types.ts';
+import { type Publication, parseHeader } from './header.ts';
 import { valueProblem } from './values.ts';
 
 export const RANKING_COLUMNS = ['rank', 'name', 'premium', 'market_share_pct', 'qualifier', 'printed', 'unit', 'note'] as const;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePeriod } from '../../domain/periods.ts';
-import type { Figure, Publication } from '../../ingest/model-types.ts';
+import type { Figure } from '../../ingest/model-types.ts';
+import type { Publication } from '../../ingest/sources/header.ts';
 import { Spill } from '../../ingest/spill.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'slmd-unit-spill-'));
