@@ -32,3 +32,8 @@ export const CLAIMS_CRON_PATH = '/cron/claims';
 
 /** The MCP server's one endpoint (api/mcp/handle-mcp.ts), loaded through api/mcp/endpoint.ts. */
 export const MCP_PATH = '/mcp';
+
+// The snapshot feed is Atom (RFC 4287): served as application/atom+xml by the Node server (server/full-answer.ts)
+// and by Vercel's CDN (a route header, src/vercel-free-files.ts), where a static .xml file would go as application/xml.
+export const FEED_PATH = '/snapshots/feed.xml';
+export const FEED_TYPE = 'application/atom+xml; charset=utf-8';

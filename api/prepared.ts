@@ -6,12 +6,8 @@
 import { dispatch } from './dispatch.ts';
 import { bodyOf } from './responses.ts';
 import { coverage } from './store.ts';
+import type { WireAnswer } from './wire-answer.ts';
 
-export interface PreparedAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
 
 /**
  * The canonical free queries: each free route with no parameter (/v1/publications: every state's, the feed)
@@ -25,15 +21,16 @@ export function freeTargets(): string[] {
 }
 
 /** A handler's answer as the bytes and headers the server writes. */
-export async function preparedOf(response: Response): Promise<PreparedAnswer> {
+export async function preparedOf(response: Response): Promise<WireAnswer> {
   const body = (await bodyOf(response)) ?? '';
   // A body already bytes (a priced answer kept once computed: api/priced.ts) is kept as it is, not copied.
-  return { status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.isBuffer(body) ? body : Buffer.from(body) };
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  return { status: response.status, headers: Object.fromEntries(response.headers), parts: bytes.length ? [bytes] : [] };
 }
 
 /** `METHOD target` → the answer, for GET and HEAD of every canonical free query answered 200. */
-export async function prepareFreeAnswers(): Promise<Map<string, PreparedAnswer>> {
-  const out = new Map<string, PreparedAnswer>();
+export async function prepareFreeAnswers(): Promise<Map<string, WireAnswer>> {
+  const out = new Map<string, WireAnswer>();
   for (const target of freeTargets()) {
     for (const method of ['GET', 'HEAD']) {
       const answer = await preparedOf(await dispatch(new Request(`http://localhost${target}`, { method })));

@@ -1,18 +1,15 @@
-// One state's free routes' exact response bodies: its item of /v1/coverage, its lines, its publications
-// and its free sample, as JSON and CSV. Rendered from the state's model alone (ingest/state-shards.ts).
-import { PERIOD_TYPE_NAMES, type CoverageItem, type LineItem, type PublicationsResponse } from '../domain/contract-discovery.ts';
-import { type SampleResponse, type SeriesRow } from '../domain/contract.ts';
+// One state's free routes' exact response bodies, each checked against its contract schema: its item of
+// /v1/coverage, its lines and its publications (its free sample: ingest/sample-shard.ts). Rendered from the
+// state's model alone (ingest/state-shards.ts).
+import { PERIOD_TYPE_NAMES, type CoverageItem, type LineItem, type PublicationsResponse, coverageItem, linesResponse, publicationsResponse } from '../domain/contract-discovery.ts';
 import type { Dataset, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
-import { printedKeysOf } from '../domain/metrics.ts';
-import { seriesCsv } from '../domain/csv-answer.ts';
 import { isRankable } from '../domain/insurers.ts';
-import { byDateThenUrl, citedPublications } from '../domain/publications.ts';
+import { byDateThenUrl } from '../domain/publications.ts';
 import type { Model } from './model.ts';
-import { snapshotPubs } from './vintaged-series.ts';
-import type { Citations } from './shards.ts';
+import { type Citations, json } from './shards.ts';
+import { sample } from './sample-shard.ts';
 
-const SAMPLE_MONTHS = 13;
 const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** A state's item of /v1/coverage, from its model and its published rankings' periods. */
@@ -42,7 +39,7 @@ export function coverage(state: State, model: Model, rankingPeriods: readonly st
   }
   const listed = (model.insurers.get(state.code) ?? []).filter(isRankable).map((p) => p.period);
   const insurerPeriods = [...new Set([...rankingPeriods, ...listed])].sort();
-  return {
+  return coverageItem.parse({
     state: state.code,
     name: state.name,
     stamping_office: state.office,
@@ -56,54 +53,13 @@ export function coverage(state: State, model: Model, rankingPeriods: readonly st
       ),
     },
     insurer_periods: insurerPeriods,
-  };
+  });
 }
 
 export function lines(dataset: Dataset, state: string): LineItem[] {
-  return [...(dataset.lines.get(state)?.values() ?? [])]
+  return linesResponse.parse([...(dataset.lines.get(state)?.values() ?? [])]
     .sort((a, b) => byCode.compare(a.sourceCode, b.sourceCode))
-    .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category, note: l.note }));
-}
-
-/** The free sample, as JSON and as CSV (each figure with the publication that printed it). */
-export function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types'], { refs, position }: Citations): { body: SampleResponse; csv: string } {
-  const cite = (ids: string[]) => citedPublications(refs, ids.map((id) => position.get(id)!));
-  const state = dataset.states.get(code)!;
-  const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
-  const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
-  const latest = rows.length ? latestPublication(rows.map((r) => r.snap)) : null;
-  const published = Object.keys(periodTypes).join(', ') || 'none';
-  const paid =
-    'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
-  const data = rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values, printed: Object.keys(snap.printed).length ? snap.printed : null }));
-  const csv = seriesCsv([
-    {
-      state: code,
-      line: 'all',
-      granularity: 'month',
-      countUnit: months?.countUnit ?? null,
-      rows: data.map((row, i) => ({
-        row,
-        sources: Object.fromEntries(Object.entries(rows[i].snap.sources).map(([figure, ids]) => [figure, ids.map((id) => refs[position.get(id)!])])),
-      })),
-    },
-  ]);
-  const body: SampleResponse = {
-    state: code,
-    line: 'all',
-    granularity: 'month',
-    sample: true,
-    data,
-    printed_keys: printedKeysOf(data),
-    publications: cite(rows.flatMap((r) => snapshotPubs(r.snap))),
-    report_date: latest?.reportDate ?? null,
-    data_as_of: latest?.dataAsOf ?? null,
-    source: state.source,
-    note: rows.length
-      ? `Free sample: the latest ${rows.length} monthly statewide all-lines rows, latest vintage. ${paid}`
-      : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. Period types published: ${published} (see /v1/coverage). ${paid}`,
-  };
-  return { body, csv };
+    .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category, note: l.note })));
 }
 
 /** The publications with figures for a state, with what each covers: /v1/publications. */
@@ -121,10 +77,24 @@ export function publications(dataset: Dataset, code: string, { refs, position }:
       }
       return { state: code, ...ref, data_as_of: figures[0].pub.dataAsOf, secondary: figures[0].pub.secondary, periods, figure_count: figures.length };
     });
-  return {
+  return publicationsResponse.parse({
     state: code,
     source: dataset.states.get(code)!.source,
     report_dates: [...new Set(listed.map((p) => p.report_date))].sort(),
     publications: listed,
-  };
+  });
+}
+
+/** Writes the state's free bodies (its lines, publications and sample; its coverage item is written with every state's), and returns what the rest of its rendering reads. */
+export function renderFreeBodies(dataset: Dataset, model: Model, state: State, citations: Citations, rankings: readonly { period: string }[], emit: (path: string, text: string) => void) {
+  const code = state.code;
+  const item = coverage(state, model, rankings.map((r) => r.period));
+  const lineItems = lines(dataset, code);
+  emit(`free/lines/${code}.json`, json(lineItems));
+  const listing = publications(dataset, code, citations);
+  emit(`free/publications/${code}.json`, json(listing));
+  const free = sample(dataset, model, code, item.period_types, citations);
+  emit(`free/sample/${code}.json`, json(free.body));
+  emit(`free/sample/${code}.csv`, free.csv);
+  return { item, lineItems, listing };
 }

@@ -1,8 +1,7 @@
 // The files of one state, rendered from its own model (ingest/model.ts) as the build reaches it: its free
 // routes' bodies (ingest/free-shards.ts), its series shards, each also added to the bulk files, its insurer
 // lists and its published rankings. What the files that cover every state need of it goes back to the build.
-import { coverageItem, linesResponse, publicationsResponse } from '../domain/contract-discovery.ts';
-import { sampleResponse, SERIES_FIELDS } from '../domain/contract.ts';
+import { SERIES_FIELDS } from '../domain/contract.ts';
 import type { Dataset } from './model-types.ts';
 import type { InsurersShard, SeriesShard, SnapshotTuple } from '../domain/shard-types.ts';
 import type { Model } from './model.ts';
@@ -10,7 +9,7 @@ import type { Series } from './vintaged-series.ts';
 import { rankingsShard } from './ranking-shards.ts';
 import { type BulkFiles, compareBulkPlaces } from './bulk.ts';
 import type { PublishedRanking } from './sources/ranking.ts';
-import { coverage, lines, publications, sample } from './free-shards.ts';
+import { renderFreeBodies } from './free-shards.ts';
 import { type Citations, type StateShards, json, lineDir, slug } from './shards.ts';
 
 const SERVED: readonly string[] = ['month', 'quarter', 'half_year', 'year'];
@@ -52,14 +51,7 @@ export function renderState(
   bulk: BulkFiles,
 ): StateShards {
   const state = dataset.states.get(code)!;
-  const item = coverageItem.parse(coverage(state, model, rankings.map((r) => r.period)));
-  const lineItems = linesResponse.parse(lines(dataset, code));
-  emit(`free/lines/${code}.json`, json(lineItems));
-  const listing = publicationsResponse.parse(publications(dataset, code, { refs, position }));
-  emit(`free/publications/${code}.json`, json(listing));
-  const free = sample(dataset, model, code, item.period_types, { refs, position });
-  emit(`free/sample/${code}.json`, json(sampleResponse.parse(free.body)));
-  emit(`free/sample/${code}.csv`, free.csv);
+  const { item, lineItems, listing } = renderFreeBodies(dataset, model, state, { refs, position }, rankings, emit);
 
   const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
   const echo = (lineKey: string) =>

@@ -5,7 +5,7 @@
 // made for one request (an MCP answer with its id) at a fast level.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { codedEtag } from '../api/conditional.ts';
-import type { PreparedAnswer } from '../api/prepared.ts';
+import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
 import { remembered } from './remembered.ts';
 
 export type Coding = 'br' | 'gzip';
@@ -92,27 +92,28 @@ export function encodedHeaders(headers: Record<string, string>, coding: Coding, 
 }
 
 /** A kept answer that may be given encoded: its encoded forms, made once each (eagerly or on first use). */
-export interface CodedAnswer extends PreparedAnswer {
+export interface CodedAnswer extends WireAnswer {
   /** Offered compressed: its headers (all forms) say Vary. */
   varies: boolean;
   /** What the encoded forms are made of: the body, or a HEAD answer's GET body. */
   source: Uint8Array | null;
-  encoded: Partial<Record<Coding, PreparedAnswer>>;
+  encoded: Partial<Record<Coding, WireAnswer>>;
 }
 
 /**
  * A kept answer ready to be given in any coding (its headers say Vary when it may be compressed). A HEAD
  * answer has no body: `getBody` is its GET twin's, so its encoded headers are the GET's; without one it goes as identity.
  */
-export function codedAnswer(answer: PreparedAnswer, getBody?: Uint8Array): CodedAnswer {
-  const length = Number(answer.headers['content-length'] ?? answer.body.length);
-  const source = getBody ?? (answer.body.length ? answer.body : null);
+export function codedAnswer(answer: WireAnswer, getBody?: Uint8Array): CodedAnswer {
+  const length = Number(answer.headers['content-length'] ?? partsLength(answer));
+  const body = answer.parts.length === 1 ? answer.parts[0] : Buffer.concat(answer.parts);
+  const source = getBody ?? (body.length ? body : null);
   const varies = source !== null && compressible(answer.headers, length);
   return { ...answer, headers: varies ? varying(answer.headers) : answer.headers, varies, source, encoded: {} };
 }
 
 /** The answer in `coding` (made on first use, then kept): itself when not negotiated or not offered compressed. */
-export function inCoding(answer: CodedAnswer, coding: Coding | null, effort: Effort): PreparedAnswer {
+export function inCoding(answer: CodedAnswer, coding: Coding | null, effort: Effort): WireAnswer {
   if (!coding || !answer.varies || !answer.source) return answer;
   let encoded = answer.encoded[coding];
   if (!encoded) {
@@ -120,7 +121,7 @@ export function inCoding(answer: CodedAnswer, coding: Coding | null, effort: Eff
     encoded = answer.encoded[coding] = {
       status: answer.status,
       headers: encodedHeaders(answer.headers, coding, body.length),
-      body: answer.body.length ? body : answer.body, // HEAD: the headers alone
+      parts: partsLength(answer) ? [body] : [], // HEAD: the headers alone
     };
   }
   return encoded;

@@ -13,18 +13,15 @@
 import type { Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { WireAnswer } from '../api/wire-answer.ts';
 import { type SimpleRequest, simpleRequestAt } from './simple-request.ts';
 
-/** An answer as bytes: status, headers in the order written, body in parts (their lengths summed when `content-length` is not among the headers). */
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  parts: Buffer[];
-}
+
+/** The ready answer to a request, or null when Node's server must answer it. Must not start anything. */
+export type WireAnswerOf = (request: SimpleRequest) => WireAnswer | null;
 
 export interface RawFrontOptions {
-  /** The ready answer to a request, or null when Node's server must answer it. Must not start anything. */
-  answerOf(request: SimpleRequest): RawAnswer | null;
+  answerOf: WireAnswerOf;
   /** What Node's server does when the connection times out before its first request (its request-timeout answer). */
   onRequestTimeout(socket: Socket): void;
   /** True once the server is shutting down. */
@@ -82,7 +79,7 @@ let dateSecond = -1;
 let trailer = Buffer.alloc(0);
 
 /** Writes the answer as Node's ServerResponse would on a kept-alive HTTP/1.1 connection: user headers, then Date, Connection, Keep-Alive. */
-function writeAnswer(socket: Socket, server: Server, { status, headers, parts }: RawAnswer, head: boolean): void {
+function writeAnswer(socket: Socket, server: Server, { status, headers, parts }: WireAnswer, head: boolean): void {
   let start = heads.get(headers);
   if (!start) {
     let text = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n`;

@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { FEED_PATH, FEED_TYPE } from './feed-type.ts';
+import { FEED_PATH, FEED_TYPE } from '../api/paths.ts';
 
 /** The folder under .vercel/output/static/ that holds the free answers. */
 const FREE_FILES_DIR = '_free';
@@ -166,7 +166,7 @@ async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]
       // Every canonical free query answers 200 from a sound build: anything else is a damaged one.
       if (!get) throw new Error(`${target} is not answered 200`);
       const methods = ['GET', 'HEAD'].filter((m) => prepared.has(`${m} ${target}`));
-      out.set(target, { methods, headers: get.headers, body: get.body });
+      out.set(target, { methods, headers: get.headers, body: Buffer.concat(get.parts) });
     }
     return out;
   } catch (e) {

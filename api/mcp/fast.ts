@@ -35,13 +35,8 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
+import type { WireAnswer } from '../wire-answer.ts';
 
-/** An answer as the bytes to write: its body in parts (a kept answer: before the id, the id, after it). */
-export interface McpAnswer {
-  status: number;
-  headers: Record<string, string>;
-  parts: Buffer[];
-}
 
 /** The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28; the SDK keeps its list to itself). */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -53,7 +48,7 @@ export type HeaderOf = (name: string) => string | null | undefined;
 
 export interface FastPathOptions {
   /** The SDK's answer to a request (api/mcp/handle-mcp.ts, after the loopback rule and the method). */
-  sdk(request: Request): Promise<Response>;
+  sdk(request: Request): Promise<WireAnswer>;
   /** Each tool's name, and whether it is priced. */
   tools: ReadonlyMap<string, { priced: boolean }>;
   /** True when the payment gate is off (priced tools free), asked on every priced call (at once when already known). */
@@ -142,7 +137,7 @@ export class McpFastPath {
    * The answer to a POST whose body is `body`: from kept bytes, else the SDK's (given `request()`, the
    * request itself); null when the request is not one the fast path takes (the caller asks the SDK).
    */
-  answer(body: Uint8Array, header: HeaderOf, request: () => Request): McpAnswer | Promise<McpAnswer> | null {
+  answer(body: Uint8Array, header: HeaderOf, request: () => Request): WireAnswer | Promise<WireAnswer> | null {
     const eligible = this.#eligible(body, header);
     if (!eligible) return null;
     if (eligible.priced) {
@@ -157,7 +152,7 @@ export class McpFastPath {
    * The kept answer to this request when one is kept and may be given at once (a priced tool only while the
    * gate is known to be off); else null, with nothing started: the caller then asks answer().
    */
-  keptAnswer(body: Uint8Array, header: HeaderOf): McpAnswer | null {
+  keptAnswer(body: Uint8Array, header: HeaderOf): WireAnswer | null {
     const eligible = this.#eligible(body, header);
     if (!eligible || (eligible.priced && this.#options.gateOff() !== true)) return null;
     const kept = this.#kept.get(eligible.key);
@@ -165,7 +160,7 @@ export class McpFastPath {
   }
 
   /** The answer to a call that is free (free tool, tools/list, or a priced tool with the gate off). */
-  #free(eligible: Eligible, request: () => Request): McpAnswer | Promise<McpAnswer> {
+  #free(eligible: Eligible, request: () => Request): WireAnswer | Promise<WireAnswer> {
     const kept = this.#kept.get(eligible.key);
     return kept ? this.#hit(kept, eligible.id) : this.#miss(eligible, request);
   }
@@ -244,13 +239,13 @@ export class McpFastPath {
     return method !== 'tools/call' || (typeof params!.name === 'string' && header('mcp-name') === params!.name);
   }
 
-  #hit(kept: Kept, id: string | number): McpAnswer {
+  #hit(kept: Kept, id: string | number): WireAnswer {
     this.stats.hits++;
     return spliced(kept, id);
   }
 
   /** The SDK answers; a success is then kept, once its sentinel answer is proven to give back this very one. */
-  async #miss(eligible: Eligible, request: () => Request): Promise<McpAnswer> {
+  async #miss(eligible: Eligible, request: () => Request): Promise<WireAnswer> {
     this.stats.misses++;
     const answer = await this.#sdk(request());
     if (this.#computing.has(eligible.key) || !succeeded(answer)) return answer;
@@ -279,7 +274,7 @@ export class McpFastPath {
       body: JSON.stringify({ jsonrpc: '2.0', id: this.#sentinel, method, ...(params === undefined ? {} : { params }) }),
     });
     const { status, headers, parts } = await this.#sdk(request);
-    const [body] = parts;
+    const body = parts[0] ?? Buffer.alloc(0);
     const marker = Buffer.from(JSON.stringify(this.#sentinel));
     const at = body.indexOf(marker);
     if (at < 0 || body.indexOf(marker, at + 1) >= 0) return null;
@@ -287,9 +282,8 @@ export class McpFastPath {
     return { status, headers, head: Buffer.from(body.subarray(0, at)), tail: Buffer.from(body.subarray(at + marker.length)) };
   }
 
-  async #sdk(request: Request): Promise<McpAnswer> {
-    const response = await this.#options.sdk(request);
-    return { status: response.status, headers: Object.fromEntries(response.headers), parts: [Buffer.from(await response.arrayBuffer())] };
+  #sdk(request: Request): Promise<WireAnswer> {
+    return this.#options.sdk(request);
   }
 }
 
@@ -351,12 +345,12 @@ function idSpan(body: Uint8Array): [number, number] | null {
 }
 
 /** The kept answer with `id` in its place, as JSON.stringify writes it (as the SDK does): its bytes in three parts. */
-function spliced(kept: Kept, id: string | number): McpAnswer {
+function spliced(kept: Kept, id: string | number): WireAnswer {
   return { status: kept.status, headers: kept.headers, parts: [kept.head, Buffer.from(JSON.stringify(id)), kept.tail] };
 }
 
 /** A 200 whose JSON-RPC answer is a result, not a tool error. */
-function succeeded(answer: McpAnswer): boolean {
+function succeeded(answer: WireAnswer): boolean {
   if (answer.status !== 200) return false;
   try {
     const message = JSON.parse(Buffer.concat(answer.parts).toString('utf8')) as { result?: { isError?: unknown } };
@@ -367,7 +361,7 @@ function succeeded(answer: McpAnswer): boolean {
 }
 
 /** The same status, headers (in order) and body. */
-function same(a: McpAnswer, b: McpAnswer): boolean {
+function same(a: WireAnswer, b: WireAnswer): boolean {
   return (
     a.status === b.status &&
     JSON.stringify(Object.entries(a.headers)) === JSON.stringify(Object.entries(b.headers)) &&

@@ -17,6 +17,7 @@ import { echo } from '../../domain/echo.ts';
 import { MCP_PATH } from '../paths.ts';
 import { configuredGate } from '../payment/configured.ts';
 import { McpFastPath } from './fast.ts';
+import { type WireAnswer, responseOf, wireAnswerOf } from '../wire-answer.ts';
 import { LIST_CACHE_HINT } from './list-cache.ts';
 import { namesLoopback } from './loopback.ts';
 import { OPERATIONS } from '../operation-list.ts';
@@ -139,21 +140,23 @@ export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
     maxBytes,
   });
 
-export async function handleMcp(request: Request, options: McpOptions = {}): Promise<Response> {
+/** The MCP server's answer to a request, as bytes (what the Node server writes; see handleMcp for a Response). */
+export async function mcpAnswer(request: Request, options: McpOptions = {}): Promise<WireAnswer> {
   const refused = options.loopbackOnly ? rebound(request) : null;
-  if (refused) return refused;
-  if (request.method === 'OPTIONS') return preflight();
-  if (request.method !== 'POST') return methodNotAllowed(request.method);
+  if (refused) return wireAnswerOf(refused);
+  if (request.method === 'OPTIONS') return wireAnswerOf(preflight());
+  if (request.method !== 'POST') return wireAnswerOf(methodNotAllowed(request.method));
   // A body declared too large is left to the SDK (413, unread); any other is read here, up to just past the limit.
   if (!options.fast || !request.body || Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return sdkAnswer(request);
   const { bytes, whole } = await readUpTo(request.body, MAX_BODY_BYTES);
   // The request as it came, its body the bytes read (past the limit, the SDK still refuses it: 413).
   const again = () => new Request(request.url, { method: 'POST', headers: request.headers, body: bytes });
   const fast = whole ? options.fast.answer(bytes, (name) => request.headers.get(name), again) : null;
-  if (!fast) return sdkAnswer(again());
-  const { status, headers, parts } = await fast;
-  return new Response(Buffer.concat(parts), { status, headers });
+  return fast ?? sdkAnswer(again());
 }
+
+/** The MCP server's answer to a request, as a Web Response (Vercel's functions answer Responses). */
+export const handleMcp = async (request: Request, options: McpOptions = {}): Promise<Response> => responseOf(await mcpAnswer(request, options));
 
 /** A body's bytes, read until its end or until more than `limit` have come (then `whole` is false). */
 async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; whole: boolean }> {
@@ -173,12 +176,12 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promis
   }
 }
 
-/** The SDK's answer to a POST (after the loopback rule), in the request's era, with CORS; the body read whole. */
-async function sdkAnswer(request: Request): Promise<Response> {
+/** The SDK's answer to a POST (after the loopback rule), in the request's era, with CORS; the body read whole, once. */
+async function sdkAnswer(request: Request): Promise<WireAnswer> {
   const response = (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? await legacyAnswer(request) : await modern.fetch(request);
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
-  return new Response(response.body ? await response.arrayBuffer() : null, { status: response.status, headers });
+  return { status: response.status, headers: Object.fromEntries(headers), parts: response.body ? [Buffer.from(await response.arrayBuffer())] : [] };
 }
 
 /** A 2025-era request: a server and the streamable HTTP transport made for it (stateless, JSON answers). */

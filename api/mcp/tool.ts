@@ -5,71 +5,20 @@
 // nothing".
 import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { SettleResponse } from '@x402/core/types';
-import type { z } from 'zod';
-import { LIST_PARAMETERS } from '../../domain/contract.ts';
-import { echo } from '../../domain/echo.ts';
-import { invalidRequest } from '../../domain/errors.ts';
-import { errorBodyOf, failureOf } from '../errors.ts';
-import { toJson } from '../json.ts';
 import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
-import { parseValues, unknownParameter } from '../params.ts';
 import { configuredGate } from '../payment/configured.ts';
 import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
 import { citesPublications, readableQuery } from '../priced.ts';
-import { TEXT_LIMIT_CHARS, tableText } from './text/index.ts';
-import { definition, toolParameterNames, wrapKeyOf } from './tool-definition.ts';
+import { parsedArguments } from './tool-arguments.ts';
+import { definition, wrapKeyOf } from './tool-definition.ts';
+import { content, guarded, textOf, toolError } from './tool-results.ts';
 
 export interface Tool {
   definition: ToolDefinition;
   call(args: unknown, meta: Record<string, unknown> | undefined): Promise<CallToolResult>;
 }
 
-
-/**
- * A call's arguments as the text a query string would carry: a number or boolean as written, a list
- * joined with commas (one string where a list is expected is a list of one). Unknown names are refused
- * as unknown parameters; null is an omitted argument.
- */
-function argumentValues(args: unknown, params: z.ZodObject): Record<string, string> {
-  if (args === undefined || args === null) return {};
-  if (typeof args !== 'object' || Array.isArray(args)) throw invalidRequest('invalid arguments: expected an object of named arguments');
-  const allowed = toolParameterNames(params);
-  const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (!allowed.includes(name)) throw unknownParameter(name, allowed);
-    if (value === null || value === undefined) continue;
-    if (typeof value === 'string') values[name] = value;
-    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') values[name] = String(value);
-    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) values[name] = value.join(',');
-    else throw invalidRequest(`invalid '${name}' ${echo(JSON.stringify(value) ?? String(value))}: expected a string${LIST_PARAMETERS.includes(name) ? ' or a list of strings' : ''}`);
-  }
-  return values;
-}
-
-/** A result's content: one text block (JSON text for errors and payment terms, which clients parse). */
-const content = (text: string) => [{ type: 'text' as const, text }];
-
-/** The error a route would answer, as a tool error: the same code and message, as JSON text. */
-function toolError(status: 400 | 404 | 500 | 503, message: string): CallToolResult {
-  return { isError: true, content: content(toJson(errorBodyOf(status, message))) };
-}
-
-/** Runs a call: what it throws becomes the route's error, said the same way; anything else a 500 that leaks nothing. */
-async function guarded(call: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await call();
-  } catch (e) {
-    const { status, message } = failureOf(e);
-    return toolError(status, message);
-  }
-}
-
-const TABLE_TEXT = tableText();
-
-/** The text a model reads of an answer: rendered as its operation says, the table rendering by default. */
-const textOf = (operation: Operation, params: Record<string, unknown>, body: unknown) =>
-  (operation.text ?? TABLE_TEXT)({ tool: operation.contract.operationId, params }, body, TEXT_LIMIT_CHARS);
 
 /** The structured answer and its text for a free route's bytes (parsed once per body: the store keeps the bytes). */
 const freeAnswers = new WeakMap<Uint8Array, CallToolResult>();
@@ -82,7 +31,7 @@ function freeTool(operation: FreeOperation): Tool {
     call: (args) =>
       guarded(async () => {
         // A route without parameters ignores any query string; its tool ignores any argument.
-        const parsed = params ? parseValues(argumentValues(args, params), params) : {};
+        const parsed = params ? parsedArguments(args, params) : {};
         const bytes = operation.body(parsed);
         let result = freeAnswers.get(bytes);
         if (!result) {
@@ -124,7 +73,7 @@ function pricedTool(operation: PricedOperation): Tool {
     call: (args, meta) =>
       guarded(async () => {
         // Validation and existence first, as on HTTP: a bad call is never asked to pay.
-        const parsed = parseValues(argumentValues(args, params), params);
+        const parsed = parsedArguments(args, params);
         const compute = prepare(parsed);
         const answer = () => {
           const body = compute();

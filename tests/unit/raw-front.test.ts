@@ -4,12 +4,13 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RawAnswer, installRawFront } from '../../server/raw-front.ts';
+import type { WireAnswer } from '../../api/wire-answer.ts';
+import { installRawFront } from '../../server/raw-front.ts';
 import { responseEnd } from '../support/raw-http.ts';
 
 const BIG = Buffer.alloc(256 * 1024, 'x');
 /** The answers the front has ready, by target: one with its length among its headers, one without. */
-const READY: Record<string, RawAnswer> = {
+const READY: Record<string, WireAnswer> = {
   '/ready': { status: 200, headers: { 'content-type': 'text/plain', 'content-length': '5' }, parts: [Buffer.from('ready')] },
   '/parts': { status: 201, headers: { 'x-kind': 'parts' }, parts: [Buffer.from('a'), Buffer.from(''), Buffer.from('bc')] },
   '/big': { status: 200, headers: { 'content-length': String(BIG.length) }, parts: [BIG] },

@@ -1,0 +1,95 @@
+// The answers the Node server writes without asking a handler: the canonical free queries' answers, prepared
+// once from the checked shards (api/prepared.ts) and compressed once at full strength where worth it; and, with
+// the gate off, each priced answer once computed (GET and HEAD, 200 only), up to 64 MiB, each coding made on
+// first use. One lookup serves the server's own fast path and the raw front alike.
+import { AnswerCache } from '../api/answer-cache.ts';
+import { notModified, notModifiedHeaders } from '../api/conditional.ts';
+import { prepareFreeAnswers, preparedOf } from '../api/prepared.ts';
+import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type CodedAnswer, type Coding, codedAnswer, inCoding, negotiate } from './compression.ts';
+import type { WireAnswerOf } from './raw-front.ts';
+import type { SimpleRequest } from './simple-request.ts';
+import { hostProblemOf, validHost } from './request-target.ts';
+import { writeWire } from './send.ts';
+
+/** The request headers a kept answer depends on besides its method and target. */
+export interface AnswerConditions {
+  coding: Coding | null;
+  ifNoneMatch: string | null | undefined;
+  ifModifiedSince: string | null | undefined;
+}
+
+/** Free answers in every coding; a HEAD answer's encoded forms are made of its GET twin's body (compressed once for both). */
+function codedFreeAnswers(prepared: Map<string, WireAnswer>): Map<string, CodedAnswer> {
+  const out = new Map<string, CodedAnswer>();
+  for (const [key, answer] of prepared) {
+    const getTwin = key.startsWith('HEAD ') ? prepared.get(`GET ${key.slice('HEAD '.length)}`)?.parts[0] : undefined;
+    const coded = codedAnswer(answer, getTwin);
+    for (const coding of ['br', 'gzip'] as const) inCoding(coded, coding, 'max');
+    out.set(key, coded);
+  }
+  return out;
+}
+
+/** A kept answer, or its 304 when the request's conditional headers say the client holds it already (api/conditional.ts). */
+function orNotModified(answer: WireAnswer, { ifNoneMatch, ifModifiedSince }: AnswerConditions): WireAnswer {
+  if (ifNoneMatch == null && ifModifiedSince == null) return answer;
+  if (!notModified(ifNoneMatch, ifModifiedSince, answer.headers.etag, answer.headers['last-modified'])) return answer;
+  return { status: 304, headers: notModifiedHeaders(answer.headers), parts: [] };
+}
+
+export class KeptAnswers {
+  readonly #free: Map<string, CodedAnswer>;
+  readonly #priced: AnswerCache<CodedAnswer> | undefined;
+
+  private constructor(free: Map<string, CodedAnswer>, keepPriced: boolean) {
+    this.#free = free;
+    this.#priced = keepPriced ? new AnswerCache<CodedAnswer>(64 * 2 ** 20, partsLength) : undefined;
+  }
+
+  /** The free answers prepared now; priced answers kept as computed when `keepPriced` (the gate off: no payment guards them). */
+  static async prepare(keepPriced: boolean): Promise<KeptAnswers> {
+    return new KeptAnswers(codedFreeAnswers(await prepareFreeAnswers()), keepPriced);
+  }
+
+  /** The answer to exactly this method and target (as sent), in the request's coding, or its 304; null when none is kept. */
+  answerOf(method: string | undefined, target: string | undefined, conditions: AnswerConditions): WireAnswer | null {
+    const key = `${method} ${target}`;
+    const kept = this.#free.get(key) ?? this.#priced?.get(key);
+    return kept ? orNotModified(inCoding(kept, conditions.coding, 'fast'), conditions) : null;
+  }
+
+  /** Writes the kept answer to exactly this request (method and target as sent) when its Host is sound: at once, no URL parsed. */
+  written(req: IncomingMessage, res: ServerResponse): boolean {
+    const conditions = { coding: negotiate(req.headers['accept-encoding']), ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
+    const answer = this.answerOf(req.method, req.url, conditions);
+    if (!answer || hostProblemOf(req)) return false;
+    writeWire(res, answer);
+    return true;
+  }
+
+  /** The raw front's answers: kept ones, and for a POST what `post` gives (the MCP front's kept answers). */
+  rawAnswers(post: (request: SimpleRequest, host: string, coding: Coding | null) => WireAnswer | null): WireAnswerOf {
+    return (request) => {
+      const host = request.headers.get('host')!;
+      if (!validHost(host)) return null;
+      const coding = negotiate(request.headers.get('accept-encoding'));
+      if (request.method === 'POST') return post(request, host, coding);
+      return this.answerOf(request.method, request.target, { coding, ifNoneMatch: request.headers.get('if-none-match'), ifModifiedSince: request.headers.get('if-modified-since') });
+    };
+  }
+
+  /** Whether priced answers are kept (the gate is off). */
+  get keepsPriced(): boolean {
+    return this.#priced !== undefined;
+  }
+
+  /** Keeps a priced 200 for the next identical request, and returns it in `coding`. */
+  async keep(method: string, target: string, response: Response, coding: Coding | null): Promise<WireAnswer> {
+    const getTwin = method === 'HEAD' ? this.#priced!.get(`GET ${target}`)?.parts[0] : undefined;
+    const answer = codedAnswer(await preparedOf(response), getTwin);
+    this.#priced!.set(`${method} ${target}`, answer);
+    return inCoding(answer, coding, 'fast');
+  }
+}
