@@ -88,7 +88,7 @@ export const LLMS_CAVEATS: readonly Caveat[] = [VINTAGES, PRINTED, HALF_YEARS, B
 /** A caveat as a bullet of the OpenAPI description. */
 export const caveatBullet = (c: Caveat) => `- **${c.name}.** ${c.text}`;
 
-/** Conditional requests (DECISIONS §14), said once for OpenAPI, llms.txt and the README's test of them. */
+/** Conditional requests (docs/design.md §14), said once for OpenAPI, llms.txt and the README's test of them. */
 export const CONDITIONAL_SENTENCE =
   'every 200 answer carries a strong `ETag` (a hash of its body: its SHA-256, or for a priced JSON or CSV answer an HMAC-SHA256 when the deployment sets a key, so that a free 304 confirms no guess of its figures; a compressed answer names its coding: `"<hex>-br"`) and `Last-Modified` (the newest `report_date` it cites, else the newest of the build). Send the ETag back in `If-None-Match` and an unchanged answer is `304 Not Modified` with no body: after validation (a bad query is still 400), before payment, so on priced routes a 304 is never charged, HEAD included. A changed answer is a 200 with a new ETag. `If-Modified-Since` (an HTTP-date, used only without `If-None-Match`) compares publication dates: a correction, or an older publication transcribed later, changes an answer without moving its `Last-Modified`, so poll with the ETag. MCP tool results carry none (a JSON-RPC answer to a POST); poll over HTTP.';
 

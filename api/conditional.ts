@@ -2,7 +2,7 @@
 // Last-Modified, the newest report_date it cites (else the build's newest); a request that names the current
 // ETag in If-None-Match (or, without one, gives an If-Modified-Since not older than Last-Modified) gets 304
 // Not Modified with no body. A 304 holds no figure, so it is never charged: a client re-checking whether an
-// answer changed pays nothing (DECISIONS §14). A compressed answer's ETag names its coding (`"<hex>-br"`);
+// answer changed pays nothing (docs/design.md §14). A compressed answer's ETag names its coding (`"<hex>-br"`);
 // any coding's tag matches, as all are the same figures.
 import { createHmac } from 'node:crypto';
 import { sha256 } from '../domain/manifest.ts';

@@ -1,7 +1,7 @@
 // The one way into the API, on every platform: server.ts hands it every /v1 request (see isApiPath in
 // api/paths.ts), and on Vercel src/fetch.ts does, before Astro's router, whose answers (an HTML 404, a
 // plain-text 400 for odd percent-encoding, trailing-slash rules) are not the API's. A handler is chosen
-// by the exact path of the request's URL; any other spelling under /v1 gets the spec's JSON 404.
+// by the exact path of the request's URL; any other spelling under /v1 gets the JSON 404 of docs/design.md §4.
 import { echo } from '../domain/echo.ts';
 import { type Handler, freeRoute, route } from './http.ts';
 import { errorResponse } from './errors.ts';

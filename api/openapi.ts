@@ -55,7 +55,7 @@ const PAYMENT_SIGNATURE = {
   schema: { type: 'string' },
 };
 
-/** The text/csv answer of a route that takes `format` (DECISIONS §11), described as its `format` parameter describes it. */
+/** The text/csv answer of a route that takes `format` (docs/design.md §11), described as its `format` parameter describes it. */
 const csvContent = (format: z.ZodType) => ({
   'text/csv': {
     schema: { type: 'string', description: `With format=csv: RFC 4180 (CRLF line ends), a header line, then ${String(format.meta()?.description).replace(/^json \(default\) or csv: text\/csv, /, '')}` },

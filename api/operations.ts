@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { RouteContract } from '../domain/route-contracts.ts';
 import type { TextRenderer } from './mcp/text/shared.ts';
 
-/** An answer as CSV (DECISIONS §11), with the file name its Content-Disposition gives. */
+/** An answer as CSV (docs/design.md §11), with the file name its Content-Disposition gives. */
 export interface CsvAnswer {
   text: string | Uint8Array<ArrayBuffer>;
   fileName: string;

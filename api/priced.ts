@@ -28,7 +28,7 @@ export const readableQuery = (params: Record<string, unknown>) =>
     .join('&');
 
 /**
- * Every figure an answer shows comes from a publication it lists (DECISIONS §10), and every listed
+ * Every figure an answer shows comes from a publication it lists (docs/design.md §10), and every listed
  * publication gave one of them: an answer that lists none holds no figure (empty data, or every figure
  * null), and is not charged (§7).
  */
@@ -71,7 +71,7 @@ export function pricedRoute(operation: PricedOperation): Handler {
       const kept = computed();
       return { response: respondOk(kept), hasFigures: kept.hasFigures };
     };
-    // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free (DECISIONS §14).
+    // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free (docs/design.md §14).
     if (conditional(request)) {
       const headers = new Headers(computed().headers);
       if (holdsAnswer(request, headers)) return notModifiedResponse(headers);

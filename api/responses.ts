@@ -8,7 +8,7 @@ import { listedSha256, requiredFreeBody } from './store.ts';
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const CSV_TYPE = 'text/csv; charset=utf-8';
 export const FREE_CACHE = 'public, max-age=3600';
-/** Priced answers are one buyer's: never stored by a browser or a shared cache (DECISIONS.md §6). */
+/** Priced answers are one buyer's: never stored by a browser or a shared cache (docs/design.md §6). */
 export const PRICED_CACHE = 'private, no-store';
 
 /** CORS on every response, 402 included, so browser agents can read the payment headers. */
@@ -52,7 +52,7 @@ function newestCited(json: Body): string | null {
 
 /**
  * Last-Modified of an answer whose JSON is `json`: the newest report_date it cites, else the build's, which is
- * the newest its publications feed cites (DECISIONS §14).
+ * the newest its publications feed cites (docs/design.md §14).
  */
 const lastModifiedOf = (json: Body | null) =>
   httpDate((json !== null && newestCited(json)) || newestCited(requiredFreeBody('publications/all.json')) || '1970-01-01');

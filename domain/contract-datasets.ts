@@ -1,11 +1,11 @@
-// The further datasets' part of the contract (SPEC.md "Free sample summary" sections, DECISIONS §6-7
+// The further datasets' part of the contract (docs/design.md §18-20, §6-7
 // and §10): receiverships and enforcement, admitted-market rate filings, Lloyd's syndicates. The item
-// shapes are SPEC's; every answer also lists the publications its records come from.
+// shapes are those of docs/design.md §18-20; every answer also lists the publications its records come from.
 import { z } from 'zod';
 import { GRANULARITIES } from './periods.ts';
 import { checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
 
-/** The enforcement action types (data/README.md): SPEC's three, and the licence actions and orders. */
+/** The enforcement action types (data/README.md): fine, examination and investigation (docs/design.md §18), and the licence actions and orders. */
 export const ACTION_TYPE_NAMES = ['fine', 'examination', 'investigation', 'license_suspension', 'license_revocation', 'license_denial', 'cease_and_desist', 'consent_order'] as const;
 export const COVERAGE_CATEGORY_NAMES = ['auto', 'property', 'liability', 'package', 'workers_comp', 'other'] as const;
 
@@ -164,7 +164,7 @@ export const syndicatesSampleResponse = z
   .meta({ id: 'SyndicatesSample' });
 export type SyndicatesSampleResponse = z.infer<typeof syndicatesSampleResponse>;
 
-// ---- the full, priced routes (DECISIONS §7: 0.10 USD each) ------------------------------------------
+// ---- the full, priced routes (docs/design.md §7: 0.10 USD each) -------------------------------------
 
 const nameParam = (what: string, example: string) =>
   z

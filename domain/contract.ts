@@ -137,7 +137,7 @@ const reportDateParam = z
     example: '2024-03-01',
   });
 
-/** The answer formats of the priced routes (DECISIONS §11). MCP tools take no format: they answer JSON and a text rendering. */
+/** The answer formats of the priced routes (docs/design.md §11). MCP tools take no format: they answer JSON and a text rendering. */
 export const FORMATS = ['json', 'csv'] as const;
 /** `format`, its CSV form described: `csv` says what the lines and columns are. */
 const formatParamOf = (csv: string) =>
@@ -337,7 +337,7 @@ export const insurersParams = z
   .strict();
 export type InsurersParams = z.infer<typeof insurersParams>;
 
-/** How a premium was printed, on an insurer whose premium is rounded or qualified (DECISIONS §9, §12); absent when exact. */
+/** How a premium was printed, on an insurer whose premium is rounded or qualified (docs/design.md §9, §12); absent when exact. */
 const printedAs = {
   as_printed: z.string().optional().meta({ description: 'Only where the premium was printed rounded or qualified: the words as printed (e.g. $1.78bn); premium is then that printed value.' }),
   qualifier: z.string().optional().meta({ description: 'With as_printed: rounded, or the qualifier word printed (about, nearly, ...).' }),

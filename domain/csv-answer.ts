@@ -1,4 +1,4 @@
-// A series answer as CSV (DECISIONS §11): long ("tidy") form, one line per figure, exact and printed, each
+// A series answer as CSV (docs/design.md §11): long ("tidy") form, one line per figure, exact and printed, each
 // naming the publication that printed that very figure. The ingest writes the free sample's CSV with it and
 // the API the priced answers' (/v1/premium, /v1/compare), so both say the same thing the same way.
 import { stringify } from 'csv-stringify/sync';

@@ -1,7 +1,7 @@
 // What each metric a publication prints measures, and in which unit: the one legend the ingest (which
 // places figures), the API (each answer's printed_keys, the CSV's measures and unit) and the pages share.
 
-/** Figures that can fill a SPEC series field (when exact) or an insurer ranking. */
+/** Figures that can fill a series field (docs/design.md §16) when exact, or an insurer ranking. */
 export const LEVEL_METRICS = [
   'premium',
   'policies',
@@ -15,7 +15,7 @@ export const LEVEL_METRICS = [
   'insurer_policies',
 ] as const;
 /**
- * Figures a publication prints that have no SPEC field (DECISIONS §9): published growth rates, shares
+ * Figures a publication prints that have no series field (docs/design.md §9): published growth rates, shares
  * of premium and of items, averages and counts of other kinds. Served in a row's `printed` object
  * only, never summed and never used to derive another figure.
  */

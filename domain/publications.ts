@@ -1,4 +1,4 @@
-// The publications an answer cites (DECISIONS §10): the ingest lists them in the free sample, the API
+// The publications an answer cites (docs/design.md §10): the ingest lists them in the free sample, the API
 // in every priced answer, both from positions in the index shard's list.
 import type { PublicationRef } from './shard-types.ts';
 

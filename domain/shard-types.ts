@@ -1,4 +1,4 @@
-// The shapes of the private shards: written by the ingest (ingest/shards.ts), read by the API. Some
+// The shapes of the private shards: written by the ingest (ingest/state-shards.ts and the modules beside it), read by the API. Some
 // fields are there for people reading a shard, not for the API (a series shard's state, line, county,
 // granularity, count_unit and columns; the index's list of shard files).
 
@@ -24,7 +24,7 @@ export type SnapshotTuple = [
   PrintedFigures | null,
 ];
 
-/** A publication as answers cite it (DECISIONS §10). */
+/** A publication as answers cite it (docs/design.md §10). */
 export interface PublicationRef {
   publisher: string;
   title: string;

@@ -1,4 +1,4 @@
-// A shortened citation is not a restatement (DECISIONS §1). Where one publication prints a figure
+// A shortened citation is not a restatement (docs/design.md §1). Where one publication prints a figure
 // exactly ($947,480,000) and another, of any rank or date, prints the same figure rounded or qualified
 // in a way that agrees with it to the shorter printing's own precision ($947.5M), the shorter printing
 // restates nothing: from the day an agreeing exact figure was first published, the model (ingest/vintaged-series.ts)

@@ -1,5 +1,5 @@
 // Two publications with the same report_date that print different exact values for one figure: neither
-// is the later vintage, so serving one would be a choice by file name (DECISIONS §1). A data error.
+// is the later vintage, so serving one would be a choice by file name (docs/design.md §1). A data error.
 // Qualified figures never reach a series, so only exact ones are compared. The figures of one figure's
 // conflicts share its state, so a build finds them state by state (ingest/build.ts).
 import type { Problem } from './errors.ts';

@@ -1,4 +1,4 @@
-// The further datasets' shards: the free sample summaries (SPEC.md "Free sample summary" sections),
+// The further datasets' shards: the free sample summaries (docs/design.md §18-20),
 // computed from the records at build time and checked against the contract (the exact bytes
 // /v1/solvency/sample, /v1/rates/sample and /v1/syndicates/sample answer), and one private shard per
 // dataset with every record in its answer shape, its normalized name and its publication.
@@ -17,7 +17,7 @@ import type { DatasetRecord } from './sources/datasets.ts';
 const SHOWN = 5;
 const EXAMPLES = 3;
 
-/** A publication as answers cite it (DECISIONS §10). */
+/** A publication as answers cite it (docs/design.md §10). */
 export const refOf = (p: Publication): PublicationRef => ({
   publisher: p.publisher, title: p.title, url: p.url, report_date: p.reportDate, report_date_basis: p.reportDateEstimated ? 'estimated' : 'printed',
 });
@@ -69,7 +69,7 @@ export function filingOf(r: DatasetRecord): FilingItem {
   };
 }
 
-/** SPEC rule 2: a filing is bucketed by its received date, else its closed date, else its publication's date. */
+/** docs/design.md §19, rule 2: a filing is bucketed by its received date, else its closed date, else its publication's date. */
 export const bucketDate = (r: DatasetRecord): string => str(v(r).received_date) ?? str(v(r).closed_date) ?? r.pub.reportDate;
 
 /** One record per receivership: the same estate printed by two publications is the later one's. */

@@ -55,7 +55,7 @@ export function insurerRows(dataset: Dataset): Map<string, InsurerPeriod[]> {
 }
 
 /**
- * A year ranking summed from months (DECISIONS.md §4), only where the source published the year's 12
+ * A year ranking summed from months (docs/design.md §4), only where the source published the year's 12
  * monthly lists with the same insurers in each and every premium exact: a top-N list missing an
  * insurer in some month says nothing of its premium that month, so no sum is made from it.
  */

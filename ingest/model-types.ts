@@ -48,7 +48,7 @@ export interface Figure {
   insurer: string | null;
   metric: Metric;
   value: number;
-  /** False for rounded or qualified figures: never in a SPEC field, served only in `printed`. */
+  /** False for rounded or qualified figures: never in a series field (docs/design.md §16), served only in `printed`. */
   exact: boolean;
   /** The qualifier as written (`rounded`, `about`, ...), or null for an exact figure. */
   qualifier: string | null;

@@ -4,7 +4,7 @@ import { rankingInfo, type InsurersResponse } from '../domain/contract.ts';
 import type { RankingsShard } from '../domain/shard-types.ts';
 import type { PublishedRanking, RankingLine } from './sources/ranking.ts';
 
-/** How a line's premium was printed, only where it is not exact (DECISIONS §9). */
+/** How a line's premium was printed, only where it is not exact (docs/design.md §9). */
 const printedAs = (line: RankingLine) => (line.qualifier ? { as_printed: line.printed, qualifier: line.qualifier } : {});
 
 /** The shard of `state`'s rankings (all of the same state), or null when it has none. */

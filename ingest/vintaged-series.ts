@@ -1,4 +1,4 @@
-// Figures → series with every vintage (DECISIONS.md §1-3). Each row of a series keeps a list of
+// Figures → series with every vintage (docs/design.md §1-3). Each row of a series keeps a list of
 // snapshots: from `asOf` on, the row reads `values`, last published on `reportDate`. Answering "as of D"
 // is then one lookup per row: the last snapshot with asOf <= D.
 import { SERIES_FIELDS, type PrintedFigure, type PrintedFigures, type SeriesField, type SeriesValues } from '../domain/contract.ts';
@@ -15,7 +15,7 @@ export interface Snapshot {
   reportDate: string;
   dataAsOf: string;
   values: SeriesValues;
-  /** Figures printed for this period that fill no series field (DECISIONS §9), by key. */
+  /** Figures printed for this period that fill no series field (docs/design.md §9), by key. */
   printed: PrintedFigures;
   /**
    * Where each figure shown comes from: a series field (non-null ones only), or `printed.<key>`, → the
@@ -84,12 +84,12 @@ interface Placed {
   figure?: PrintedFigure;
   /**
    * For a shortened citation (ingest/citations.ts): the report_date of the first exact printing it agrees
-   * with. From that date on it is ignored, as if never printed (DECISIONS §1).
+   * with. From that date on it is ignored, as if never printed (docs/design.md §1).
    */
   hiddenFrom?: string;
 }
 
-/** A printed entry (DECISIONS §9): what it measures is said once per answer (printed_keys), its period only where it is not the row's. */
+/** A printed entry (docs/design.md §9): what it measures is said once per answer (printed_keys), its period only where it is not the row's. */
 function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
   return { value: f.value, as_printed: f.printed, ...(f.qualifier ? { qualifier: f.qualifier } : {}), ...(f.period.key !== rowPeriod ? { period: f.period.key } : {}) };
 }
@@ -113,10 +113,10 @@ function placeFigure(f: Figure, unit: CountUnit | null, hiddenFrom: string | und
 /**
  * Rows as the publications printed them. As of each publication date, every field and printed figure
  * takes the value of the latest publication that printed it. A press copy counts only for a figure no
- * office publication printed (DECISIONS §1), exact or not: a press copy that drops the office's
+ * office publication printed (docs/design.md §1), exact or not: a press copy that drops the office's
  * "nearly" does not turn the office's qualified figure into an exact one. A shortened citation of an exact
  * figure (ingest/citations.ts) counts for nothing from the day that exact figure was first published:
- * neither shown nor keeping a press copy's exact figure out, so the exact value stands (DECISIONS §1).
+ * neither shown nor keeping a press copy's exact figure out, so the exact value stands (docs/design.md §1).
  */
 export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string, Series> {
   const shortened = shortenedCitations(dataset.figures);

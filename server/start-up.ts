@@ -1,7 +1,7 @@
 // What the server checks before it listens, each stopping it with the reason: the payment gate's settings
 // (naming the variable), the payment stack itself when the gate is on (a channel directory another server
 // holds, or a damaged one), and the shards against their manifest (serving a damaged build would answer some
-// queries wrongly). With the gate on, prepaid channels' vouchers are then claimed on a schedule (DECISIONS §13).
+// queries wrongly). With the gate on, prepaid channels' vouchers are then claimed on a schedule (docs/design.md §13).
 import { closePaymentStores, configuredGate, configuredSettings } from '../api/payment/configured.ts';
 import { checkShards, shardsDir } from '../api/store.ts';
 

@@ -1,4 +1,4 @@
-// Vercel's cron for the prepaid channels' claims (DECISIONS §13): on a DEPLOY_TARGET=vercel build, after
+// Vercel's cron for the prepaid channels' claims (docs/design.md §13): on a DEPLOY_TARGET=vercel build, after
 // @astrojs/vercel has written .vercel/output/config.json, this adds the Build Output API's `crons` entry calling
 // /cron/claims every X402_CLAIM_INTERVAL_S (rounded to a cron schedule; default hourly). Vercel calls it with
 // `Authorization: Bearer <CRON_SECRET>`, which the route requires.

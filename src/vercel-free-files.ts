@@ -4,7 +4,7 @@
 // adds to config.json, right after the `filesystem` phase and before the routes to the function:
 //
 // 1. for each parameter name the API knows, a route sending a free path that does not take it to the
-//    function (which answers the spec's 400, or ignores it on /v1/coverage and the dataset samples): `missing`
+//    function (which answers the 400 of docs/design.md §4, or ignores it on /v1/coverage and the dataset samples): `missing`
 //    holds at most 16 conditions in Vercel's route schema (@vercel/routing-utils), and the API knows more names (20);
 // 2. a route sending a doubled leading slash (`//v1/coverage`) to the function: Vercel's CLI router also tries
 //    a route's `src` on the path without its first character, which would make `^/v1/coverage$` match it;

@@ -1,5 +1,5 @@
 // POST /mcp: the MCP server (streamable HTTP, stateless, JSON answers), a Web Request in and a Response
-// out, as the Node server (server.ts) and Vercel (src/fetch.ts, src/pages/mcp.ts) hand it (DECISIONS §8).
+// out, as the Node server (server.ts) and Vercel (src/fetch.ts, src/pages/mcp.ts) hand it (docs/design.md §8).
 // Two eras on the one endpoint, on the v2 SDK (@modelcontextprotocol/server):
 // - MCP 2026-07-28 (a request whose `_meta` carries its protocol version): the SDK's own handler, which checks
 //   the envelope and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers against the body, answers

@@ -1,6 +1,6 @@
 // An MCP tool's definition, made from its route's contract: its name (the operationId), its description with
 // its price, the route's parameters as its input schema and the route's answer outlined as its output
-// schema (DECISIONS §8, §11).
+// schema (docs/design.md §8, §11).
 import type { Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { LIST_PARAMETERS } from '../../domain/contract.ts';
@@ -20,7 +20,7 @@ export const wrapKeyOf = (contract: RouteContract) => (contract.response.def.typ
 
 /**
  * A tool's parameters: its route's, but `format` (JSON or CSV, for HTTP callers), as a tool answers
- * both JSON and a text table (DECISIONS §11): a call naming `format` is refused as an unknown parameter.
+ * both JSON and a text table (docs/design.md §11): a call naming `format` is refused as an unknown parameter.
  * The route's zod schema still parses the arguments (its `format` left to its default).
  */
 export const toolParameterNames = (params: z.ZodObject): string[] => Object.keys(params.shape).filter((name) => name !== 'format');
@@ -61,7 +61,7 @@ function outputSchema(contract: RouteContract): ToolDefinition['outputSchema'] {
 }
 
 /**
- * What it returns, its price, and what a result holds (DECISIONS §11): a text table to read, and its
+ * What it returns, its price, and what a result holds (docs/design.md §11): a text table to read, and its
  * REST twin's JSON, whose full schema /openapi.json gives (the output schema outlines it).
  */
 function description(contract: RouteContract): string {

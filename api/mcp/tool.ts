@@ -1,5 +1,5 @@
 // An MCP tool made from an API operation (api/operations.ts): the route's parameters as its input
-// schema, the route's answer as its structured output, the route's price (DECISIONS §8). A call is
+// schema, the route's answer as its structured output, the route's price (docs/design.md §8). A call is
 // answered exactly as the route answers a request: the same validation and messages (400, 404 become
 // tool errors), the same JSON, the same payment gate (x402's MCP transport), the same "no charge for
 // nothing".
@@ -45,7 +45,7 @@ function freeTool(operation: FreeOperation): Tool {
   };
 }
 
-/** A priced answer: the route's JSON as structuredContent, and the text a model reads (DECISIONS §11). */
+/** A priced answer: the route's JSON as structuredContent, and the text a model reads (docs/design.md §11). */
 function answered(operation: PricedOperation, params: Record<string, unknown>, body: unknown, receipt?: SettleResponse): CallToolResult {
   return {
     content: content(textOf(operation, params, body)),

@@ -1,4 +1,4 @@
-// x402's `batch-settlement` scheme on the paid path (DECISIONS §13): a payer deposits once into x402's escrow and
+// x402's `batch-settlement` scheme on the paid path (docs/design.md §13): a payer deposits once into x402's escrow and
 // pays each later answer with a voucher, a signed cumulative maximum that the scheme checks here (no facilitator or
 // chain call) and that the server claims on chain later, many at once (./claims.ts). The order of a paid request:
 // the scheme's check, which reserves the channel; the answer computed; no figure: the reservation released and

@@ -1,4 +1,4 @@
-// The Node server's prepaid channels (DECISIONS §13), kept in a directory: vouchers are money, so every change
+// The Node server's prepaid channels (docs/design.md §13), kept in a directory: vouchers are money, so every change
 // to what a channel can claim is on disk before the answer it pays for leaves. The state lives in memory and each
 // change is appended as one JSON line to `channels.jsonl` (a few microseconds; a file rewritten per voucher cost
 // half a millisecond), and is read back at start. A process killed at any point loses nothing it had answered for.

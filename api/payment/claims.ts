@@ -1,4 +1,4 @@
-// Collecting what prepaid channels owe (DECISIONS §13): the vouchers the server holds are claimed on chain, many
+// Collecting what prepaid channels owe (docs/design.md §13): the vouchers the server holds are claimed on chain, many
 // channels in one transaction, and the claimed funds settled to the payee; channels idle for X402_CHANNEL_IDLE_DAYS
 // are claimed and their remainder refunded to the payer. The Node server runs this every X402_CLAIM_INTERVAL_S and
 // once more when it stops; on Vercel a cron route does (src/pages/cron/claims.ts). One log line per claim, refund and

@@ -45,7 +45,7 @@ async function gateFromEnv(): Promise<Gate | null> {
 }
 
 /**
- * Where prepaid channels are kept (DECISIONS §13): in Redis with REDIS_URL, shared by every process; else, on the
+ * Where prepaid channels are kept (docs/design.md §13): in Redis with REDIS_URL, shared by every process; else, on the
  * Node server, in X402_CHANNELS_DIR. A Vercel function without Redis has no durable place for vouchers, so it
  * offers `exact` alone.
  */

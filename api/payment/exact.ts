@@ -1,4 +1,4 @@
-// x402's `exact` scheme on the paid path (DECISIONS §7): one signed transfer per answer, settled by the
+// x402's `exact` scheme on the paid path (docs/design.md §7): one signed transfer per answer, settled by the
 // facilitator once the answer is computed and holds a figure; the facilitator's settle checks the payment
 // itself, so no separate verify call sits on the paid path.
 import { ExactEvmScheme } from '@x402/evm/exact/server';

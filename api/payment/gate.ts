@@ -1,4 +1,4 @@
-// The x402 payment gate around a priced route's answer (DECISIONS.md §7, §13). The protocol work (challenge,
+// The x402 payment gate around a priced route's answer (docs/design.md §7, §13). The protocol work (challenge,
 // matching, settlement, header codecs) is @x402/core's resource server; this module runs the one paid path on it
 // for HTTP and MCP alike and shapes its outcomes into this API's responses: 402 with body {} and no internals,
 // 503 when the facilitator (or a store the gate keeps) cannot be reached. Every 402 offers each scheme the gate
@@ -21,7 +21,7 @@ import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessag
 import { type Paid, type PaidStep, type PaymentOption, type PaymentState, refused } from './scheme.ts';
 import type { PaymentSettings } from './settings.ts';
 
-/** A computed answer, and whether it holds any figure: one that holds none is not charged (DECISIONS §7). */
+/** A computed answer, and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
 export interface PricedAnswer {
   response: Response;
   hasFigures: boolean;
@@ -57,7 +57,7 @@ export interface CallResource {
   extensions?: Record<string, unknown>;
 }
 
-/** A call's computed answer, and whether it holds any figure (DECISIONS §7). */
+/** A call's computed answer, and whether it holds any figure (docs/design.md §7). */
 export interface CallAnswer {
   body: unknown;
   hasFigures: boolean;
@@ -94,7 +94,7 @@ function kept<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<
 
 /**
  * The SDK's request adapter, over a Web Request, for asking it the route's challenge: the request's payment
- * is not shown. Accept is always JSON: the 402 body is {} even for a browser (SPEC). The URL and query the SDK
+ * is not shown. Accept is always JSON: the 402 body is {} even for a browser (docs/design.md §7). The URL and query the SDK
  * sees are the canonical `resource`, never the request's own text.
  */
 function adapterOf(request: Request, resource: URL): HTTPAdapter {
@@ -175,7 +175,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     kept(callTerms, route.path, () => buildCallTerms(resourceServer, offers.optionsOf(route), resource, context));
 
   /**
-   * The paid path, for HTTP and MCP alike (DECISIONS §7, §13): the payment must match what was offered; then its
+   * The paid path, for HTTP and MCP alike (docs/design.md §7, §13): the payment must match what was offered; then its
    * scheme pays for the answer (./exact.ts, ./batch.ts). With a payment id: the id is claimed while its payment is
    * made and recorded once paid, so that a retry with the same id for the same `key` (method and canonical
    * resource) gets the answer again with the original receipt, its own payment checked (that the caller holds the

@@ -19,7 +19,7 @@ const CLAIM_MS = 2 * 60 * 1000;
 /** How often a request waits on an id another request holds while settling. */
 const CLAIM_POLL_MS = 50;
 
-/** The payment-identifier extension every challenge declares (optional): x402's retry-safe payments (DECISIONS §7). */
+/** The payment-identifier extension every challenge declares (optional): x402's retry-safe payments (docs/design.md §7). */
 export const PAYMENT_ID_EXTENSION = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
 
 /** The store of payment ids could not be reached before anything was settled: 503, nothing charged. */

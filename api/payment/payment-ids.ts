@@ -1,4 +1,4 @@
-// The payment identifiers already settled (DECISIONS §7, x402's `payment-identifier` extension): a paid request
+// The payment identifiers already settled (docs/design.md §7, x402's `payment-identifier` extension): a paid request
 // whose payment carries an id settled within 24 hours for the same method and canonical resource gets that
 // answer again with the original receipt, and its new payment is not settled. The Node server keeps them in
 // memory (bounded); Vercel's function instances share no memory, so with REDIS_URL set they live in Redis.

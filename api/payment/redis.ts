@@ -1,4 +1,4 @@
-// One Redis client per URL for everything the payment gate shares between processes (DECISIONS §7, §13):
+// One Redis client per URL for everything the payment gate shares between processes (docs/design.md §7, §13):
 // settled payment ids and prepaid channels. While Redis cannot be reached, commands fail at once (no offline
 // queue, so a request answers 503 rather than hang) and the client reconnects by itself.
 import type { RedisClientType } from 'redis';

@@ -37,7 +37,7 @@ export interface SchemePart {
   readonly scheme: string;
   /** The route's entry in every 402. */
   option(route: RouteContract): PaymentOption;
-  /** Pays for the answer with the payment, or refuses it: nothing priced is answered before it is paid (DECISIONS §7, §13). */
+  /** Pays for the answer with the payment, or refuses it: nothing priced is answered before it is paid (docs/design.md §7, §13). */
   pay<A extends { hasFigures: boolean }>(step: PaidStep<A>): Promise<Paid<A>>;
   /** A retry's payment, not paid with: the payer it proves (signed by its key), or why it proves none. */
   payerOf(step: Omit<PaidStep<{ hasFigures: boolean }>, 'answer' | 'state'>): Promise<{ payer: string } | { reason: string }>;

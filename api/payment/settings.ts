@@ -1,4 +1,4 @@
-// The payment gate's settings, read from the environment (DECISIONS.md §7). The gate is on when
+// The payment gate's settings, read from the environment (docs/design.md §7). The gate is on when
 // X402_PAY_TO is set; everything else has a default: Base mainnet USDC, and a facilitator chosen
 // from what is configured. A bad value stops the service with the variable's name and what it expects.
 import { getDefaultAsset } from '@x402/evm';
@@ -28,7 +28,7 @@ export type FacilitatorSettings =
   | { kind: 'url'; url: string; timeoutMs: number }
   | { kind: 'cdp'; apiKeyId: string; apiKeySecret: string; timeoutMs: number };
 
-/** Prepaid channels (x402 `batch-settlement`, DECISIONS §13): where vouchers are kept, and when they are claimed. */
+/** Prepaid channels (x402 `batch-settlement`, docs/design.md §13): where vouchers are kept, and when they are claimed. */
 export interface ChannelSettings {
   /** The Node server's durable channel state when REDIS_URL is unset (X402_CHANNELS_DIR). */
   dir: string;

@@ -1,4 +1,4 @@
-// The further datasets' priced answers (SPEC.md, DECISIONS §7 and §10), read from their private shards
+// The further datasets' priced answers (docs/design.md §18-20, §7 and §10), read from their private shards
 // (ingest/dataset-shards.ts). A query that matches no record is answered 200 with empty lists and
 // cites no publication, so it is not charged.
 import type {
@@ -142,7 +142,7 @@ export function prepareRateActivity(p: RateActivityParams): () => RateActivityRe
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([key, bucket]) => {
         const [state, period] = key.split('|');
-        // SPEC rule 3: a filing with no overall percentage counts, but is left out of the average and shares.
+        // docs/design.md §19, rule 3: a filing with no overall percentage counts, but is left out of the average and shares.
         const changes = bucket.flatMap((r) => (r.item.rate_change_pct === null ? [] : [r.item.rate_change_pct]));
         const share = (n: number) => (changes.length ? Math.round((n / changes.length) * 10_000) / 10_000 : null);
         return {

@@ -1,5 +1,5 @@
 // The series a premium or compare query reads: resolving state, line and county against the shard
-// index (404s), then picking each row's vintage as of a date (DECISIONS.md §1-3).
+// index (404s), then picking each row's vintage as of a date (docs/design.md §1-3).
 import type { SeriesRow, SeriesValues } from '../../domain/contract.ts';
 import { echo } from '../../domain/echo.ts';
 import { notFound, unknownState } from '../../domain/errors.ts';
@@ -37,7 +37,7 @@ export interface ResolvedLine {
 }
 
 /**
- * DECISIONS.md §2: case-insensitive, first match wins: all, source_code, name, category. A
+ * docs/design.md §2: case-insensitive, first match wins: all, source_code, name, category. A
  * `category:` prefix asks for the category alone: a line named like its category (FL's line 1000
  * "Commercial Property") would otherwise hide the category from that state.
  */
@@ -115,7 +115,7 @@ export interface PreparedRow {
  */
 const rowProvenance = new WeakMap<SeriesRow, { sources: Record<string, number[]>; countUnit: string | null }>();
 
-/** A series answer's rows with the publications behind each figure: what its CSV lines say (DECISIONS §11). */
+/** A series answer's rows with the publications behind each figure: what its CSV lines say (docs/design.md §11). */
 export function csvSeries(state: string, line: string, granularity: string, rows: readonly SeriesRow[]): CsvSeries {
   const refs = index().publications;
   const provenance = rows.map((row) => {

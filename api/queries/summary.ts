@@ -1,5 +1,5 @@
 // /v1/premium/summary: a year's statewide all-lines totals with their basis, and a like-for-like
-// prior year (DECISIONS.md §5). Latest vintage of every figure.
+// prior year (docs/design.md §5). Latest vintage of every figure.
 import type { SeriesValues, SummaryParams, SummaryResponse } from '../../domain/contract.ts';
 import { monthsOf, parsePeriod } from '../../domain/periods.ts';
 import { emptyValues, latestPublication, sumValues } from '../../domain/vintages.ts';
@@ -71,7 +71,7 @@ function figuresFrom(total: YearTotal, fields: readonly (keyof SeriesValues)[]):
 
 const isFullYear = (t: YearTotal) => t.basis === 'annual_report' || t.basis === 'monthly_sum';
 
-/** DECISIONS §5: growth only across equal spans, the same calendar months or a full year on each side. */
+/** docs/design.md §5: growth only across equal spans, the same calendar months or a full year on each side. */
 function yoyBasis(current: YearTotal, prior: YearTotal): SummaryResponse['yoy_basis'] {
   if (!current.basis || !prior.used.length) return null;
   if (isFullYear(current) && isFullYear(prior)) return 'full_years';

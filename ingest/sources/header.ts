@@ -20,7 +20,7 @@ export interface Publication {
   url: string;
   reportDate: string;
   reportDateEstimated: boolean;
-  /** A press article reprinting an office's figures (publications/press/): outranked by primary sources (DECISIONS §1). */
+  /** A press article reprinting an office's figures (publications/press/): outranked by primary sources (docs/design.md §1). */
   secondary: boolean;
   dataAsOf: string;
 }

@@ -1,5 +1,5 @@
 // One figure as a snapshot page shows it, taken from a series row as of a date: an exact series field,
-// or what the publication printed (DECISIONS §9), with the publications that printed it.
+// or what the publication printed (docs/design.md §9), with the publications that printed it.
 import { SERIES_FIELDS } from '../../domain/contract.ts';
 import { type MetricInfo, printedKeyInfo, seriesFieldInfo } from '../../domain/metrics.ts';
 import type { Granularity } from '../../domain/periods.ts';

@@ -89,7 +89,7 @@ describe('the Node server with the gate on', () => {
     const server = await recordedServer({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: facilitator.url });
     try {
       // A long-lived server loads the payment stack before it listens (a Vercel function, below, on first use):
-      // it must own its channel directory (DECISIONS §13) and claim what it holds on a schedule.
+      // it must own its channel directory (docs/design.md §13) and claim what it holds on a schedule.
       expect(new Set(gateOf(server.loaded()))).toEqual(new Set(['gate.ts', '@x402/extensions']));
       expect((await server.get('/v1/coverage')).status).toBe(200);
       expect((await server.get('/v1/premium?state=FL&granularity=week')).status).toBe(400);

@@ -1,4 +1,4 @@
-// Conditional requests (DECISIONS §14) on every route, run in process and over HTTP against the built server
+// Conditional requests (docs/design.md §14) on every route, run in process and over HTTP against the built server
 // (tests/contract/in-process.test.ts, http.test.ts), gate off. Every 200 carries a strong ETag, a hash of
 // its body, and Last-Modified, the newest report_date it cites (else the newest of the build's publications),
 // both worked out here from the answer itself; a request naming the ETag (or not modified since) gets 304 with no body.

@@ -1,4 +1,4 @@
-// format=csv (DECISIONS §11) on the real data, in process: each CSV answer parsed with csv-parse and held
+// format=csv (docs/design.md §11) on the real data, in process: each CSV answer parsed with csv-parse and held
 // against the JSON answer to the same query (every exact figure a line with the same value, as many printed
 // lines as printed entries) and against the data files, read here with the tests' own reader: the
 // publication a line names printed that very figure (state, period, metric, value, words and qualifier).
@@ -12,7 +12,7 @@ import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
 
-/** DECISIONS §11, written out. */
+/** docs/design.md §11, written out. */
 const HEADER = 'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
 const FIELDS = ['premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'] as const;
 

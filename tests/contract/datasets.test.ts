@@ -1,4 +1,4 @@
-// The further datasets' priced routes, in process with the gate off: every rule of SPEC.md and the
+// The further datasets' priced routes, in process with the gate off: every rule of docs/design.md §18-20 and the
 // contract on the fixture records (tests/fixtures/data/datasets, test data), then spot checks of the
 // real records against the pages they were transcribed from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

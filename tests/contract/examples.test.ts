@@ -24,9 +24,9 @@ const ORIGIN = 'http://examples.test';
 
 type Json = Record<string, unknown>;
 
-// ---- what "holds a figure" means, by the answer's shape (SPEC.md, DECISIONS §5, §10) -----------------
+// ---- what "holds a figure" means, by the answer's shape (docs/design.md §5, §10, §16) ----------------
 
-/** The six series fields of a premium row and of a summary (SPEC.md). */
+/** The six series fields of a premium row and of a summary (docs/design.md §16). */
 const SERIES = ['premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'];
 const present = (v: unknown) => v !== null && v !== undefined;
 /** A series row holds a figure when a series field is set or the publication printed something for it. */
@@ -55,7 +55,7 @@ function figuresIn(body: unknown): unknown[] {
   throw new Error(`an answer of a shape this test does not know: ${Object.keys(b).join(', ')}`);
 }
 
-/** Why an answer holds no figure, or null when it holds one: 200, figures, and (DECISIONS §10) the publications they come from. */
+/** Why an answer holds no figure, or null when it holds one: 200, figures, and (docs/design.md §10) the publications they come from. */
 async function noFigure(res: Response): Promise<string | null> {
   if (res.status !== 200) return `status ${res.status}: ${(await res.text()).slice(0, 200)}`;
   if (res.headers.get('content-type') === 'application/vnd.apache.parquet') {

@@ -350,7 +350,7 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     for (const target of [...freeTargets(), ...priced]) {
       const variants = [
         ['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]], ['GET', [['Accept-Encoding', 'br']]], ['HEAD', [['Accept-Encoding', 'gzip, deflate']]],
-        // 304s (DECISIONS §14): a tag that matches any answer, a date after every answer's, and a coded answer's
+        // 304s (docs/design.md §14): a tag that matches any answer, a date after every answer's, and a coded answer's
         ['GET', [['If-None-Match', '*']]], ['HEAD', [['If-Modified-Since', 'Fri, 01 Jan 2100 00:00:00 GMT']]], ['GET', [['Accept-Encoding', 'br'], ['If-None-Match', '*']]],
       ];
       for (const [method, headers] of variants as [string, [string, string][]][]) {

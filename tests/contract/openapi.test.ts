@@ -9,10 +9,10 @@ import { openApiDocument } from '../../api/openapi.ts';
 import { HANDLERS } from '../../api/dispatch.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 
-// SPEC.md "Endpoints": the routes, their prices and their parameters, written out independently; and
+// docs/design.md §15: the routes, their prices and their parameters, written out independently; and
 // /v1/publications, the free REST twin of the MCP tool list_publications (issue 11; without state, every state's,
-// and since: issue 24); format (json or csv) on the series routes (DECISIONS §11).
-const SPEC = {
+// and since: issue 24); format (json or csv) on the series routes (docs/design.md §11).
+const DOCUMENTED_ROUTES = {
   '/v1/premium': { price: '0.10', params: ['state', 'line', 'county', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['state'] },
   '/v1/premium/summary': { price: '0.10', params: ['state', 'year'], required: ['state', 'year'] },
   '/v1/compare': { price: '0.50', params: ['states', 'line', 'from', 'to', 'granularity', 'report_date', 'format'], required: ['states'] },
@@ -30,7 +30,7 @@ const SPEC = {
   '/v1/rates/activity': { price: '0.10', params: ['states', 'from', 'to', 'granularity'], required: [] },
   '/v1/syndicates': { price: '0.10', params: ['syndicate', 'managing_agent'], required: [] },
   '/v1/eligibility': { price: '0.10', params: ['syndicate', 'insurer'], required: [] },
-  // DECISIONS §14: the bulk files, 5.00 USD each, and their free descriptor
+  // docs/design.md §14: the bulk files, 5.00 USD each, and their free descriptor
   '/v1/bulk/premium.csv': { price: '5.00', params: [], required: [] },
   '/v1/bulk/premium.parquet': { price: '5.00', params: [], required: [] },
   '/v1/bulk/datapackage.json': { price: null, params: [], required: [] },
@@ -64,17 +64,17 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
-  it('describes exactly the routes of SPEC.md, with their prices and parameters', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(SPEC).sort());
-    expect(Object.keys(HANDLERS).sort()).toEqual(Object.keys(SPEC).sort());
-    for (const [path, spec] of Object.entries(SPEC)) {
+  it('describes exactly the routes of docs/design.md §15, with their prices and parameters', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(DOCUMENTED_ROUTES).sort());
+    expect(Object.keys(HANDLERS).sort()).toEqual(Object.keys(DOCUMENTED_ROUTES).sort());
+    for (const [path, spec] of Object.entries(DOCUMENTED_ROUTES)) {
       const op = doc.paths[path].get;
       expect(op['x-price-usd'] ?? null, path).toBe(spec.price);
       const query = op.parameters.filter((p) => p.in === 'query');
       expect(query.map((p) => p.name).sort(), path).toEqual([...spec.params].sort());
       expect(query.filter((p) => p.required).map((p) => p.name).sort(), path).toEqual([...spec.required].sort());
       expect('402' in op.responses, path).toBe(spec.price !== null);
-      // Every route takes the conditional headers (DECISIONS §14); the x402 payment travels in a request header: priced routes say which.
+      // Every route takes the conditional headers (docs/design.md §14); the x402 payment travels in a request header: priced routes say which.
       const headers = op.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.required]);
       const conditional = [['If-None-Match', false], ['If-Modified-Since', false]];
       expect(headers, path).toEqual(spec.price === null ? conditional : [...conditional, ['PAYMENT-SIGNATURE', false]]);
@@ -87,13 +87,13 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
     expect(Object.keys(doc.paths['/v1/bulk/premium.parquet'].get.responses['200'].content!)).toEqual(['application/vnd.apache.parquet']);
   });
 
-  it("keeps SPEC.md's patterns for from, to, report_date, year and period", () => {
+  it("keeps the patterns of docs/design.md §15 for from, to, report_date, year and period", () => {
     const schemaOf = (path: string, name: string) => doc.paths[path].get.parameters.find((p) => p.name === name)!.schema;
     expect(schemaOf('/v1/premium', 'from').pattern).toBe('^\\d{4}-(0[1-9]|1[0-2])$');
     expect(schemaOf('/v1/compare', 'to').pattern).toBe('^\\d{4}-(0[1-9]|1[0-2])$');
     expect(schemaOf('/v1/premium', 'report_date').pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
     expect(schemaOf('/v1/premium/summary', 'year').pattern).toBe('^\\d{4}$');
-    // SPEC's three, and half_year (DECISIONS §3)
+    // month, quarter, year and half_year (docs/design.md §3)
     expect(schemaOf('/v1/premium', 'granularity').enum).toEqual(['month', 'quarter', 'half_year', 'year']);
     expect(schemaOf('/v1/compare', 'granularity').enum).toEqual(['month', 'quarter', 'half_year', 'year']);
     expect(schemaOf('/v1/premium', 'line').default).toBe('all');
@@ -139,7 +139,7 @@ describe('x402 discovery in the document', () => {
 
   it('built with the gate off: x-payment-info on every priced operation, Base mainnet USDC by default, no payee', () => {
     const off = openApiDocument(null) as Doc;
-    for (const [path, spec] of Object.entries(SPEC)) {
+    for (const [path, spec] of Object.entries(DOCUMENTED_ROUTES)) {
       const op = off.paths[path].get;
       if (!spec.price) {
         expect(op['x-payment-info'], path).toBeUndefined();

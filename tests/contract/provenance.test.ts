@@ -1,7 +1,7 @@
-// Provenance on the real dataset (DECISIONS §10): every figure of every data answer is held by a
+// Provenance on the real dataset (docs/design.md §10): every figure of every data answer is held by a
 // publication the answer lists, and every listed publication gives the answer a figure. The
 // expectations are read off data/ with this file's own CSV reader and its own vintage and sum rules
-// (DECISIONS §1-3, §5, data/README.md), never off the shards or the code's output. Answers are
+// (docs/design.md §1-3, §5, data/README.md), never off the shards or the code's output. Answers are
 // computed in process from shards built from data/ into a temporary folder, with the payment gate off.
 //
 // For each answer, the publications it lists are matched to data files by their url and report_date
@@ -34,7 +34,7 @@ interface Pub {
   url: string;
   reportDate: string;
   basis: 'printed' | 'estimated';
-  /** Under publications/press/: a secondary source (DECISIONS §1). */
+  /** Under publications/press/: a secondary source (docs/design.md §1). */
   press: boolean;
 }
 interface DataRow {
@@ -155,7 +155,7 @@ function printedUnit(words: string, value: number): number | null {
   return null;
 }
 /**
- * DECISIONS §1, a shortened citation is not a restatement: a qualified row that agrees with an exact row
+ * docs/design.md §1, a shortened citation is not a restatement: a qualified row that agrees with an exact row
  * of the same figure (printed finer) to its own precision is as if unprinted. "nearly"-like words put the
  * exact figure at most one unit below, "more than"-like at most one unit above; "rounded"-like within half.
  */
@@ -205,7 +205,7 @@ function monthsOf(period: string): string[] {
   return [period];
 }
 
-/** Sums rows (DECISIONS §3): money to the cent, counts exactly, a field null when any part has it null; shares count-weighted. */
+/** Sums rows (docs/design.md §3): money to the cent, counts exactly, a field null when any part has it null; shares count-weighted. */
 function sum(parts: Expected[], countsMatch: boolean): Expected {
   const out = noValues();
   out.summed = true;
@@ -369,7 +369,7 @@ class Answer {
     const where = `${state} ${row.period} printed.${k}=${e.value}`;
     const ytd = k.endsWith('_ytd');
     const metric = ytd ? k.slice(0, -4) : k;
-    // A period is given only where it is not the row's (DECISIONS §9): a year to date ending in the row's month.
+    // A period is given only where it is not the row's (docs/design.md §9): a year to date ending in the row's month.
     const ytdMatch = /^(\d{4})-01\.\.(\d{2})$/.exec(e.period ?? '');
     if (ytd ? !ytdMatch || `${ytdMatch[1]}-${ytdMatch[2]}` !== row.period : e.period !== undefined)
       this.problem(`${where}: its period ${e.period} is not ${ytd ? 'a year to date ending in' : 'left out as'} the row's period ${row.period}`);
@@ -389,7 +389,7 @@ class Answer {
   }
 
   /**
-   * printed_keys (DECISIONS §9): the legend of exactly the keys the rows use, each unit the one its name
+   * printed_keys (docs/design.md §9): the legend of exactly the keys the rows use, each unit the one its name
    * implies (a share or change is a percent, a premium or an average premium is USD, anything else a count).
    */
   legend(printedKeys: Record<string, { measures: string; unit: string }> | undefined, rows: SeriesRow[]) {

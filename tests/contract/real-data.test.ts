@@ -17,10 +17,10 @@ async function premium(query: string) {
   return premiumResponse.parse(await res.json());
 }
 
-/** A row's seven SPEC fields, without what it printed beside them. */
+/** A row's seven fields (docs/design.md §16), without what it printed beside them. */
 const fields = ({ printed: _, ...row }: SeriesRow) => row;
 
-describe('what an agent reads: compact printed entries (issue 21, DECISIONS §9)', () => {
+describe('what an agent reads: compact printed entries (issue 21, docs/design.md §9)', () => {
   it('/v1/premium?state=TX weighs at most 80,000 bytes; its printed entries carry no unit or measures, its printed_keys every key they use', async () => {
     const res = await getPremium(new Request('http://service.test/v1/premium?state=TX'));
     const text = await res.text();

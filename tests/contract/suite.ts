@@ -1,4 +1,4 @@
-// The API contract (SPEC.md + DECISIONS.md) of every route, on the fixture dataset
+// The API contract (docs/design.md) of every route, on the fixture dataset
 // (tests/fixtures/data). Run twice: in-process through the handlers, and over HTTP against the built
 // server. Expected values are read off the fixture files by hand; each says where it comes from.
 // Every 200 body is parsed with its strict response schema from api/contract.ts.
@@ -72,11 +72,11 @@ const PUB = {
 /** FL's monthly figures cite January's, February's and March's newsletters (in report_date order). */
 const FL_MONTHS_PUBS = [PUB.FL_2024_01, PUB.FL_2024_02, PUB.FL_2024_03];
 
-// What the fixture prints that fills no series field (DECISIONS §9):
+// What the fixture prints that fills no series field (docs/design.md §9):
 // 2024-01.csv `FL,2024-01,all,,,items,1501,,,...`: exact, in another unit than FL's policies.
 const JAN_ITEMS = { items: { value: 1501, as_printed: null } } as PrintedFigures;
 // 2024-02.csv `FL,2024-02,all,,,premium,1200000,rounded,$1.2M,`: rounded.
-/** The legend of those two keys (printed_keys, DECISIONS §9). */
+/** The legend of those two keys (printed_keys, docs/design.md §9). */
 const ITEMS_KEY = { items: { measures: expect.stringContaining('items'), unit: 'count' } };
 const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, as_printed: '$1.2M', qualifier: 'rounded' } };
 
@@ -87,7 +87,7 @@ const FL_JAN = row('2024-01', { premium: 1111111.11, policy_count: 1011, new_bus
 // 2024-02.csv: policies 1101, shares 50/50, premium printed only rounded ("$1.2M": printed, not the
 // premium field); 2024-03.csv (report 2024-04-01) back-fills the premium 1222222.22.
 // "$1.2M" agrees with 1222222.22 to its own precision (0.1M): a shortened citation, not a restatement, so
-// from 2024-04-01 on it is not printed (DECISIONS §1); as of 2024-03-01..31 it is (below).
+// from 2024-04-01 on it is not printed (docs/design.md §1); as of 2024-03-01..31 it is (below).
 const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 });
 // 2024-03.csv: premium 1333333.33, policies 1203, no shares printed.
 const FL_MAR = row('2024-03', { premium: 1333333.33, policy_count: 1203 });
@@ -186,7 +186,7 @@ function expectedPublications(state: string): PublicationsResponse['publications
   }).sort((a, b) => (a.report_date !== b.report_date ? (a.report_date < b.report_date ? -1 : 1) : a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
 }
 
-/** DECISIONS.md §5: (current / prior - 1) × 100, rounded to 2 decimals. */
+/** docs/design.md §5: (current / prior - 1) × 100, rounded to 2 decimals. */
 const yoyPct = (current: number, prior: number) => Math.round((current / prior - 1) * 100 * 100) / 100;
 
 export function contractSuite(call: Call) {
@@ -524,7 +524,7 @@ export function contractSuite(call: Call) {
       });
     });
 
-    it('always gives all eight row fields (the seven of SPEC and printed), nulls included', async () => {
+    it('always gives all eight row fields (the seven of docs/design.md §16, and printed), nulls included', async () => {
       const res = await call('/v1/premium?state=FL');
       const raw = (await res.clone().json()) as { data: Record<string, unknown>[] };
       await okBody(res, premiumResponse, PRICED_CACHE);

@@ -27,7 +27,7 @@ const IL_2023_POLICIES = 12948; // Σ (1001 + 12m), m = 1..12, il-2023-12.csv
 
 describe('summary basis and prior year, beyond the fixture', () => {
   it('12 published months, one printed only rounded, no year row: still a monthly_sum, with premium null', async () => {
-    // SPEC: partial_monthly_sum means fewer than 12 months. May 2023 printed "rounded": its premium is null.
+    // docs/design.md §5: partial_monthly_sum means fewer than 12 months. May 2023 printed "rounded": its premium is null.
     const body = await summaryAfter(
       [
         ['il-2023-12.csv', 'IL,2023-05,all,,,premium,1005000.25,,,', 'IL,2023-05,all,,,premium,1005000.25,rounded,fixture words,'],
@@ -44,7 +44,7 @@ describe('summary basis and prior year, beyond the fixture', () => {
     expect(body.yoy_policy_count_pct).toBe(yoyPct(IL_2023_POLICIES, 12345));
   });
 
-  it('a full year whose prior year is only a partial sum: the prior on its own basis, and no change across unequal spans (DECISIONS §5)', async () => {
+  it('a full year whose prior year is only a partial sum: the prior on its own basis, and no change across unequal spans (docs/design.md §5)', async () => {
     // Without the 2022 year row, 2022 is December alone: 987654.32 and 1234 policies.
     const body = await summaryAfter(
       [

@@ -62,7 +62,7 @@ describe('GET /.well-known/x402 on the Node server', () => {
       'access-control-allow-origin': '*',
       'content-length': String(Buffer.byteLength(res.body)),
     });
-    // Its own ETag, the SHA-256 of its bytes (DECISIONS §14); every other header the free routes'.
+    // Its own ETag, the SHA-256 of its bytes (docs/design.md §14); every other header the free routes'.
     expect(res.headers.etag).toBe(`"${createHash('sha256').update(res.body).digest('hex')}"`);
     expect({ ...withoutTransport(res.headers), etag: undefined }).toEqual({ ...(await freeHeaders(server.base)), etag: undefined });
   });

@@ -201,7 +201,7 @@ describe('the page (src/pages/.well-known/x402.ts), as both servers run it', () 
       'cdn-cache-control': 'public, max-age=3600',
       'content-length': String(Buffer.byteLength(body)),
       'content-type': 'application/json; charset=utf-8',
-      // DECISIONS §14: its body's SHA-256, and the build's newest report_date (it cites none), as /v1/coverage's
+      // docs/design.md §14: its body's SHA-256, and the build's newest report_date (it cites none), as /v1/coverage's
       etag: `"${createHash('sha256').update(body).digest('hex')}"`,
       'last-modified': expect.stringMatching(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} 00:00:00 GMT$/),
     });

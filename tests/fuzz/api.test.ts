@@ -1,7 +1,7 @@
 // Property-based tests of the API in process (issue 9): generated requests, well-formed and far beyond,
 // through the dispatcher every /v1 request takes, on the fixture shards, with the payment gate off and
-// on (the mock facilitator of tests/support). Whatever a client sends, the answer is one SPEC.md and
-// DECISIONS.md allow, in the shape they give, soon, and nothing of it reaches the log as a stack trace.
+// on (the mock facilitator of tests/support). Whatever a client sends, the answer is one docs/design.md
+// allows, in the shape it gives, soon, and nothing of it reaches the log as a stack trace.
 import { format } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import fc from 'fast-check';
@@ -36,7 +36,7 @@ import {
   within,
 } from './requests.ts';
 
-/** DECISIONS §11, written out. */
+/** docs/design.md §11, written out. */
 /** The header line of each route's CSV: the series routes' figures, /v1/insurers' one line per insurer. */
 const SERIES_CSV_HEADER = 'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
 const CSV_HEADERS: Record<string, string> = {
@@ -98,9 +98,9 @@ function expectChallenge(a: Answer, head: boolean): void {
 }
 
 /**
- * Everything SPEC.md and DECISIONS.md fix about an answer: an allowed status; CORS; a 200 body the
+ * Everything docs/design.md fixes about an answer: an allowed status; CORS; a 200 body the
  * route's strict schema parses, with the route's Cache-Control; 204 and HEAD without a body; the
- * 402 challenge; the spec's error body, bounded and never stored. (HEAD's missing body is checked
+ * 402 challenge; the error body of docs/design.md §4, bounded and never stored. (HEAD's missing body is checked
  * apart, below.)
  */
 function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
@@ -111,9 +111,9 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
   if (a.status === 200) {
     const route = routeOf(url.pathname)!;
     expect(a.headers.get('cache-control')).toBe(route.priceUsd ? PRICED_CACHE : FREE_CACHE);
-    // format=csv (DECISIONS §11), on a route that takes it: CSV lines under the route's header; else the
+    // format=csv (docs/design.md §11), on a route that takes it: CSV lines under the route's header; else the
     // route's JSON (a route without parameters ignores a query string).
-    // Every 200 carries its validators (DECISIONS §14).
+    // Every 200 carries its validators (docs/design.md §14).
     expect(a.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
     expect(Date.parse(a.headers.get('last-modified')!)).not.toBeNaN();
     if (url.searchParams.get('format') === 'csv' && route.params && 'format' in route.params.shape) {
@@ -140,7 +140,7 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
 
 describe('any request under /v1, gate off and on', () => {
   it(
-    'gets an allowed status and the body and headers the spec gives it, within 5 s',
+    'gets an allowed status and the body and headers docs/design.md §4 gives it, within 5 s',
     async () => {
       await fc.assert(
         fc.asyncProperty(apiRequest, fc.boolean(), async (r, gateOn) => {

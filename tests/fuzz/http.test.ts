@@ -1,7 +1,7 @@
 // Property-based tests over HTTP (issue 9): the requests of requests.ts sent as raw HTTP/1.1 to the
 // built Node server (server.ts) on the fixture shards, each target exactly as written, with odd Host
 // headers and methods fetch will not send (TRACE, TRACK, CONNECT). An answer always comes; under /v1
-// it is the in-process answer to the same request, or the spec's 400 for a request HTTP itself finds
+// it is the in-process answer to the same request, or the 400 of docs/design.md §4 for a request HTTP itself finds
 // malformed; anywhere else it is the site's, but never a 5xx.
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
@@ -144,7 +144,7 @@ async function overHttp(r: WireRequest): Promise<Answer> {
 /** Methods fetch's Request refuses to carry: there is no in-process answer to compare with. */
 const UNCARRIED = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** An error answer of `status` with the spec's headers and (but for HEAD) body. */
+/** An error answer of `status` with the headers and (but for HEAD) body of docs/design.md §4. */
 function expectError(r: WireRequest, a: Answer, status: number): void {
   expect(a.status).toBe(status);
   expectErrorHeaders(status, { get: (name) => ({ 'content-type': a.contentType, 'cache-control': a.cacheControl, allow: a.allow })[name] ?? null });
@@ -162,7 +162,7 @@ const headBytes = (r: WireRequest) =>
 /** What the server must answer under /v1 (see the file's head). */
 async function expectApiAnswer(r: WireRequest & { plain: boolean }, a: Answer): Promise<void> {
   if (r.method === 'HEAD') expect(a.body).toBe('');
-  // Too large for HTTP: 414 when the request line is what is too long, else 431, with the spec's error body
+  // Too large for HTTP: 414 when the request line is what is too long, else 431, with the error body of docs/design.md §4
   // (half the limit leaves room for Node's own headers).
   if (a.status === 431 || a.status === 414) {
     expect(headBytes(r)).toBeGreaterThan(MAX_HEAD_BYTES / 2);
@@ -173,7 +173,7 @@ async function expectApiAnswer(r: WireRequest & { plain: boolean }, a: Answer): 
   if (!METHODS.includes(r.method)) return expectError(r, a, 400);
   // A bad Host, target or framing may be refused as malformed before anything else.
   if (!r.plain && a.status === 400) return expectError(r, a, 400);
-  // TRACE and the like: the 405 of every other method (DECISIONS.md §4).
+  // TRACE and the like: the 405 of every other method (docs/design.md §4).
   if (UNCARRIED.has(r.method)) return expectError(r, a, 405);
   const url = new URL(r.target.startsWith('/') ? `${ORIGIN}${r.target}` : r.target);
   expect(allowedStatuses({ ...r, headers: [] }, url, false)).toContain(a.status);
@@ -182,7 +182,7 @@ async function expectApiAnswer(r: WireRequest & { plain: boolean }, a: Answer): 
 
 describe('raw HTTP/1.1 to the built Node server', () => {
   it(
-    'always answers: under /v1 as in process (or the spec\'s 400 for a malformed request), elsewhere without a 5xx',
+    'always answers: under /v1 as in process (or the 400 of docs/design.md §4 for a malformed request), elsewhere without a 5xx',
     async () => {
       await fc.assert(
         fc.asyncProperty(wireRequest, async (r) => {

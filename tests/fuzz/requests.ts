@@ -1,5 +1,5 @@
 // Request generators for the property-based suites of issue 9 (api.test.ts in process, http.test.ts
-// over HTTP), and what SPEC.md and DECISIONS.md let each request get back. Queries are built from the
+// over HTTP), and what docs/design.md lets each request get back. Queries are built from the
 // contract's parameters, well-formed and far beyond; paths in every spelling of a /v1 route; odd
 // methods and headers. Each request keeps the query it meant to send, so a property can ask more of a
 // well-formed query than "no 5xx".
@@ -79,7 +79,7 @@ const companyName = fc.oneof(
   fc.stringMatching(/^[A-Za-z]{2}[A-Za-z .&,-]{0,28}$/),
 );
 
-/** Values each parameter of the contract accepts (SPEC.md Endpoints, DECISIONS.md §3-4). */
+/** Values each parameter of the contract accepts (docs/design.md §3-4, §15). */
 const WELL_FORMED: Record<string, fc.Arbitrary<string>> = {
   state: stateCode,
   states: fc
@@ -311,7 +311,7 @@ const parsedPairs = (url: URL) => [...url.searchParams];
 
 /**
  * What the query is, read from the URL the service gets: `refused` when it has a key the route does
- * not take or a key twice (400 on every route with parameters, DECISIONS.md §4); `wellFormed` when it
+ * not take or a key twice (400 on every route with parameters, docs/design.md §4); `wellFormed` when it
  * reads back exactly as meant, every value was a well-formed one, every required key is there and the
  * cross-parameter rules hold (from <= to; county only with year granularity); else `any`.
  */
@@ -338,7 +338,7 @@ const DATASET_ROUTES = new Set(['/v1/solvency', '/v1/enforcement', '/v1/rates', 
 const statesNamed = (url: URL) => (url.searchParams.get('states') ?? url.searchParams.get('state') ?? 'FL').split(',').map((s) => s.trim().toUpperCase());
 
 /**
- * The statuses SPEC.md and DECISIONS.md allow for a request with the gate on or off: 204 for OPTIONS,
+ * The statuses docs/design.md allows for a request with the gate on or off: 204 for OPTIONS,
  * 405 for a method other than GET and HEAD, the JSON 404 for a path that is no route, and a route's own
  * statuses otherwise (402 only when priced and gated, never 500 or 503 with intact shards and a working
  * facilitator). A query refused by name is 400; a well-formed one is never 400, and is 404 for a state
@@ -346,7 +346,7 @@ const statesNamed = (url: URL) => (url.searchParams.get('states') ?? url.searchP
  */
 export function allowedStatuses(r: FuzzRequest, url: URL, gateOn: boolean): number[] {
   const statuses = unconditionalStatuses(r, url, gateOn);
-  // If-None-Match: * names any answer held, and may be answered 304 where the answer would be (DECISIONS §14); the
+  // If-None-Match: * names any answer held, and may be answered 304 where the answer would be (docs/design.md §14); the
   // generated values are no other answer's ETag and no HTTP-date, so nothing else may be a 304.
   const ifNoneMatch = r.headers.filter(([name]) => name.toLowerCase() === 'if-none-match').map(([, value]) => value);
   const any = ifNoneMatch.length > 0 && ifNoneMatch.join(', ').trim() === '*';
@@ -370,7 +370,7 @@ function unconditionalStatuses(r: FuzzRequest, url: URL, gateOn: boolean): numbe
   return [400, ...answered];
 }
 
-/** The spec's error body with nothing else in it, at either level. */
+/** The error body of docs/design.md §4 with nothing else in it, at either level. */
 const strictErrorBody = errorBody.extend({ error: errorBody.shape.error.strict() }).strict();
 
 /** An error answer's headers: JSON, never stored, and Allow on a 405. */
@@ -380,7 +380,7 @@ export function expectErrorHeaders(status: number, headers: { get(name: string):
   if (status === 405) expect(headers.get('allow')).toBe(ALLOW);
 }
 
-/** An error answer's body: the spec's, strictly, its code the status's (DECISIONS.md §4), its message bounded. */
+/** An error answer's body: that of docs/design.md §4, strictly, its code the status's (docs/design.md §4), its message bounded. */
 export function expectErrorBody(status: number, text: string): void {
   const { error } = strictErrorBody.parse(JSON.parse(text));
   expect(error.code).toBe(status === 404 ? 'not_found' : 'invalid_request');

@@ -78,12 +78,12 @@ function textOf(result: CallToolResult): string {
 const contractOf = (tool: string): RouteContract => ROUTE_CONTRACTS.find((r) => r.operationId === tool)!;
 const TOOL_NAMES = TOOL_ROUTES.map((r) => r.operationId);
 const PRICED_TOOLS = TOOL_ROUTES.filter((r) => r.priceUsd).map((r) => r.operationId);
-/** MCP wants an object: the two array answers are wrapped in one key each (DECISIONS §8). */
+/** MCP wants an object: the two array answers are wrapped in one key each (docs/design.md §8). */
 const WRAPPED: Record<string, string> = { list_lines: 'lines', get_coverage: 'coverage' };
 
 /**
  * A tool's parameters: its route's, but `format` (JSON or CSV on /v1/premium, /v1/compare and
- * /v1/premium/sample, DECISIONS §11): a tool answers JSON and a text table, and takes no `format`.
+ * /v1/premium/sample, docs/design.md §11): a tool answers JSON and a text table, and takes no `format`.
  */
 const toolParamsOf = (params: z.ZodObject | null) => (params ? Object.keys(params.shape).filter((name) => name !== 'format') : []);
 
@@ -142,7 +142,7 @@ async function expectSameAsRest(client: Client, tool: string, args: Args, query:
   return { status: expected.status, result };
 }
 
-/** An answer with figures cites publications (DECISIONS §10); a free list has items. */
+/** An answer with figures cites publications (docs/design.md §10); a free list has items. */
 function hasFigures(structured: unknown): boolean {
   const s = structured as { publications?: unknown[]; lines?: unknown[]; coverage?: unknown[]; data?: unknown[] };
   return (s.publications ?? s.lines ?? s.coverage ?? s.data ?? []).length > 0;
@@ -246,7 +246,7 @@ describe('tools/list', () => {
     expect(title).toBeUndefined();
     expect(description.length).toBeLessThan(450);
     expect(description.match(/[.!?](?=\s|$)/g)?.length ?? 0).toBeLessThanOrEqual(4);
-    // DECISIONS §11: the text to read, the JSON in full (its schema in /openapi.json).
+    // docs/design.md §11: the text to read, the JSON in full (its schema in /openapi.json).
     expect(description).toContain('content: a compact text table to read; structuredContent: the full JSON of');
     expect(description).toContain('/openapi.json');
     if (contract.priceUsd) {

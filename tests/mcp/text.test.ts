@@ -1,4 +1,4 @@
-// The text of an MCP tool result (DECISIONS §11, api/mcp/text/), on the real dataset: a compact
+// The text of an MCP tool result (docs/design.md §11, api/mcp/text/), on the real dataset: a compact
 // rendering at most half the JSON's length that still holds every figure, each in its row, every
 // printed figure with its words, and every publication; under the 20,000-token cap, whole rows left out
 // (the earliest) with the call that gets them. The answers are the REST routes' own, called in
@@ -18,7 +18,7 @@ const textOf = (tool: string, params: Record<string, unknown>, body: unknown, li
   (OPERATIONS.find((o) => o.contract.operationId === tool)!.text ?? tableText())({ tool, params }, body, limit);
 
 type Obj = Record<string, any>;
-/** MCP wants an object: the two array answers are wrapped in one key each (DECISIONS §8). */
+/** MCP wants an object: the two array answers are wrapped in one key each (docs/design.md §8). */
 const WRAPPED: Record<string, string> = { list_lines: 'lines', get_coverage: 'coverage' };
 
 async function call(tool: string, query: Record<string, string> = {}) {

@@ -108,7 +108,7 @@ describe('a paid request, settled on the local chain', () => {
     expect(await balances()).toEqual({ payee: before.payee + atomic(path), payer: before.payer - atomic(path) });
   });
 
-  it('re-checking with the ETag is free: 304 with no body, no challenge and no transfer, in the coding asked for (DECISIONS §14)', async () => {
+  it('re-checking with the ETag is free: 304 with no body, no challenge and no transfer, in the coding asked for (docs/design.md §14)', async () => {
     const etag = (await callHandler(`http://x${PREMIUM}`)).headers.get('etag')!;
     const before = await balances();
     for (const [coding, tag] of [['identity', etag], ['br', `${etag.slice(0, -1)}-br"`]]) {
@@ -160,7 +160,7 @@ describe("the README's paying agent (scripts/pay-local.mjs), both schemes", () =
   });
 });
 
-describe('no charge for nothing (DECISIONS §7): an answer with no figure is given, not settled', () => {
+describe('no charge for nothing (docs/design.md §7): an answer with no figure is given, not settled', () => {
   // Read off the data files: the earliest publication date, and every period any publication covers.
   const files = readdirSync(join(ROOT, 'data', 'publications'), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.csv'))

@@ -1,4 +1,4 @@
-// Retry-safe payments end to end (issue 22, DECISIONS §7), with real parts only: the built Node server with the
+// Retry-safe payments end to end (issue 22, docs/design.md §7), with real parts only: the built Node server with the
 // gate on and its payment ids in a real Redis (Debian's redis-server), a local chain (anvil) with an EIP-3009
 // token at the Base USDC address, a loopback facilitator from @x402/core + @x402/evm, and an outside paying
 // client, the official @x402/fetch with a payment id added by @x402/extensions' own helper. Every outcome is

@@ -1,4 +1,4 @@
-// Vouchers are money (DECISIONS §13): the channel state the server keeps survives a crash, and processes that share
+// Vouchers are money (docs/design.md §13): the channel state the server keeps survives a crash, and processes that share
 // it through Redis share it exactly. The built Node server, the local chain and the official batch client: a server
 // killed with SIGKILL after N paid answers and started again still claims exactly N × price; two servers on one Redis
 // take vouchers of one channel in turn and their claims collect exactly what was paid, once.

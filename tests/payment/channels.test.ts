@@ -1,4 +1,4 @@
-// Prepaid channels (x402 `batch-settlement`, DECISIONS §13) end to end, in process: the gate offering both
+// Prepaid channels (x402 `batch-settlement`, docs/design.md §13) end to end, in process: the gate offering both
 // schemes, the local chain with the project's escrow and deposit collector, the facilitator served over HTTP so its
 // calls can be counted, and agents that pay with only the official client parts (tests/support/batch-client.ts).
 // A first payment deposits once; every later answer is paid by a voucher the gate checks itself, with no chain

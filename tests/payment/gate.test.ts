@@ -38,7 +38,7 @@ const ORIGIN = 'http://service.test';
 
 /**
  * A query per priced route (two for /v1/insurers) that answers 200 with figures from the fixture data (checked below), and
- * the resource its challenge names: the query as parsed, defaults included (DECISIONS §2-3: line all,
+ * the resource its challenge names: the query as parsed, defaults included (docs/design.md §2-3: line all,
  * compare's granularity month), never the request's own text.
  */
 const PRICED = [
@@ -214,7 +214,7 @@ describe('an unpaid request to a priced route', () => {
     expect(getAddress(accept.payTo)).toBe(PAYEE);
     expect(accept.extra).toEqual({ name: 'USD Coin', version: '2' });
     expect(challenge.resource.url).toBe(resourceOf(p));
-    // x402 names one type per route: JSON's, or a download's own (DECISIONS §14).
+    // x402 names one type per route: JSON's, or a download's own (docs/design.md §14).
     expect(challenge.resource.mimeType).toBe(route.download?.mediaType ?? 'application/json');
     expect(challenge.resource.description?.trim()).toBeTruthy();
 
@@ -348,7 +348,7 @@ describe('a paid request with the official x402 client', () => {
   });
 });
 
-describe('format=csv (DECISIONS §11): the same price, the same gate, the same no-charge rule', () => {
+describe('format=csv (docs/design.md §11): the same price, the same gate, the same no-charge rule', () => {
   const CSV = [
     { path: '/v1/premium', query: 'state=FL&format=csv', resource: 'state=FL&line=all&format=csv' },
     { path: '/v1/compare', query: 'states=FL,IL&format=csv', resource: 'states=FL,IL&line=all&granularity=month&format=csv' },
@@ -680,7 +680,7 @@ describe('an answer that fails to compute once paid', () => {
   });
 });
 
-describe('no charge for nothing (DECISIONS §7)', () => {
+describe('no charge for nothing (docs/design.md §7)', () => {
   // Fixture periods, read off the fixture files: 1990 is none of them, so a 1990 range holds no figure.
   const fixturePeriods = readdirSync(join(FIXTURE_DATA, 'publications'), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.csv'))
@@ -896,7 +896,7 @@ describe('what a client can make the gate echo or log (issue 9)', () => {
   });
 });
 
-describe('conditional requests (DECISIONS §14): re-checking an answer held is free', () => {
+describe('conditional requests (docs/design.md §14): re-checking an answer held is free', () => {
   /** The answer's ETag and Last-Modified as the gate-off 200 gives them. */
   async function validatorsOf(url: string): Promise<{ etag: string; lastModified: string }> {
     installGate(null);
@@ -961,7 +961,7 @@ describe('conditional requests (DECISIONS §14): re-checking an answer held is f
   });
 });
 
-describe('a changed answer gets a new ETag (DECISIONS §14)', () => {
+describe('a changed answer gets a new ETag (docs/design.md §14)', () => {
   it('a figure restated in the data: the same query has another ETag, the old one is no longer a 304 but the 402, and the unchanged CSV of another state keeps its tag', async () => {
     const url = `${ORIGIN}/v1/premium?state=FL`;
     const other = `${ORIGIN}/v1/premium?state=IL&format=csv`;

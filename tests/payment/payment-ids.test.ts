@@ -1,4 +1,4 @@
-// Retry-safe payments (issue 22, DECISIONS §7, x402's payment-identifier extension), in process: the gate over
+// Retry-safe payments (issue 22, docs/design.md §7, x402's payment-identifier extension), in process: the gate over
 // the MOCK facilitator of tests/support (which checks signatures as the real one does and records transfers in
 // memory) with its settled ids in this process's memory and in a real Redis (Debian's redis-server, started
 // here); the payer is the official x402 client, whose payloads carry the id as the extension's helper puts it.

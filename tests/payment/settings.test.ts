@@ -1,4 +1,4 @@
-// The payment gate's settings from the environment (DECISIONS.md §7): off without a payee, Base
+// The payment gate's settings from the environment (docs/design.md §7): off without a payee, Base
 // mainnet USDC by default, and a bad or missing value stops the service naming the variable.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -147,7 +147,7 @@ describe('paymentSettings', () => {
   });
 });
 
-describe('prepaid channel settings (DECISIONS §13)', () => {
+describe('prepaid channel settings (docs/design.md §13)', () => {
   const gate = { X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR };
 
   it('default to hourly claims, 30 idle days, a 1.00 USD least deposit, a one-day withdrawal delay, .data/channels and the facilitator as authorizer', () => {

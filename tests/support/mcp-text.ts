@@ -1,4 +1,4 @@
-// What an MCP tool result's text must be (DECISIONS §11), whichever client reads it.
+// What an MCP tool result's text must be (docs/design.md §11), whichever client reads it.
 import { expect } from 'vitest';
 
 /**

@@ -179,7 +179,7 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
   });
 
   it('a duplicate county figure that differs only in the case of the county name', () => {
-    // County names match case-insensitively and are stored uppercased (DECISIONS §4, the shard has
+    // County names match case-insensitively and are stored uppercased (docs/design.md §4, the shard has
     // BROWARD for "Broward"): "Broward" and "BROWARD" are the same figure, printed twice with two values.
     const data = tmp.fixtureCopy();
     appendLines(data, 'publications/office/2023-q4.csv', 'FL,2023,all,BROWARD,,premium,999999.99,,,');

@@ -1,5 +1,5 @@
 // The further datasets (data/README.md "Further datasets"): the ingest refuses a bad record naming file,
-// line and column and leaves the previous build untouched; the free samples follow SPEC's rules on the
+// line and column and leaves the previous build untouched; the free samples follow the rules of docs/design.md §18-20 on the
 // fixture records (tests/fixtures/data/datasets, test data); the real records are traceable.
 import { describe, expect, it } from 'vitest';
 import type { RatesSampleResponse, SolvencySampleResponse, SyndicatesSampleResponse } from '../../domain/contract-datasets.ts';

@@ -16,7 +16,7 @@
 // (the path under publications/):
 //   0 office/2023-q4, 1 office/2024-01, 2 office/2024-02, 3 office/2024-03, 4 office/il-2022-annual,
 //   5 office/il-2023-12, 6 office/il-2024-02, 7 office/tx-2023-annual.
-// `printed` is null or the figures printed for the period that fill no series field (DECISIONS §9).
+// `printed` is null or the figures printed for the period that fill no series field (docs/design.md §9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildShards } from '../../ingest/build.ts';
 import { FIXTURE_DATA, type SeriesShard, type SnapshotTuple, asOf, cited, numberPaths, readJson, readTree, rowOf, tempRoot } from './helpers.ts';
@@ -150,7 +150,7 @@ describe('vintages (FL all-lines months)', () => {
       // 2024-02.csv printed premium only as "$1.2M" (qualifier rounded) → null, and printed; policies 1101, 50 % / 50 %
       ['2024-03-01', '2024-03-01', '2024-02-29', null, 1101, null, null, 50, 50, true, cited([2], ...FEB_FIGURES), FEB_ROUNDED],
       // 2024-03.csv prints it exactly: 1222222.22; the rest is kept. "$1.2M" agrees with it to its own precision
-      // (0.1M), so it was a shortened citation, not a restatement (DECISIONS §1): from then on it is not printed
+      // (0.1M), so it was a shortened citation, not a restatement (docs/design.md §1): from then on it is not printed
       ['2024-04-01', '2024-04-01', '2024-03-31', 1222222.22, 1101, null, null, 50, 50, true, { ...cited([2], ...FEB_FIGURES.filter((f) => f !== 'printed.premium')), premium: [3] }, null],
     ]);
     expect(asOf(feb, '2024-03-31')![3]).toBeNull();
@@ -165,7 +165,7 @@ describe('vintages (FL all-lines months)', () => {
 
   it('never puts a qualified figure in a series field: the rounded 1200000 is only ever printed', () => {
     // February's month row until the exact 1222222.22 it agrees with is published (then it is a shortened
-    // citation, no longer shown: DECISIONS §1), so not in the free sample's latest February row either
+    // citation, no longer shown: docs/design.md §1), so not in the free sample's latest February row either
     expect(numberPaths(out, 1200000)).toEqual(['private/series/FL/all/month.json rows.1.snapshots.0.11.premium.value']);
   });
 
@@ -541,7 +541,7 @@ describe('free/sample', () => {
     });
     expect(body.data).toEqual([
       { period: '2024-01', premium: 1111111.11, policy_count: 1011, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 40, renewal_policy_pct: 60, printed: JAN_ITEMS },
-      // the "$1.2M" of 2024-02.csv agrees with the exact 1222222.22 to its precision: not shown (DECISIONS §1)
+      // the "$1.2M" of 2024-02.csv agrees with the exact 1222222.22 to its precision: not shown (docs/design.md §1)
       { period: '2024-02', premium: 1222222.22, policy_count: 1101, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 50, renewal_policy_pct: 50, printed: null },
       { period: '2024-03', premium: 1333333.33, policy_count: 1203, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null, printed: null },
     ]);

@@ -1,4 +1,4 @@
-// Half-year roll-ups (DECISIONS §3): a half-year row is the source's own, else the sum of its six
+// Half-year roll-ups (docs/design.md §3): a half-year row is the source's own, else the sum of its six
 // complete months; a year row is the source's own, else the sum of its 12 months, else H1 + H2. Months
 // are summed into a period type only when bases.csv gives both the same basis. Expected values are
 // worked out by hand in the comments from the rows written here.

@@ -214,7 +214,7 @@ export function readJson<T = any>(shards: string, rel: string): T {
   return JSON.parse(readFileSync(join(shards, rel), 'utf8')) as T;
 }
 
-/** The row as of `date` (DECISIONS §1): the last snapshot with as_of <= date, or undefined. */
+/** The row as of `date` (docs/design.md §1): the last snapshot with as_of <= date, or undefined. */
 export function asOf(row: ShardRow | undefined, date: string): SnapshotTuple | undefined {
   let found: SnapshotTuple | undefined;
   for (const s of row?.snapshots ?? []) if (s[0] <= date) found = s;

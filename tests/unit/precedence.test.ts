@@ -1,4 +1,4 @@
-// Primary before secondary (DECISIONS §1): files under publications/press/ are press copies. For a row
+// Primary before secondary (docs/design.md §1): files under publications/press/ are press copies. For a row
 // and metric that any office publication printed (exact or qualified) as of a date, press copies are
 // ignored, whatever their dates; a press copy fills only what no office printed. Expected values are
 // written by hand from the rows below.
@@ -36,7 +36,7 @@ describe('office publications before press copies', () => {
     ]));
     // May: the office prints a qualified premium; a later press copy prints an exact one that does not agree
     // with it to its precision ("nearly $1.6 million": from 1.5 to 1.6 million). One that agrees is not a
-    // restatement but the exact figure the office shortened (DECISIONS §1): tests/unit/shortened-citations.test.ts.
+    // restatement but the exact figure the office shortened (docs/design.md §1): tests/unit/shortened-citations.test.ts.
     writeData(data, 'publications/office/2024-05.csv', publication({ title: 'Office May', report_date: '2024-06-01', data_as_of: '2024-05-31' }, [
       'FL,2024-05,all,,,premium,1600000,nearly,nearly $1.6 million,',
     ]));

@@ -1,4 +1,4 @@
-// Where a figure goes (DECISIONS §9): an exact figure with a series field fills it; a qualified level,
+// Where a figure goes (docs/design.md §9): an exact figure with a series field fills it; a qualified level,
 // a printed-only metric or a count in another unit than the series' count_unit goes to the row's
 // `printed` (the snapshot tuple's last entry); a year-to-date figure goes to the row of its last month
 // under `<metric>_ytd`. Roll-up rows carry only what was printed for their own period. Expected values

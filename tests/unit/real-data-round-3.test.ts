@@ -22,7 +22,7 @@ async function month(period: string, date?: string, state = 'TX') {
 }
 const urls = (body: { publications: { url: string }[] }) => body.publications.map((p) => p.url);
 
-describe('no exact figure hidden by a shortened citation (DECISIONS §1)', () => {
+describe('no exact figure hidden by a shortened citation (docs/design.md §1)', () => {
   it('TX June 2021: $947,480,000 in the latest answer; SLTX’s March 2022 "$947.5M" is neither printed nor cited', async () => {
     // https://www.surpluslinereporter.com/surplus-lines-writings-top-results-of-all-prior-midyears/: "$947.48 million"
     const { body, row } = await month('2021-06');

@@ -1,5 +1,5 @@
 // Two publications with the same report_date that print different exact values for one figure are a data
-// error naming both files, both rows and both values (DECISIONS §1): neither is the later vintage, and
+// error naming both files, both rows and both values (docs/design.md §1): neither is the later vintage, and
 // before this check the one whose file name sorted last silently won.
 //
 // office/2024-01.csv (report_date 2024-02-01) prints FL 2024-01 policies 1001 on line 11 (the value at
@@ -76,7 +76,7 @@ describe('two publications of one report_date', () => {
     for (const s of jan.snapshots) delete s[10].premium;
     delete after.get('free/sample/FL.json').data[0].printed.premium;
     // the fixture's only other printed premium, February's "$1.2M", is a shortened citation of its exact
-    // 1222222.22 (DECISIONS §1) and not in the sample: the flash's is the one that needs the legend
+    // 1222222.22 (docs/design.md §1) and not in the sample: the flash's is the one that needs the legend
     delete after.get('free/sample/FL.json').printed_keys.premium;
     // the sample's CSV: one line more, the printed premium of January (state, line, granularity, period, field, value, kind, ...)
     const csv: string[][] = after.get('free/sample/FL.csv');

@@ -1,4 +1,4 @@
-// A shortened citation is not a restatement (DECISIONS §1, issue 24): a printing that agrees with an exact
+// A shortened citation is not a restatement (docs/design.md §1, issue 24): a printing that agrees with an exact
 // figure to its own printed precision ("$947.5M" beside $947,480,000) restates nothing. The exact value
 // stands from the day it was first published, and the shortened printing is not shown in `printed`. A
 // printing that disagrees beyond its precision keeps the behaviour it had: a restatement, or an office's

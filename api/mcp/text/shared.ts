@@ -5,9 +5,9 @@ import { firstMonthKey, parsePeriod } from '../../../domain/periods.ts';
 import type { CoverageItem } from '../../../domain/contract-discovery.ts';
 import { coverage } from '../../store.ts';
 
-/** The most an agent should have to read in one tool result, in tokens (DECISIONS §11). */
+/** The most an agent should have to read in one tool result, in tokens (docs/design.md §11). */
 export const TEXT_LIMIT_TOKENS = 20_000;
-/** The estimate of DECISIONS §11 and `npm run size:mcp`: 4 characters a token. */
+/** The estimate of docs/design.md §11 and `npm run size:mcp`: 4 characters a token. */
 export const CHARS_PER_TOKEN = 4;
 /** The cap on a rendering's length, in characters (UTF-16 code units, which are never fewer than characters). */
 export const TEXT_LIMIT_CHARS = TEXT_LIMIT_TOKENS * CHARS_PER_TOKEN;
