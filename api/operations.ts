@@ -4,17 +4,10 @@
 import type { z } from 'zod';
 import type { RouteContract } from '../domain/route-contracts.ts';
 import type { TextRenderer } from './mcp/text/shared.ts';
+import type { AnswerBytes, CsvAnswer } from './responses.ts';
 
-/** An answer as CSV (docs/design.md §11), with the file name its Content-Disposition gives. */
-export interface CsvAnswer {
-  text: string | Uint8Array<ArrayBuffer>;
-  fileName: string;
-}
-
-/** A priced answer as computed (api/priced.ts): a 200's bytes and headers (api/http.ts AnswerBytes), and whether it holds a figure. */
-export interface ComputedAnswer {
-  body: string | Uint8Array<ArrayBuffer>;
-  headers: Record<string, string>;
+/** A priced answer as computed (api/priced.ts): a 200's bytes and headers (AnswerBytes), and whether it holds a figure. */
+export interface ComputedAnswer extends AnswerBytes {
   hasFigures: boolean;
 }
 

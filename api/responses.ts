@@ -2,7 +2,6 @@
 // the 304 of an answer the client holds already, and a Response that remembers its body for the Node server.
 import { etagOf, httpDate, newestCitedDate, notModified, notModifiedHeaders } from './conditional.ts';
 import { toJson } from './json.ts';
-import type { CsvAnswer } from './operations.ts';
 import { listedSha256, requiredFreeBody } from './store.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -18,6 +17,12 @@ export const CORS_HEADERS: Record<string, string> = {
 };
 
 export type Body = string | Uint8Array<ArrayBuffer>;
+
+/** An answer as CSV (docs/design.md §11), with the file name its Content-Disposition gives. */
+export interface CsvAnswer {
+  text: string | Uint8Array<ArrayBuffer>;
+  fileName: string;
+}
 
 /** A 200 answer's body and headers, before they are a Response (a priced one is kept so: api/priced.ts). */
 export interface AnswerBytes {

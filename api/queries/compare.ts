@@ -3,7 +3,7 @@
 import type { CompareParams, CompareResponse } from '../../domain/contract.ts';
 import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
-import type { CsvAnswer } from '../operations.ts';
+import type { CsvAnswer } from '../responses.ts';
 import { cite, csvSeries, readSeries, resolveLine, stateIndex } from './series.ts';
 import { compareRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';

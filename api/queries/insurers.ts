@@ -2,7 +2,6 @@
 // here from an office's complete monthly per-insurer lists (private/insurers/), for a month, half-year or year.
 import type { InsurersParams, InsurersResponse } from '../../domain/contract.ts';
 import { csvFileName, insurersCsv } from '../../domain/csv-answer.ts';
-import type { CsvAnswer } from '../operations.ts';
 import { notFound } from '../../domain/errors.ts';
 import { LIST_BASIS, NATIONAL, isRankable } from '../../domain/insurers.ts';
 import type { InsurersShard, RankingsShard } from '../../domain/shard-types.ts';
@@ -59,6 +58,7 @@ export function prepareInsurers({ state, period }: InsurersParams): () => Insure
 }
 
 /** The answer as CSV: one line per insurer, with its ranking and publication. */
-export const insurersCsvAnswer = (body: InsurersResponse): CsvAnswer => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });
+/** The ranking as CSV, with its file name (checked as a CsvAnswer where its operation is declared). */
+export const insurersCsvAnswer = (body: InsurersResponse) => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });
 
 export const insurers = pricedOperation(insurersRoute, prepareInsurers, { csv: insurersCsvAnswer, text: insurersText });

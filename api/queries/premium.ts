@@ -2,7 +2,7 @@
 import type { PremiumParams, PremiumResponse } from '../../domain/contract.ts';
 import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
-import type { CsvAnswer } from '../operations.ts';
+import type { CsvAnswer } from '../responses.ts';
 import { cite, csvSeries, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 import { premiumRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';
