@@ -37,7 +37,7 @@ export default defineConfig({
   // prepaid channels' claims run on Vercel's cron.
   integrations: target === 'vercel' ? [vercelFreeFiles(), vercelCrons(CLAIMS_CRON_PATH, Number(process.env.X402_CLAIM_INTERVAL_S || 3600))] : [],
   // The API is cookieless and read-only: there is no form to forge. Astro's origin check would answer
-  // 403 to a DELETE before the route can answer the spec's 405.
+  // 403 to a DELETE before the route can answer the 405 of docs/design.md §4.
   security: { checkOrigin: false },
   // Cold start (issue 22, npm run bench:cold): the function's entry loads zod (Astro's runtime and the contract
   // use it), which Node reads as about a hundred files from node_modules; bundled into the build's chunks it
