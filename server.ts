@@ -37,7 +37,7 @@ let stopping = false;
 function handle(req: IncomingMessage, res: ServerResponse): void {
   inFlight.track(req, res);
   if (stopping) res.setHeader('Connection', 'close');
-  if (kept.written(req, res)) return;
+  if (kept.writeKept(req, res)) return;
   answering(res, mcp.takes(req) ? mcp.answerPost(req, res, codingOf(req), () => answer(req, res)) : answer(req, res));
 }
 
@@ -50,7 +50,7 @@ answerClientErrors(server, onClientError);
 
 // The raw front writes the answers that are already bytes: kept answers, and kept MCP answers the fast path gives at once.
 const rawSockets = installRawFront(server, {
-  answerOf: kept.rawAnswers((request, requestHost, coding) => mcp.rawAnswerOf(request, requestHost, coding)),
+  answerOf: kept.readyAnswers((request, requestHost, coding) => mcp.rawAnswerOf(request, requestHost, coding)),
   onRequestTimeout: requestTimedOut(onClientError),
   stopping: () => stopping,
 });

@@ -3,7 +3,7 @@
 // them. Served prerendered (src/pages/llms.txt.ts). Format: `# title`, a `> ` summary, plain
 // paragraphs, then `## ` sections of `- [name](url): note` links, every URL absolute on the deployment's
 // site when the build has one, else a path on whatever server serves the file.
-import { type CoverageItem, PERIOD_TYPE_NAMES } from '../domain/contract-discovery.ts';
+import { type CoverageItem, PERIOD_TYPE_NAMES } from '../domain/contract.ts';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.ts';
 import { CONDITIONAL_SHORT, LLMS_CAVEATS } from './caveats.ts';
 import { exampleInput } from './json-schemas.ts';

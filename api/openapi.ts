@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document, generated from the contract (domain/contract.ts): parameters, bodies,
+// The OpenAPI 3.1 document, generated from the contract (domain/route-contracts.ts and the schemas it names): parameters, bodies,
 // prices and rules are never written twice. Served prerendered at /openapi.json.
 import { z } from 'zod';
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.ts';

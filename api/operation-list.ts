@@ -1,5 +1,5 @@
 // Every operation of the API, once: the dispatcher makes each one's HTTP handler (api/dispatch.ts) and the MCP
-// server each one's tool (api/mcp/tools.ts), in this order, the order of tools/list: discovery first, then
+// server each one's tool (api/mcp/handle-mcp.ts), in this order, the order of tools/list: discovery first, then
 // the priced queries; the downloads have no tool.
 import { bulkCsv, bulkParquet } from './queries/bulk.ts';
 import { compare } from './queries/compare.ts';

@@ -17,7 +17,7 @@ export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   contract: RouteContract;
   /** Null: the route takes no parameters and ignores any given. */
   params: S | null;
-  /** The precomputed answer (an HttpError 404 when there is none, e.g. an unknown state). */
+  /** The precomputed answer (a QueryError, not found, when there is none: an unknown state). */
   body(params: z.infer<S>): Uint8Array<ArrayBuffer>;
   /** The precomputed CSV answer, for a route that takes `format=csv`. */
   csv?(params: z.infer<S>): CsvAnswer;
@@ -30,7 +30,7 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
   kind: 'priced';
   contract: RouteContract;
   params: S;
-  /** Resolves the parsed parameters (an HttpError 404 for an unknown state, line, ...) and returns the computation. */
+  /** Resolves the parsed parameters (a QueryError for an unknown state, line, ...) and returns the computation. */
   prepare(params: z.infer<S>): () => unknown;
   /** The computed answer as CSV, for a route that takes `format=csv`. */
   csv?(body: unknown, params: z.infer<S>): CsvAnswer;

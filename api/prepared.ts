@@ -1,4 +1,4 @@
-// Answers the Node server (server.ts) writes straight to the socket, without building a Web Request and
+// Answers the Node server (server/kept-answers.ts) writes straight to the socket, without building a Web Request and
 // Response per request: the canonical free queries' answers, prepared at start; and, with the payment
 // gate off, each priced answer once computed. They are the dispatcher's own answers (free ones computed
 // from the shards the server checked), so a prepared answer is byte for byte the one the full handler

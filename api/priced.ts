@@ -69,7 +69,7 @@ export function pricedRoute(operation: PricedOperation): Handler {
     };
     const answer = () => {
       const kept = computed();
-      return { response: respondOk(kept), hasFigures: kept.hasFigures };
+      return { body: respondOk(kept), hasFigures: kept.hasFigures };
     };
     // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free (docs/design.md §14).
     if (conditional(request)) {
@@ -77,6 +77,6 @@ export function pricedRoute(operation: PricedOperation): Handler {
       if (holdsAnswer(request, headers)) return notModifiedResponse(headers);
     }
     const gate = await configuredGate();
-    return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().response;
+    return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().body;
   });
 }

@@ -5,7 +5,7 @@
 // damaged is a ShardError (the query answers 500) and is never cached, so the next request tries again.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type CoverageItem, coverageResponse } from '../domain/contract-discovery.ts';
+import { type CoverageItem, coverageResponse } from '../domain/contract.ts';
 import { unknownState } from '../domain/errors.ts';
 import { MANIFEST, type Manifest, sha256 } from '../domain/manifest.ts';
 
@@ -79,7 +79,7 @@ function keptBytes(key: string): Uint8Array<ArrayBuffer> | null {
 export const listedSha256 = (bytes: Uint8Array) => listedHashes.get(bytes);
 
 /** The precomputed body at `free/<path>`, or null when the build has none. */
-export const freeBody = (path: string) => keptBytes(`free/${path}`);
+const freeBody = (path: string) => keptBytes(`free/${path}`);
 
 /** A free route's precomputed body at `free/<path>`; the build must have it. */
 export function requiredFreeBody(path: string): Uint8Array<ArrayBuffer> {
@@ -97,10 +97,10 @@ export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv'
 }
 
 /** Every state's coverage (the free body of /v1/coverage), parsed once: for the answers, llms.txt and the MCP texts that name it. */
-export function coverage(): CoverageItem[] {
+export function coverage(): readonly CoverageItem[] {
   const key = 'free/coverage.json';
   if (!jsonCache.has(key)) jsonCache.set(key, coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))));
-  return jsonCache.get(key) as CoverageItem[];
+  return jsonCache.get(key) as readonly CoverageItem[];
 }
 
 /** The private file at `private/<path>` as bytes (a bulk download), or null when the build has none. */

@@ -17,7 +17,7 @@
 //   method and price (USD, and the asset's atomic units the challenge states) are here, one line each.
 // - `ownershipProofs` (the payee's signatures over the origin) are not published: none is configured.
 //
-// Free: 200 with the free routes' headers (api/http.ts freeJson), the body made once per site and terms.
+// Free: 200 with the free routes' headers (api/responses.ts freeJson), the body made once per site and terms.
 // Served by src/pages/.well-known/x402.ts, on demand, on the Node server and in the Vercel function alike.
 import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.ts';
 import { type Handler, route } from './http.ts';

@@ -1,12 +1,16 @@
-// The one declaration of the API contract: the market routes' parameters and response bodies (the
-// discovery routes' are in contract-discovery.ts, the further datasets' in contract-datasets.ts, the bulk
-// files' in contract-bulk.ts; route-contracts.ts declares the routes). Handlers validate with these, types
-// come from them, the ingest checks the free bodies it precomputes against them, and the OpenAPI document
-// is generated from them.
+// The one declaration of the API contract: the answers of the market and discovery routes (their parameters
+// are in contract-params.ts, the further datasets' in contract-datasets.ts, the bulk files' in
+// contract-bulk.ts; route-contracts.ts declares the routes). Handlers validate with these, types come from
+// them, the ingest checks the free bodies it precomputes against them, and the OpenAPI document is generated
+// from them.
 import { z } from 'zod';
-import { GRANULARITIES, isIsoDate } from './periods.ts';
+// /openapi.json lists its components in the order the process declared their schemas: this module loads the
+// bulk files' and the datasets' before declaring its own.
+import './contract-bulk.ts';
+import './contract-datasets.ts';
+import { GRANULARITIES } from './periods.ts';
 import { UNITS } from './metrics.ts';
-import { STATE_CODE, WHOLE_MESSAGE, checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+import { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam } from './contract-shared.ts';
 
 export { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam };
 
@@ -83,6 +87,74 @@ export const SERIES_FIELDS = [
 ] as const satisfies readonly (keyof SeriesValues)[];
 export type SeriesField = (typeof SERIES_FIELDS)[number];
 
+// ---- /v1/lines ------------------------------------------------------------------------------
+
+
+export const lineItem = z
+  .object({
+    id: z.number().int().meta({ description: 'Stable id: a line keeps it across rebuilds.' }),
+    source_code: z.string().meta({
+      description: "The office's coverage code; where a publication names a line without a code, the name as printed.",
+    }),
+    name: z.string(),
+    category: z.string().nullable().meta({ description: 'Project-wide cross-state category; null where none fits.' }),
+    note: z.string().nullable().meta({
+      description: "How the line is known: where its code or name was printed, and where figures are mapped to it by interpretation (a press or WSIA aggregate read as this line), said so. Null where there is nothing to add.",
+    }),
+  })
+  .strict()
+  .meta({ id: 'CoverageLine' });
+export const linesResponse = z.array(lineItem).meta({ id: 'CoverageLines', description: 'Ordered by source_code, numeric-aware.' });
+export type LineItem = z.infer<typeof lineItem>;
+
+// ---- /v1/coverage ---------------------------------------------------------------------------
+
+export const PERIOD_TYPE_NAMES = ['month', 'quarter', 'half_year', 'year', 'year_to_date'] as const;
+
+export const periodTypeCoverage = z
+  .object({
+    from: z.string().meta({ description: 'The first period of this type with figures, statewide, for all lines or any one line or category.' }),
+    to: z.string().meta({ description: 'The last such period. Periods between from and to may have no figures: periods says how many have, for all lines.' }),
+    periods: z.number().int().nonnegative().meta({
+      description:
+        "How many periods of this type have at least one figure (exact or printed), statewide for all lines, latest vintage: exactly the rows /v1/premium answers for the state at this granularity (line=all, no county, no report_date), so fewer than from..to spans where a series is sparse. 0 when only single lines or categories have figures of this type. year_to_date, not a granularity: the year-to-date spans with an exact level (premium, a new/renewal figure, or a count in this count_unit), the spans from and to bound; each is served in the printed object of /v1/premium's month row of its last month, under the key <metric>_ytd without a qualifier. Rounded year-to-date levels and year-to-date growth rates are printed on month rows too but are not counted here.",
+    }),
+    latest_report_date: z.string(),
+    count_unit: z.enum(['policies', 'transactions', 'items']).nullable().meta({
+      description: 'What policy_count counts for this period type; null where no count is published.',
+    }),
+    basis: z.string().meta({
+      description:
+        "What the premium of this period type is, and whose compilation: e.g. premium submitted as WSIA compiles the offices' figures, or premium registered with SLA California including taxable fees. Figures on two bases are never mixed in one series: a period type is summed from months only when the two share a basis.",
+    }),
+  })
+  .strict();
+
+export const coverageItem = z
+  .object({
+    state: z.string(),
+    name: z.string(),
+    stamping_office: z.string(),
+    stamping_office_name_basis: z.enum(['confirmed', 'seen_in_press', 'unconfirmed']).meta({
+      description: "How well the office's name is attested in the sources: official, seen in the press, or not confirmed.",
+    }),
+    period_types: z.partialRecord(z.enum(PERIOD_TYPE_NAMES), periodTypeCoverage).meta({
+      description:
+        'Period types with data. month, quarter, half_year and year are granularities of /v1/premium and /v1/compare; year_to_date figures are served in the printed object of the row of their last month.',
+    }),
+    capabilities: z
+      .object({
+        has_county_data: z.boolean(),
+        has_insurer_data: z.boolean().meta({ description: 'True exactly when /v1/insurers answers 200 for at least one period: those listed in insurer_periods.' }),
+        has_new_renewal_split: z.boolean(),
+      })
+      .strict(),
+    insurer_periods: z.array(z.string()).meta({ description: 'The periods /v1/insurers ranks for this state (month YYYY-MM or year YYYY), ascending; empty when none.' }),
+  })
+  .strict()
+  .meta({ id: 'CoverageSummary' });
+export const coverageResponse = z.array(coverageItem).meta({ id: 'Coverage', description: 'One item per state, in code order.' });
+export type CoverageItem = z.infer<typeof coverageItem>;
 
 const publications = z.array(publicationRef).meta({
   description:
@@ -98,94 +170,8 @@ const provenance = {
   source: nullableString.meta({ description: "The state's source: the stamping office publishing its figures." }),
 };
 
-// ---- shared query parameters ------------------------------------------------------------------
-
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const monthParam = (bound: string) =>
-  z
-    .string()
-    .regex(MONTH, 'a month YYYY-MM (01-12), e.g. 2024-01')
-    .meta({
-      description: bound.includes('lower')
-        ? `${bound}, \`YYYY-MM\`, on the first month of a row's period (as FRED does): with granularity=year, from=2024-06 excludes 2024 and to=2024-06 includes it.`
-        : `${bound}, \`YYYY-MM\`, on the first month of a row's period, as for from.`,
-      example: '2024-01',
-    });
-const lineParam = z
-  .string()
-  .min(1, 'a line: all, a source_code, a line name or a category (see /v1/lines)')
-  .default('all')
-  .meta({
-    description:
-      '`all` (the all-lines figures the source publishes, not a sum of lines), a source_code, a line name or a category (the sum, vintage by vintage, of its lines with a row for the period); case-insensitive, first match wins. `category:<name>` asks for the category only, where a line has its name (FL line 1000 is "Commercial Property"). Unknown → 404; see /v1/lines.',
-    example: 'all',
-  });
-const granularityParam = z
-  .enum(GRANULARITIES, { error: 'one of month, quarter, half_year, year' })
-  .meta({
-    description:
-      'Quarter and year rows are the source\'s own where it publishes them, else summed from months when every month is present (a summed field is null when any month has it null). Default month (year with county).',
-    example: 'year',
-  });
-const reportDateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD, e.g. 2024-03-01')
-  .refine(isIsoDate, 'a real calendar date YYYY-MM-DD')
-  .meta({
-    description:
-      'As-of pinning: each period as published on or before this date (each field from the latest report printing it). Periods first published later are absent; a date before every publication gives data: []. Omitted: each period\'s latest report.',
-    example: '2024-03-01',
-  });
-
-/** The answer formats of the priced routes (docs/design.md §11). MCP tools take no format: they answer JSON and a text rendering. */
-export const FORMATS = ['json', 'csv'] as const;
-/** `format`, its CSV form described: `csv` says what the lines and columns are. */
-const formatParamOf = (csv: string) =>
-  z
-    .enum(FORMATS, { error: 'json or csv' })
-    .optional()
-    // json is the default: asked for or not, one answer, one canonical query (the payment challenge's resource).
-    .transform((f) => (f === 'csv' ? f : undefined))
-    .meta({ description: `json (default) or csv: text/csv, ${csv} Same validation, price and no-charge rule.`, example: 'csv' });
-const formatParam = formatParamOf(
-  "long form, one line per figure, exact and printed, each with the report_date and URL of the publication that printed it (a figure summed here from parts: every part's URL, space-separated, and the latest date). Columns: state, line, granularity, period, field, value, kind (exact or printed), as_printed, qualifier, measures, unit, report_date, publication_url. An answer with no figure is the header line alone.",
-);
-
 // ---- /v1/premium ------------------------------------------------------------------------------
 
-export const premiumParams = z
-  .object({
-    state: stateParam,
-    line: lineParam,
-    county: z
-      .string()
-      .trim()
-      .min(1, 'a county name, e.g. Miami-Dade')
-      .transform((c) => c.toUpperCase())
-      .optional()
-      .meta({
-        description:
-          'County name, case-insensitive, echoed uppercased; omit for statewide. County data is annual: granularity defaults to year, any other → 400. A state without county data (has_county_data in /v1/coverage) or an unknown county → 404.',
-        example: 'Miami-Dade',
-      }),
-    from: monthParam('Inclusive lower bound').optional(),
-    to: monthParam('Inclusive upper bound').optional(),
-    granularity: granularityParam.optional(),
-    report_date: reportDateParam.optional(),
-    format: formatParam,
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    checkRange(v, ctx);
-    if (v.county && v.granularity && v.granularity !== 'year')
-      ctx.addIssue({
-        code: 'custom',
-        path: ['granularity'],
-        params: WHOLE_MESSAGE,
-        message: `'granularity' ${v.granularity} is not available with 'county': county data is annual; use granularity=year or omit it`,
-      });
-  });
-export type PremiumParams = z.infer<typeof premiumParams>;
 
 export const premiumResponse = z
   .object({
@@ -203,19 +189,6 @@ export type PremiumResponse = z.infer<typeof premiumResponse>;
 
 // ---- /v1/premium/summary ----------------------------------------------------------------------
 
-export const summaryParams = z
-  .object({
-    // TX (2024: 12 months summed): FL's 2024 summary is all nulls, its totals printed rounded. A state of the test
-    // fixtures too, whose tests call the required examples.
-    state: stateParam.meta({ example: 'TX' }),
-    year: z
-      .string()
-      .regex(/^\d{4}$/, 'a year YYYY, e.g. 2024')
-      .transform(Number)
-      .meta({ description: 'Calendar year, `YYYY`.', example: '2024' }),
-  })
-  .strict();
-export type SummaryParams = z.infer<typeof summaryParams>;
 
 export const SUMMARY_BASES = ['monthly_sum', 'annual_report', 'partial_monthly_sum'] as const;
 
@@ -268,30 +241,6 @@ export type SummaryResponse = z.infer<typeof summaryResponse>;
 
 // ---- /v1/compare ------------------------------------------------------------------------------
 
-export const MAX_COMPARE_STATES = 15;
-
-/** Parameters that take a comma-separated list in a query string; an MCP tool takes them as a list too (or as one string). */
-export const LIST_PARAMETERS: readonly string[] = ['states'];
-
-export const compareParams = z
-  .object({
-    states: statesListParam(MAX_COMPARE_STATES).meta({
-        description: `Comma-separated state codes, case-insensitive, 1 to ${MAX_COMPARE_STATES} distinct (duplicates are folded). Any unknown state → 404 naming it.`,
-        example: 'FL,TX',
-      }),
-    line: lineParam.meta({
-      description: 'As for /v1/premium, resolved in each state; it must resolve in every listed state, else 404 naming the state. A category is what makes lines comparable across states.',
-      example: 'all',
-    }),
-    from: monthParam('Inclusive lower bound').optional(),
-    to: monthParam('Inclusive upper bound').optional(),
-    granularity: granularityParam.default('month'),
-    report_date: reportDateParam.optional(),
-    format: formatParam,
-  })
-  .strict()
-  .superRefine(checkRange);
-export type CompareParams = z.infer<typeof compareParams>;
 
 export const compareResponse = z
   .object({
@@ -316,26 +265,6 @@ export type CompareResponse = z.infer<typeof compareResponse>;
 
 // ---- /v1/insurers -----------------------------------------------------------------------------
 
-export const insurersParams = z
-  .object({
-    state: stateParam.meta({
-      description: "Two-letter state code, case-insensitive (e.g. TX), or US: AM Best's national rankings of surplus lines groups and companies, as reprinted (not stamping-office data).",
-      example: 'TX',
-    }),
-    period: z
-      .string()
-      .regex(/^\d{4}(-(0[1-9]|1[0-2]|H[12]))?$/, 'a month YYYY-MM (01-12), a half-year YYYY-H1 or YYYY-H2, or a year YYYY')
-      .meta({
-        description:
-          "Month `YYYY-MM`, half-year `YYYY-H1`/`YYYY-H2` or year `YYYY`: a ranking a publication printed for that period (or a year summed from 12 complete monthly lists with exact premiums). A period without one → 404 naming those that have one (/v1/coverage lists them as insurer_periods).",
-        example: '2021',
-      }),
-    format: formatParamOf(
-      'one line per insurer, ranked then unranked, with the ranking it belongs to and the publication that printed it. Columns: state, period, rank (empty: printed without a rank), name, premium (USD), market_share_pct, as_printed, qualifier, note, entity, basis, report_date, publication_url.',
-    ),
-  })
-  .strict();
-export type InsurersParams = z.infer<typeof insurersParams>;
 
 /** How a premium was printed, on an insurer whose premium is rounded or qualified (docs/design.md §9, §12); absent when exact. */
 const printedAs = {
@@ -394,12 +323,6 @@ export type InsurersResponse = z.infer<typeof insurersResponse>;
 
 // ---- /v1/premium/sample -----------------------------------------------------------------------
 
-export const sampleParams = z
-  .object({
-    state: stateParam.default('FL').meta({ description: 'Two-letter state code, case-insensitive. Default FL.', default: 'FL', example: 'TX' }),
-    format: formatParam,
-  })
-  .strict();
 
 export const sampleResponse = z
   .object({
@@ -415,3 +338,42 @@ export const sampleResponse = z
   .strict()
   .meta({ id: 'SamplePremiumResponse' });
 export type SampleResponse = z.infer<typeof sampleResponse>;
+
+// ---- /v1/publications -------------------------------------------------------------------------
+
+export const publicationListing = z
+  .object({
+    state: z.string().meta({
+      description: 'The state whose figures it gives. A publication with figures for several states (a WSIA report) is listed once per state, each with that state\'s periods and figure count.',
+    }),
+    ...publicationRef.shape,
+    data_as_of: z.string().meta({ description: 'The date the data of the publication is current to, YYYY-MM-DD.' }),
+    secondary: z.boolean().meta({
+      description: "True for a press copy of an office's figures: office publications outrank it figure by figure, whatever the dates.",
+    }),
+    periods: z.partialRecord(z.enum(PERIOD_TYPE_NAMES), z.object({ from: z.string(), to: z.string() }).strict()).meta({
+      description: 'The first and last period of each period type it gives figures for, in this state.',
+    }),
+    figure_count: z.number().int().meta({
+      description: 'How many figures of this state were transcribed from it (levels, printed-only figures, lines and insurers alike).',
+    }),
+  })
+  .strict()
+  .meta({ id: 'PublicationListing' });
+
+export const publicationsResponse = z
+  .object({
+    state: nullableString.meta({ description: 'The state asked for; null when none was (every state\'s publications).' }),
+    source: nullableString.meta({ description: "The state's source: the stamping office publishing its figures; null without state." }),
+    report_dates: z.array(z.string()).meta({
+      description:
+        'Every distinct report_date of the publications listed, ascending. For one state: the vintages a report_date parameter can pin (each date shows what was published on or before it).',
+    }),
+    publications: z.array(publicationListing).meta({
+      description:
+        'Every publication with figures for the state, oldest first: by report_date, then url. Without state, every state\'s, newest first: by report_date descending, then state, then url, then title. With since, only those whose report_date is on or after it, in the same order.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'PublicationsResponse' });
+export type PublicationsResponse = z.infer<typeof publicationsResponse>;

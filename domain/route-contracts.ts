@@ -3,14 +3,14 @@
 // these (api/operation-list.ts binds each to what answers it).
 import type { z } from 'zod';
 import { bulkCsvResponse, bulkParams, bulkParquetResponse, dataPackageResponse } from './contract-bulk.ts';
-import { coverageResponse, linesParams, linesResponse, publicationsParams, publicationsResponse } from './contract-discovery.ts';
 import { BULK_COLUMNS } from './contract-shared.ts';
 import {
   eligibilityParams, eligibilityResponse, enforcementParams, enforcementResponse, rateActivityParams, rateActivityResponse, ratesParams, ratesResponse,
   ratesSampleResponse, solvencyParams, solvencyResponse, solvencySampleResponse, syndicatesParams, syndicatesResponse, syndicatesSampleResponse,
 } from './contract-datasets.ts';
+import { compareParams, insurersParams, linesParams, premiumParams, publicationsParams, sampleParams, summaryParams } from './contract-params.ts';
 import {
-  compareParams, compareResponse, insurersParams, insurersResponse, premiumParams, premiumResponse, sampleParams, sampleResponse, summaryParams, summaryResponse,
+  compareResponse, coverageResponse, insurersResponse, linesResponse, premiumResponse, publicationsResponse, sampleResponse, summaryResponse,
 } from './contract.ts';
 
 /** A route; `P` its parameters' schema (null: it takes none and ignores any query string). */

@@ -1,7 +1,7 @@
 // One state's free routes' exact response bodies, each checked against its contract schema: its item of
 // /v1/coverage, its lines and its publications (its free sample: ingest/sample-shard.ts). Rendered from the
 // state's model alone (ingest/state-shards.ts).
-import { PERIOD_TYPE_NAMES, type CoverageItem, type LineItem, type PublicationsResponse, coverageItem, linesResponse, publicationsResponse } from '../domain/contract-discovery.ts';
+import { PERIOD_TYPE_NAMES, type CoverageItem, type LineItem, type PublicationsResponse, coverageItem, linesResponse, publicationsResponse } from '../domain/contract.ts';
 import type { Dataset, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { isRankable } from '../domain/insurers.ts';

@@ -1,6 +1,6 @@
 // A state's free sample (/v1/premium/sample): its latest 13 monthly statewide all-lines rows, latest vintage,
 // as JSON and as CSV (each figure with the publication that printed it). Rendered from the state's model alone.
-import type { CoverageItem } from '../domain/contract-discovery.ts';
+import type { CoverageItem } from '../domain/contract.ts';
 import { type SampleResponse, type SeriesRow, sampleResponse } from '../domain/contract.ts';
 import { seriesCsv } from '../domain/csv-answer.ts';
 import { printedKeysOf } from '../domain/metrics.ts';

@@ -4,7 +4,7 @@
 // are rendered last from what each state's rendering returned (renderShared).
 // One state's files are rendered by ingest/state-shards.ts; this module holds what every state's rendering
 // shares (the folders' names, the index's list of publications) and renders the files that cover every state.
-import { coverageResponse, publicationsResponse, type CoverageItem, type PublicationsResponse } from '../domain/contract-discovery.ts';
+import { coverageResponse, publicationsResponse, type CoverageItem, type PublicationsResponse } from '../domain/contract.ts';
 import type { Dataset } from './model-types.ts';
 import type { Publication } from './sources/header.ts';
 import { NATIONAL } from '../domain/insurers.ts';

@@ -8,17 +8,10 @@ import { prepareFreeAnswers, preparedOf } from '../api/prepared.ts';
 import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CodedAnswer, type Coding, codedAnswer, inCoding, negotiate } from './compression.ts';
-import type { WireAnswerOf } from './raw-front.ts';
+import type { ReadyAnswerOf } from './raw-front.ts';
 import type { SimpleRequest } from './simple-request.ts';
 import { hostProblemOf, validHost } from './request-target.ts';
 import { writeWire } from './send.ts';
-
-/** The request headers a kept answer depends on besides its method and target. */
-export interface AnswerConditions {
-  coding: Coding | null;
-  ifNoneMatch: string | null | undefined;
-  ifModifiedSince: string | null | undefined;
-}
 
 /** Free answers in every coding; a HEAD answer's encoded forms are made of its GET twin's body (compressed once for both). */
 function codedFreeAnswers(prepared: Map<string, WireAnswer>): Map<string, CodedAnswer> {
@@ -33,7 +26,7 @@ function codedFreeAnswers(prepared: Map<string, WireAnswer>): Map<string, CodedA
 }
 
 /** A kept answer, or its 304 when the request's conditional headers say the client holds it already (api/conditional.ts). */
-function orNotModified(answer: WireAnswer, { ifNoneMatch, ifModifiedSince }: AnswerConditions): WireAnswer {
+function orNotModified(answer: WireAnswer, ifNoneMatch: string | null | undefined, ifModifiedSince: string | null | undefined): WireAnswer {
   if (ifNoneMatch == null && ifModifiedSince == null) return answer;
   if (!notModified(ifNoneMatch, ifModifiedSince, answer.headers.etag, answer.headers['last-modified'])) return answer;
   return { status: 304, headers: notModifiedHeaders(answer.headers), parts: [] };
@@ -53,30 +46,30 @@ export class KeptAnswers {
     return new KeptAnswers(codedFreeAnswers(await prepareFreeAnswers()), keepPriced);
   }
 
-  /** The answer to exactly this method and target (as sent), in the request's coding, or its 304; null when none is kept. */
-  answerOf(method: string | undefined, target: string | undefined, conditions: AnswerConditions): WireAnswer | null {
+  /** The answer kept for exactly this method and target (as sent), or undefined. */
+  #kept(method: string | undefined, target: string | undefined): CodedAnswer | undefined {
     const key = `${method} ${target}`;
-    const kept = this.#free.get(key) ?? this.#priced?.get(key);
-    return kept ? orNotModified(inCoding(kept, conditions.coding, 'fast'), conditions) : null;
+    return this.#free.get(key) ?? this.#priced?.get(key);
   }
 
-  /** Writes the kept answer to exactly this request (method and target as sent) when its Host is sound: at once, no URL parsed. */
-  written(req: IncomingMessage, res: ServerResponse): boolean {
-    const conditions = { coding: negotiate(req.headers['accept-encoding']), ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
-    const answer = this.answerOf(req.method, req.url, conditions);
-    if (!answer || hostProblemOf(req)) return false;
-    writeWire(res, answer);
+  /** Writes the kept answer to exactly this request when there is one and its Host is sound, in its coding or as its 304: at once, no URL parsed. */
+  writeKept(req: IncomingMessage, res: ServerResponse): boolean {
+    const kept = this.#kept(req.method, req.url);
+    if (!kept || hostProblemOf(req)) return false;
+    writeWire(res, orNotModified(inCoding(kept, negotiate(req.headers['accept-encoding']), 'fast'), req.headers['if-none-match'], req.headers['if-modified-since']));
     return true;
   }
 
   /** The raw front's answers: kept ones, and for a POST what `post` gives (the MCP front's kept answers). */
-  rawAnswers(post: (request: SimpleRequest, host: string, coding: Coding | null) => WireAnswer | null): WireAnswerOf {
+  readyAnswers(post: (request: SimpleRequest, host: string, coding: Coding | null) => WireAnswer | null): ReadyAnswerOf {
     return (request) => {
       const host = request.headers.get('host')!;
       if (!validHost(host)) return null;
-      const coding = negotiate(request.headers.get('accept-encoding'));
-      if (request.method === 'POST') return post(request, host, coding);
-      return this.answerOf(request.method, request.target, { coding, ifNoneMatch: request.headers.get('if-none-match'), ifModifiedSince: request.headers.get('if-modified-since') });
+      if (request.method === 'POST') return post(request, host, negotiate(request.headers.get('accept-encoding')));
+      const kept = this.#kept(request.method, request.target);
+      if (!kept) return null;
+      const answer = inCoding(kept, negotiate(request.headers.get('accept-encoding')), 'fast');
+      return orNotModified(answer, request.headers.get('if-none-match'), request.headers.get('if-modified-since'));
     };
   }
 

@@ -30,7 +30,7 @@ function bodyBytes(req: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
 }
 
 /** An MCP answer in `coding` when worth it (compressed for this one request: its id is in it), else as it is, saying Vary when it could have been. */
-function inCoding(answer: WireAnswer, coding: Coding | null): WireAnswer {
+function mcpInCoding(answer: WireAnswer, coding: Coding | null): WireAnswer {
   const length = partsLength(answer);
   if (!compressible(answer.headers, length)) return answer;
   if (!coding) return { ...answer, headers: varying(answer.headers) };
@@ -78,7 +78,7 @@ export class McpFront {
 
   /** Any request to /mcp, answered by the MCP server (the SDK's 413, 403, 405 and preflight included). */
   async answer(res: ServerResponse, request: Request, coding: Coding | null): Promise<void> {
-    writeWire(res, withLength(inCoding(await mcpAnswer(request, this.#options), coding)));
+    writeWire(res, withLength(mcpInCoding(await mcpAnswer(request, this.#options), coding)));
   }
 
   /** A POST that takes() accepted: from the fast path when it takes the request, else as `otherwise` answers it. */
@@ -91,7 +91,7 @@ export class McpFront {
     const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);
     const fast = mcp.fast.answer(body, (name) => req.headers[name] as string | undefined, again);
     const answer = fast ? (fast instanceof Promise ? await fast : fast) : await mcpAnswer(again(), this.#options);
-    writeWire(res, withLength(inCoding(answer, coding)));
+    writeWire(res, withLength(mcpInCoding(answer, coding)));
   }
 
   /** The kept answer the raw front may write itself (answerPost's checks first), or null. */
@@ -100,6 +100,6 @@ export class McpFront {
     if (request.target !== MCP_PATH || !mcp || !(request.body!.length <= mcp.maxBody)) return null;
     if (!this.#hostAllowed(host, request.headers.get('origin'))) return null;
     const kept = mcp.fast.keptAnswer(request.body!, (name) => request.headers.get(name));
-    return kept && inCoding(kept, coding);
+    return kept && mcpInCoding(kept, coding);
   }
 }

@@ -18,10 +18,10 @@ import { type SimpleRequest, simpleRequestAt } from './simple-request.ts';
 
 
 /** The ready answer to a request, or null when Node's server must answer it. Must not start anything. */
-export type WireAnswerOf = (request: SimpleRequest) => WireAnswer | null;
+export type ReadyAnswerOf = (request: SimpleRequest) => WireAnswer | null;
 
 export interface RawFrontOptions {
-  answerOf: WireAnswerOf;
+  answerOf: ReadyAnswerOf;
   /** What Node's server does when the connection times out before its first request (its request-timeout answer). */
   onRequestTimeout(socket: Socket): void;
   /** True once the server is shutting down. */

@@ -1,5 +1,6 @@
-// POST /mcp: the MCP server (streamable HTTP, stateless, JSON answers), a Web Request in and a Response
-// out, as the Node server (server.ts) and Vercel (src/fetch.ts, src/pages/mcp.ts) hand it (docs/design.md §8).
+// POST /mcp: the MCP server (streamable HTTP, stateless, JSON answers), a Web Request in and its answer out: as
+// bytes for the Node server (mcpAnswer, server/mcp-front.ts), as a Response for Vercel (handleMcp, src/fetch.ts,
+// src/pages/mcp.ts) (docs/design.md §8).
 // Two eras on the one endpoint, on the v2 SDK (@modelcontextprotocol/server):
 // - MCP 2026-07-28 (a request whose `_meta` carries its protocol version): the SDK's own handler, which checks
 //   the envelope and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers against the body, answers
@@ -12,7 +13,7 @@
 // Given a fast path (api/mcp/fast.ts; the Node server passes its own), tools/list and tool calls that can
 // only be answered one way are answered from the SDK's own answer kept from before, their id put in.
 import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
+import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
 import { MCP_PATH } from '../paths.ts';
 import { configuredGate } from '../payment/configured.ts';
@@ -31,8 +32,8 @@ const INSTRUCTIONS =
   'Start with get_coverage (which states and periods exist), then list_lines or get_premium_sample. ' +
   'Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns the x402 PaymentRequired terms as a tool error, and the payment goes in the call\'s _meta["x402/payment"] (x402 MCP transport, version 2).';
 
-/** Every operation's tool but the downloads', made once. */
-const TOOLS = OPERATIONS.filter((operation) => !operation.contract.download).map(toolOf);
+/** The tool of every operation whose route has one (TOOL_ROUTES: all but the downloads), made once. */
+const TOOLS = OPERATIONS.filter((operation) => TOOL_ROUTES.includes(operation.contract)).map(toolOf);
 
 /** The tools in one fixed order, the same on every list (MCP 2026-07-28 asks it; clients and prompt caches key on it). */
 const DEFINITIONS = TOOLS.map((t) => t.definition);
@@ -109,7 +110,7 @@ export interface McpOptions {
   loopbackOnly?: boolean;
   /**
    * Answers kept from the SDK, for the requests that can only be answered one way (see api/mcp/fast.ts):
-   * given by a server whose shards do not change while it runs (server.ts); without it, the SDK answers every request.
+   * given by a server whose shards do not change while it runs (server/mcp-front.ts); without it, the SDK answers every request.
    */
   fast?: McpFastPath;
 }
@@ -131,7 +132,7 @@ function gateOff(): boolean | Promise<boolean> {
   });
 }
 
-/** A fast path for handleMcp (and server.ts), keeping up to `maxBytes` of answers (64 MiB by default). */
+/** A fast path for mcpAnswer (the Node server's, server/mcp-front.ts), keeping up to `maxBytes` of answers (64 MiB by default). */
 export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
   new McpFastPath({
     sdk: sdkAnswer,

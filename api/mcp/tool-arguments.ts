@@ -1,6 +1,6 @@
 // A tool call's arguments checked as its route checks a query string: the same schema, the same messages.
 import type { z } from 'zod';
-import { LIST_PARAMETERS } from '../../domain/contract.ts';
+import { LIST_PARAMETERS } from '../../domain/contract-params.ts';
 import { echo } from '../../domain/echo.ts';
 import { invalidRequest } from '../../domain/errors.ts';
 import { parseValues, unknownParameter } from '../params.ts';

@@ -3,7 +3,7 @@
 // schema (docs/design.md §8, §11).
 import type { Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { LIST_PARAMETERS } from '../../domain/contract.ts';
+import { LIST_PARAMETERS } from '../../domain/contract-params.ts';
 import { firstSentence } from '../../domain/first-sentence.ts';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts';

@@ -21,9 +21,9 @@ import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessag
 import { type Paid, type PaidStep, type PaymentOption, type PaymentState, refused } from './scheme.ts';
 import type { PaymentSettings } from './settings.ts';
 
-/** A computed answer, and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
-export interface PricedAnswer {
-  response: Response;
+/** A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
+export interface PricedAnswer<B = Response> {
+  body: B;
   hasFigures: boolean;
 }
 
@@ -41,7 +41,7 @@ export interface Gate {
    * object (`undefined`: none) and the outcome returned as data for the caller to shape. `key` names the
    * call (the tool and its arguments as parsed), which a payment id is bound to.
    */
-  chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => CallAnswer | Promise<CallAnswer>): Promise<CallOutcome>;
+  chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => PricedAnswer<unknown> | Promise<PricedAnswer<unknown>>): Promise<CallOutcome>;
   /**
    * The prepaid channels, for claims, settlements and refunds (./claims.ts): the scheme's channel manager on this
    * gate's store and facilitator, and the store; null when `batch-settlement` is not offered.
@@ -55,12 +55,6 @@ export interface CallResource {
   description: string;
   mimeType: string;
   extensions?: Record<string, unknown>;
-}
-
-/** A call's computed answer, and whether it holds any figure (docs/design.md §7). */
-export interface CallAnswer {
-  body: unknown;
-  hasFigures: boolean;
 }
 
 export type CallOutcome =
@@ -217,7 +211,7 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         if (outcome.kind === 'refused')
           return await refusedPayment402({ server: resourceServer, route, offered, payload, transport, channelsOffered: !!offers.partOf(BATCH_SCHEME) }, outcome);
         if (outcome.kind === 'acknowledged') return acknowledgement(outcome.body, outcome.receipt);
-        const { response } = outcome.answer;
+        const response = outcome.answer.body;
         if (outcome.receipt) response.headers.set('PAYMENT-RESPONSE', encodePaymentResponseHeader(outcome.receipt));
         return response;
       } catch (e) {

@@ -1,6 +1,7 @@
 // /v1/compare: the /v1/premium answer of each listed state, keyed by state. Every state and the line
 // in every state are resolved (404) before any series is read.
-import type { CompareParams, CompareResponse } from '../../domain/contract.ts';
+import type { CompareParams } from '../../domain/contract-params.ts';
+import type { CompareResponse } from '../../domain/contract.ts';
 import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
 import type { CsvAnswer } from '../responses.ts';
@@ -10,7 +11,7 @@ import { pricedOperation } from '../operations.ts';
 import { seriesText } from '../mcp/text/index.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
-export function prepareCompare(params: CompareParams): () => CompareResponse {
+function prepareCompare(params: CompareParams): () => CompareResponse {
   const resolved = params.states.map((state) => {
     const entry = stateIndex(state);
     return { state, entry, line: resolveLine(state, entry, params.line) };
@@ -51,7 +52,7 @@ export function prepareCompare(params: CompareParams): () => CompareResponse {
 }
 
 /** The answer as CSV: every state's lines, in the order given; `line` is each state's own echo of the parameter. */
-export function compareCsv(body: CompareResponse, params: CompareParams): CsvAnswer {
+function compareCsv(body: CompareResponse, params: CompareParams): CsvAnswer {
   const series = Object.entries(body.series).map(([state, rows]) => csvSeries(state, resolveLine(state, stateIndex(state), params.line).echo, body.granularity, rows));
   return { text: seriesCsv(series), fileName: csvFileName('compare', ...Object.keys(body.series), body.line, body.granularity) };
 }

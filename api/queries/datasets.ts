@@ -60,7 +60,7 @@ function syndicateFilter(wanted: string | undefined): (item: { syndicate_no: str
 const NO_RECORD = (what: string) => `No record for ${what} in the covered states: a name that is absent means no record there, not a judgment about the carrier. Nothing was charged.`;
 const SOLVENCY_SOURCE = "State receivers' and insurance regulators' published lists and notices, and press reports of them (see publications)";
 
-export function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
+function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
   return () => {
     const wanted = normalizeName(insurer);
     const rs = shard<LiquidationItem>('receiverships');
@@ -82,7 +82,7 @@ export function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResp
   };
 }
 
-export function prepareEnforcement(p: EnforcementParams): () => EnforcementResponse {
+function prepareEnforcement(p: EnforcementParams): () => EnforcementResponse {
   return () => {
     const es = shard<FineItem>('enforcement');
     const named = nameFilter(p.insurer);
@@ -116,7 +116,7 @@ function filingsMatching(p: Pick<RatesParams, 'state' | 'company' | 'toi' | 'cov
   return [fs, rows];
 }
 
-export function prepareRates(p: RatesParams): () => RatesResponse {
+function prepareRates(p: RatesParams): () => RatesResponse {
   return () => {
     const [fs, rows] = filingsMatching(p);
     rows.sort((a, b) => b.item.bucket_date.localeCompare(a.item.bucket_date) || a.item.state.localeCompare(b.item.state) || a.item.company_name.localeCompare(b.item.company_name));
@@ -129,7 +129,7 @@ export function prepareRates(p: RatesParams): () => RatesResponse {
 
 const bucketOf = (date: string, granularity: Granularity) => (granularity === 'month' ? date.slice(0, 7) : rollupKey(date.slice(0, 7), granularity));
 
-export function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse {
+function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse {
   return () => {
     const [fs, all] = filingsMatching({});
     const rows = all.filter((r) => (!p.states || p.states.includes(r.item.state)) && (!p.from || r.item.bucket_date.slice(0, 7) >= p.from) && (!p.to || r.item.bucket_date.slice(0, 7) <= p.to));
@@ -166,7 +166,7 @@ export function prepareRateActivity(p: RateActivityParams): () => RateActivityRe
   };
 }
 
-export function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse {
+function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse {
   return () => {
     const ss = shard<SyndicateItem>('syndicates');
     const es = shard<EligibilityItem>('eligibility');
@@ -184,7 +184,7 @@ export function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse
   };
 }
 
-export function prepareEligibility(p: EligibilityParams): () => EligibilityResponse {
+function prepareEligibility(p: EligibilityParams): () => EligibilityResponse {
   return () => {
     const es = shard<EligibilityItem>('eligibility');
     const [numbered, named] = [syndicateFilter(p.syndicate), nameFilter(p.insurer)];

@@ -1,6 +1,7 @@
 // /v1/insurers: a ranking as a publication printed it (private/rankings/, state or US), or a year ranked
 // here from an office's complete monthly per-insurer lists (private/insurers/), for a month, half-year or year.
-import type { InsurersParams, InsurersResponse } from '../../domain/contract.ts';
+import type { z } from 'zod';
+import type { InsurersResponse } from '../../domain/contract.ts';
 import { csvFileName, insurersCsv } from '../../domain/csv-answer.ts';
 import { notFound } from '../../domain/errors.ts';
 import { LIST_BASIS, NATIONAL, isRankable } from '../../domain/insurers.ts';
@@ -10,6 +11,9 @@ import { cite, stateIndex } from './series.ts';
 import { insurersRoute } from '../../domain/route-contracts.ts';
 import { pricedOperation } from '../operations.ts';
 import { insurersText } from '../mcp/text/index.ts';
+
+/** The route's parameters, as its contract parses them. */
+type InsurersParams = z.infer<typeof insurersRoute.params>;
 
 type Ranked = Omit<InsurersResponse, 'state' | 'period' | 'publications'> & { positions: number[] };
 interface Rankings {
@@ -40,7 +44,7 @@ function rankLists(shard: InsurersShard, source: string | null): Rankings {
 const byPeriod = (shard: RankingsShard) => new Map(shard.rankings.map(({ period, publications, ...r }) => [period, { ...r, positions: publications }]));
 
 /** Finds the ranking now (404 when there is none), and returns the answer to give once paid. */
-export function prepareInsurers({ state, period }: InsurersParams): () => InsurersResponse {
+function prepareInsurers({ state, period }: InsurersParams): () => InsurersResponse {
   // US holds the national rankings: no state of the index, only published rankings.
   const source = state === NATIONAL ? null : stateIndex(state).source;
   const published = privateShard(`rankings/${state}.json`, byPeriod) ?? new Map<string, Ranked>();
@@ -59,6 +63,6 @@ export function prepareInsurers({ state, period }: InsurersParams): () => Insure
 
 /** The answer as CSV: one line per insurer, with its ranking and publication. */
 /** The ranking as CSV, with its file name (checked as a CsvAnswer where its operation is declared). */
-export const insurersCsvAnswer = (body: InsurersResponse) => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });
+const insurersCsvAnswer = (body: InsurersResponse) => ({ text: insurersCsv(body), fileName: csvFileName('insurers', body.state, body.period) });
 
 export const insurers = pricedOperation(insurersRoute, prepareInsurers, { csv: insurersCsvAnswer, text: insurersText });

@@ -1,5 +1,6 @@
 // /v1/premium: one state's series for a line (or category) and optional county, as of a date.
-import type { PremiumParams, PremiumResponse } from '../../domain/contract.ts';
+import type { PremiumParams } from '../../domain/contract-params.ts';
+import type { PremiumResponse } from '../../domain/contract.ts';
 import { csvFileName, seriesCsv } from '../../domain/csv-answer.ts';
 import { printedKeysOf } from '../../domain/metrics.ts';
 import type { CsvAnswer } from '../responses.ts';
@@ -9,7 +10,7 @@ import { pricedOperation } from '../operations.ts';
 import { seriesText } from '../mcp/text/index.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
-export function preparePremium(params: PremiumParams): () => PremiumResponse {
+function preparePremium(params: PremiumParams): () => PremiumResponse {
   const { state } = params;
   const entry = stateIndex(state);
   const line = resolveLine(state, entry, params.line);
@@ -41,7 +42,7 @@ export function preparePremium(params: PremiumParams): () => PremiumResponse {
 }
 
 /** The answer as CSV: one line per figure with its publication. */
-export const premiumCsv = (body: PremiumResponse): CsvAnswer => ({
+const premiumCsv = (body: PremiumResponse): CsvAnswer => ({
   text: seriesCsv([csvSeries(body.state, body.line, body.granularity, body.data)]),
   fileName: csvFileName('premium', body.state, body.line, ...(body.county ? [body.county] : []), body.granularity),
 });

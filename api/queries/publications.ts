@@ -1,6 +1,7 @@
 // /v1/publications: the listing the ingest precomputed (one state's, or every state's newest first),
 // and, with `since`, that listing cut to the publications of report_date on or after it, in its order.
-import { type PublicationsParams, type PublicationsResponse } from '../../domain/contract-discovery.ts';
+import { type PublicationsParams } from '../../domain/contract-params.ts';
+import { type PublicationsResponse } from '../../domain/contract.ts';
 import { freeStateBody, requiredFreeBody } from '../store.ts';
 import { publicationsRoute } from '../../domain/route-contracts.ts';
 import { freeOperation } from '../operations.ts';
@@ -14,7 +15,7 @@ function listingOf(bytes: Uint8Array<ArrayBuffer>): PublicationsResponse {
   return listing;
 }
 
-export function publicationsBody({ state, since }: PublicationsParams): Uint8Array<ArrayBuffer> {
+function publicationsBody({ state, since }: PublicationsParams): Uint8Array<ArrayBuffer> {
   const bytes = state ? freeStateBody('publications', state) : requiredFreeBody('publications/all.json');
   if (!since) return bytes;
   const listing = listingOf(bytes);

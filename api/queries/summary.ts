@@ -1,6 +1,7 @@
 // /v1/premium/summary: a year's statewide all-lines totals with their basis, and a like-for-like
 // prior year (docs/design.md §5). Latest vintage of every figure.
-import type { SeriesValues, SummaryParams, SummaryResponse } from '../../domain/contract.ts';
+import type { SeriesValues, SummaryResponse } from '../../domain/contract.ts';
+import type { SummaryParams } from '../../domain/contract-params.ts';
 import { monthsOf, parsePeriod } from '../../domain/periods.ts';
 import { emptyValues, latestPublication, sumValues } from '../../domain/vintages.ts';
 import { type PreparedRow, type PreparedSnapshot, cite, seriesRows, stateIndex } from './series.ts';
@@ -80,7 +81,7 @@ function yoyBasis(current: YearTotal, prior: YearTotal): SummaryResponse['yoy_ba
 }
 
 /** Resolves the state now (404), and returns the answer to compute once paid. */
-export function prepareSummary({ state, year }: SummaryParams): () => SummaryResponse {
+function prepareSummary({ state, year }: SummaryParams): () => SummaryResponse {
   const entry = stateIndex(state);
   return () => {
     const monthRows = latestRows(state, 'month');

@@ -6,7 +6,7 @@
 // last of those monthly figures was first published; every figure on the page is read as of that date.
 // States with figures for the month show them; the others show the latest period (month, quarter,
 // half-year or year) that ended by the month and was published by that date, labelled with its period.
-import type { CoverageItem } from '../../domain/contract-discovery.ts';
+import type { CoverageItem } from '../../domain/contract.ts';
 import { GRANULARITIES, type Granularity, lastDay, parsePeriod } from '../../domain/periods.ts';
 import { byDateThenUrl } from '../../domain/publications.ts';
 import type { PublicationRef } from '../../domain/shard-types.ts';

@@ -7,7 +7,7 @@
 // Expected values come from the answers only, never from counts written here: the data changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGate } from '../../api/payment/configured.ts';
-import { type CoverageItem, coverageResponse } from '../../domain/contract-discovery.ts';
+import { type CoverageItem, coverageResponse } from '../../domain/contract.ts';
 import { type PremiumResponse, SERIES_FIELDS, type SeriesRow, premiumResponse } from '../../domain/contract.ts';
 import { YTD_SUFFIX } from '../../domain/metrics.ts';
 import { GRANULARITIES, monthsOf, parsePeriod } from '../../domain/periods.ts';

@@ -14,7 +14,7 @@ import { handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { paymentTerms } from '../../api/payment/terms.ts';
-import { type CoverageItem } from '../../domain/contract-discovery.ts';
+import { type CoverageItem } from '../../domain/contract.ts';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CoverageItem } from '../../domain/contract-discovery.ts';
+import { type CoverageItem } from '../../domain/contract.ts';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';

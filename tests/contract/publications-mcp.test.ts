@@ -8,7 +8,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { errorBody } from '../../domain/contract.ts';
-import { publicationsResponse } from '../../domain/contract-discovery.ts';
+import { publicationsResponse } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
 

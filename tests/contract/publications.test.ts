@@ -16,7 +16,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGate } from '../../api/payment/configured.ts';
-import { coverageResponse, publicationsResponse, type CoverageItem, type PublicationsResponse } from '../../domain/contract-discovery.ts';
+import { coverageResponse, publicationsResponse, type CoverageItem, type PublicationsResponse } from '../../domain/contract.ts';
 import { insurersResponse, premiumResponse, sampleResponse } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';

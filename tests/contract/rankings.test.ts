@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { type InsurersResponse, insurersResponse } from '../../domain/contract.ts';
-import { coverageResponse } from '../../domain/contract-discovery.ts';
+import { coverageResponse } from '../../domain/contract.ts';
 import { dispatch } from '../../api/dispatch.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 

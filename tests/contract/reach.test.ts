@@ -3,7 +3,7 @@
 // unequal spans, and has_insurer_data agrees with /v1/insurers.
 import { describe, expect, it } from 'vitest';
 import { compareResponse, premiumResponse, sampleResponse, summaryResponse } from '../../domain/contract.ts';
-import { coverageResponse } from '../../domain/contract-discovery.ts';
+import { coverageResponse } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 

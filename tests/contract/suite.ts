@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { compareResponse, errorBody, insurersResponse, premiumResponse, sampleResponse, summaryResponse, type PrintedFigures, type SeriesRow, type SeriesValues } from '../../domain/contract.ts';
-import { coverageResponse, linesResponse, publicationsResponse, type PublicationsResponse } from '../../domain/contract-discovery.ts';
+import { coverageResponse, linesResponse, publicationsResponse, type PublicationsResponse } from '../../domain/contract.ts';
 import { csvFields } from '../support/csv.ts';
 import { LIST_BASIS } from '../../domain/insurers.ts';
 

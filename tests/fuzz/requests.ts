@@ -5,7 +5,8 @@
 // well-formed query than "no 5xx".
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { MAX_COMPARE_STATES, errorBody } from '../../domain/contract.ts';
+import { MAX_COMPARE_STATES } from '../../domain/contract-params.ts';
+import { errorBody } from '../../domain/contract.ts';
 import { ROUTE_CONTRACTS, type RouteContract } from '../../domain/route-contracts.ts';
 import { GRANULARITIES } from '../../domain/periods.ts';
 import { ACTION_TYPE_NAMES, COVERAGE_CATEGORY_NAMES } from '../../domain/contract-datasets.ts';

@@ -171,7 +171,7 @@ describe.each(CLIENTS)('$kind against the built server (MCP $version)', ({ kind 
 });
 
 describe('the fast path on the built server (api/mcp/fast.ts): the same bytes as the SDK path', () => {
-  // A POST /mcp with a Content-Length may be answered from kept bytes (server.ts answerMcp); the same
+  // A POST /mcp with a Content-Length may be answered from kept bytes (server/mcp-front.ts answerPost); the same
   // request with a chunked body always takes the full handling, the SDK's. Both are read off the socket
   // and must be the same bytes, status line, headers in order and framing included, but the Date.
   const HEADERS: [string, string][] = [

@@ -7,7 +7,7 @@
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CoverageItem } from '../../domain/contract-discovery.ts';
+import { type CoverageItem } from '../../domain/contract.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { installGate } from '../../api/payment/configured.ts';

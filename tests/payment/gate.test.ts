@@ -760,7 +760,7 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     const route = contractOf('/v1/premium');
     const url = urlOf(PRICED[0]);
     const answerOf = (hasFigures: boolean, text: string) => {
-      const answer = vi.fn((): PricedAnswer => ({ response: new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } }), hasFigures }));
+      const answer = vi.fn((): PricedAnswer => ({ body: new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } }), hasFigures }));
       return answer;
     };
     async function paidRequest(): Promise<Request> {

@@ -27,7 +27,7 @@ beforeEach(async () => {
   log.length = 0;
   timedOut.length = 0;
   stopping = false;
-  // The handler writes what the front would for its ready targets (as server.ts's write() and writeMcp do), and a plain answer for the rest.
+  // The handler writes what the front would for its ready targets (as server/send.ts's writeWire does), and a plain answer for the rest.
   server = createServer((req, res) => {
     log.push(`node ${req.method} ${req.url}`);
     const ready = READY[req.url!];

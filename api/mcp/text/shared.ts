@@ -2,7 +2,7 @@
 // text, the publication lines, what /v1/coverage says of a state's figures, and the fitting of rows
 // under the cap.
 import { firstMonthKey, parsePeriod } from '../../../domain/periods.ts';
-import type { CoverageItem } from '../../../domain/contract-discovery.ts';
+import type { CoverageItem } from '../../../domain/contract.ts';
 import { coverage } from '../../store.ts';
 
 /** The most an agent should have to read in one tool result, in tokens (docs/design.md §11). */
