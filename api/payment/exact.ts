@@ -6,10 +6,23 @@ import { VerifyError } from '@x402/core/types';
 import { FacilitatorResponseError } from '@x402/core/server';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import type { PaymentSettings } from './settings.ts';
-import { type SchemePart, facilitatorSettle, paidOrRefused } from './scheme.ts';
+import { type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
 import { paymentPrice } from './terms.ts';
 
 export const EXACT_SCHEME = 'exact';
+
+/** The facilitator's verify: that the new authorization is good and signed by its payer (nothing moves). */
+const payerOf: SchemePart['payerOf'] = async ({ server, payload, matching, declared, transport }) => {
+  let verified;
+  try {
+    verified = await server.verifyPayment(payload, matching, declared, transport);
+  } catch (e) {
+    if (e instanceof FacilitatorResponseError) throw e;
+    return { reason: e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment' };
+  }
+  if (!verified.isValid) return { reason: verified.invalidReason ?? 'invalid_payment' };
+  return { payer: verified.payer ?? '' };
+};
 
 export function exactPart(settings: PaymentSettings): SchemePart & { server: ExactEvmScheme } {
   return {
@@ -18,21 +31,12 @@ export function exactPart(settings: PaymentSettings): SchemePart & { server: Exa
     option: (route: RouteContract) => ({ scheme: EXACT_SCHEME, network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) }),
     async pay(step) {
       const computed = await step.answer(); // an answer that fails is a 500, and nothing is settled
-      // No charge for nothing: answered, never settled; the signed authorization expires unused.
-      if (!computed.hasFigures) return { kind: 'answered', answer: computed };
-      return paidOrRefused(await facilitatorSettle(step), computed);
+      if (computed.hasFigures) return paidOrRefused(await facilitatorSettle(step), computed);
+      // No charge for nothing: answered, never settled, the signed authorization left to expire unused; but only
+      // for a payment that would have paid (verified: nothing moves), as the settle checks one that pays.
+      const verdict = await payerOf(step);
+      return 'reason' in verdict ? refused(verdict.reason) : { kind: 'answered', answer: computed };
     },
-    // The facilitator's verify: that the new authorization is good and signed by its payer (nothing moves).
-    async payerOf({ server, payload, matching, declared, transport }) {
-      let verified;
-      try {
-        verified = await server.verifyPayment(payload, matching, declared, transport);
-      } catch (e) {
-        if (e instanceof FacilitatorResponseError) throw e;
-        return { reason: e instanceof VerifyError ? (e.invalidReason ?? 'invalid_payment') : 'invalid_payment' };
-      }
-      if (!verified.isValid) return { reason: verified.invalidReason ?? 'invalid_payment' };
-      return { payer: verified.payer ?? '' };
-    },
+    payerOf,
   };
 }

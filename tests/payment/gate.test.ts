@@ -732,6 +732,22 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     }
   });
 
+  it.each(EMPTY)('a forged payment for $path?$query (not what its payer signed): 402 with the challenge, not the empty answer', async (p) => {
+    const { settle, gate: watched } = watchedGate();
+    installGate(watched);
+    try {
+      const url = urlOf(p);
+      const good = JSON.parse(Buffer.from(await signed(await challengeOf(url)), 'base64').toString('utf8'));
+      // Another nonce under the same signature: well formed, but not what the payer signed.
+      const authorization = { ...good.payload.authorization, nonce: `0x${'22'.repeat(32)}` };
+      const forged = Buffer.from(JSON.stringify({ ...good, payload: { ...good.payload, authorization } })).toString('base64');
+      await expectRefused(await withPayment(url, forged));
+      expect(settle).not.toHaveBeenCalled();
+    } finally {
+      installGate(gate);
+    }
+  });
+
   it('the authorization an empty answer left unspent still pays for an answer with figures, settled once', async () => {
     const { fac, settle, gate: watched } = watchedGate();
     installGate(watched);
