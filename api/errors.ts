@@ -8,7 +8,7 @@ import { QueryError } from '../domain/errors.ts';
 import { CORS_HEADERS, JSON_TYPE, respond } from './responses.ts';
 import { ShardError } from './store.ts';
 
-export type ErrorStatus = 400 | 404 | 405 | 500 | 503;
+type ErrorStatus = 400 | 404 | 405 | 500 | 503;
 
 const CODES = { 400: 'invalid_request', 404: 'not_found', 500: 'internal', 503: 'internal' } as const;
 const STATUS = { invalid_request: 400, not_found: 404 } as const;

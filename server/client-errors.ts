@@ -31,7 +31,7 @@ function requestLineTooLong(packet: Buffer | undefined): boolean {
   return (end < 0 ? packet.length : end) > MAX_REQUEST_LINE;
 }
 
-export type ClientErrorHandler = (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => void;
+type ClientErrorHandler = (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => void;
 
 /** Node's `clientError` handler: a connection answering a request is not answered twice, it ends after its answer. */
 export function clientErrorHandler(inFlight: InFlight): ClientErrorHandler {
