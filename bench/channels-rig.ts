@@ -13,6 +13,7 @@ import { ChannelJournal } from '../api/payment/channel-journal.ts';
 import { installGate } from '../api/payment/configured.ts';
 import { exactPart } from '../api/payment/exact.ts';
 import { createGate } from '../api/payment/gate.ts';
+import { memorySetAside } from '../api/payment/set-aside.ts';
 import { paymentSettings } from '../api/payment/settings.ts';
 import { type LocalChain, NETWORK } from '../tests/support/chain.ts';
 
@@ -55,7 +56,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
     const callsBefore = facilitator.calls();
 
     // exact registered first, Bazaar, the facilitator's support read, then the channels: as api/payment/offers.ts does.
-    const batch = batchPart(settings, journal);
+    const batch = batchPart(settings, journal, memorySetAside());
     const server = new x402ResourceServer(facilitator).register(settings.network, exactPart(settings).server);
     server.registerExtension(bazaarResourceServerExtension);
     await server.initialize();

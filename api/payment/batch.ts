@@ -5,14 +5,16 @@
 // nothing charged; else the voucher recorded (durably, ./channel-journal.ts or Redis) and the answer sent with
 // its receipt. A deposit is settled by the facilitator in place of the record, and a cooperative refund asks
 // for no answer at all.
-import { BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT_DOMAIN, isBatchSettlementDepositPayload, isBatchSettlementVoucherPayload, voucherTypes } from '@x402/evm';
-import { computeChannelId } from '@x402/evm/batch-settlement/client';
+import { isBatchSettlementDepositPayload, isBatchSettlementVoucherPayload } from '@x402/evm';
 import { BatchSettlementEvmScheme, type ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { x402ResourceServer } from '@x402/core/server';
-import { type Hex, getAddress, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { RouteContract } from '../../domain/route-contracts.ts';
+import type { SetAsideStore } from './set-aside.ts';
 import type { PaymentSettings } from './settings.ts';
+import { voucherCheck } from './voucher-check.ts';
+import { ownVoucherCheck } from './voucher-hooks.ts';
 import { type PaidStep, type Paid, type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
 import { minDepositAmount, paymentPrice, paymentTerms } from './terms.ts';
 
@@ -24,15 +26,14 @@ export const BATCH_SCHEME = 'batch-settlement';
 const BATCH_TIMEOUT_S = 60;
 /** The scheme's reason when the channel store could not be read or written. */
 const STATE_UNAVAILABLE = 'invalid_batch_settlement_evm_verification_state_unavailable';
-const VOUCHER_SIGNATURE = 'invalid_batch_settlement_evm_voucher_signature';
-const CHANNEL_ID_MISMATCH = 'invalid_batch_settlement_evm_channel_id_mismatch';
 
 /** The channel store could not be reached: nothing was charged or answered. */
 export class ChannelsUnavailable extends Error {}
 
-export type BatchPart = SchemePart & { server: BatchSettlementEvmScheme };
+export type BatchPart = SchemePart & { server: BatchSettlementEvmScheme; setAside: SetAsideStore };
 
-export function batchPart(settings: PaymentSettings, storage: ChannelStorage): BatchPart {
+/** The scheme's part; loads the native voucher check (./voucher-check.ts), and throws when it cannot. */
+export function batchPart(settings: PaymentSettings, storage: ChannelStorage, setAside: SetAsideStore): BatchPart {
   const key = settings.channels.receiverAuthorizerKey;
   const authorizer = key ? privateKeyToAccount(key) : undefined;
   const server = new BatchSettlementEvmScheme(settings.payTo as Hex, {
@@ -42,11 +43,14 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage): B
     withdrawDelay: settings.channels.withdrawDelayS,
     enforceMinDeposit: true,
   });
+  const check = voucherCheck(settings.network);
+  ownVoucherCheck(server, check, setAside);
   const terms = paymentTerms(settings);
 
   return {
     scheme: BATCH_SCHEME,
     server,
+    setAside,
     option: (route: RouteContract) => ({
       scheme: BATCH_SCHEME,
       network: settings.network,
@@ -90,26 +94,13 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage): B
       return paidOrRefused(await facilitatorSettle(step), computed);
     },
 
-    // A retry's voucher, checked as the scheme checks one, but not reserved or recorded: signed by the channel's
-    // authorizer, for the channel its config names.
-    async payerOf({ payload, matching }) {
+    // A retry's voucher, checked as every kept voucher is (./voucher-check.ts), but not reserved or recorded.
+    async payerOf({ payload }) {
       const raw = payload.payload;
       if (!isBatchSettlementVoucherPayload(raw) && !isBatchSettlementDepositPayload(raw)) return { reason: 'invalid_payment' };
       const { channelConfig: config, voucher } = raw;
-      if (computeChannelId(config, matching.network).toLowerCase() !== voucher.channelId.toLowerCase()) return { reason: CHANNEL_ID_MISMATCH };
-      const signer = isAddressEqual(config.payerAuthorizer as Hex, zeroAddress) ? config.payer : config.payerAuthorizer;
-      try {
-        const recovered = await recoverTypedDataAddress({
-          domain: { ...BATCH_SETTLEMENT_DOMAIN, chainId: Number(matching.network.split(':')[1]), verifyingContract: getAddress(BATCH_SETTLEMENT_ADDRESS) },
-          types: voucherTypes,
-          primaryType: 'Voucher',
-          message: { channelId: voucher.channelId as Hex, maxClaimableAmount: BigInt(voucher.maxClaimableAmount) },
-          signature: voucher.signature as Hex,
-        });
-        if (!isAddressEqual(recovered, signer as Hex)) return { reason: VOUCHER_SIGNATURE };
-      } catch {
-        return { reason: VOUCHER_SIGNATURE };
-      }
+      const problem = check.problem(config, voucher);
+      if (problem) return { reason: problem };
       return { payer: config.payer };
     },
   };

@@ -8,6 +8,7 @@ import type { FacilitatorClient } from '@x402/core/server';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import type { ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { Gate } from './gate.ts';
+import type { SetAsideStore } from './set-aside.ts';
 import type { FacilitatorSettings, PaymentSettings } from './settings.ts';
 
 let current: Promise<Gate | null> | undefined;
@@ -33,15 +34,15 @@ export async function configuredSettings(env: Record<string, string | undefined>
 async function gateFromEnv(): Promise<Gate | null> {
   const settings = await configuredSettings();
   if (!settings) return null;
-  const [{ createGate }, { memoryPaymentIds, redisPaymentIds }, channels, facilitator] = await Promise.all([
+  const [{ createGate }, { memoryPaymentIds, redisPaymentIds }, stores, facilitator] = await Promise.all([
     import('./gate.ts'),
     import('./payment-ids.ts'),
-    channelStore(settings),
+    channelStores(settings),
     facilitatorClient(settings.facilitator),
   ]);
   // Settled payment ids: in Redis when REDIS_URL is set (Vercel's function instances share no memory), else here.
   const ids = settings.redisUrl ? redisPaymentIds(settings.redisUrl) : memoryPaymentIds();
-  return createGate(settings, facilitator, ROUTE_CONTRACTS, { ids, ...(channels ? { channels } : {}) });
+  return createGate(settings, facilitator, ROUTE_CONTRACTS, { ids, ...stores });
 }
 
 /**
@@ -49,19 +50,24 @@ async function gateFromEnv(): Promise<Gate | null> {
  * Node server, in X402_CHANNELS_DIR. A Vercel function without Redis has no durable place for vouchers, so it
  * offers `exact` alone.
  */
-async function channelStore(settings: PaymentSettings): Promise<ChannelStorage | null> {
+async function channelStores(settings: PaymentSettings): Promise<{ channels?: ChannelStorage; setAside?: SetAsideStore }> {
   if (settings.redisUrl) {
-    const [{ RedisChannelStorage }, { sharedRedis }] = await Promise.all([import('@x402/evm/batch-settlement/server/redis-storage'), import('./redis.ts')]);
-    return new RedisChannelStorage({ client: (await sharedRedis(settings.redisUrl)) as never });
+    const [{ RedisChannelStorage }, { sharedRedis }, { redisSetAside }] = await Promise.all([
+      import('@x402/evm/batch-settlement/server/redis-storage'),
+      import('./redis.ts'),
+      import('./set-aside.ts'),
+    ]);
+    const client = await sharedRedis(settings.redisUrl);
+    return { channels: new RedisChannelStorage({ client: client as never }), setAside: redisSetAside(client) };
   }
   if (process.env.VERCEL) {
     console.warn('x402: batch-settlement not offered: a Vercel function keeps vouchers only in Redis (set REDIS_URL)');
-    return null;
+    return {};
   }
-  const { ChannelJournal } = await import('./channel-journal.ts');
+  const [{ ChannelJournal }, { fileSetAside }] = await Promise.all([import('./channel-journal.ts'), import('./set-aside.ts')]);
   const journal = ChannelJournal.open(settings.channels.dir);
   closers.push(() => journal.close());
-  return journal;
+  return { channels: journal, setAside: fileSetAside(settings.channels.dir) };
 }
 
 /** What the configured gate opened and must give up when the process stops (the channel directory). */

@@ -9,16 +9,17 @@
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type x402HTTPResourceServer, type x402ResourceServer, FacilitatorResponseError } from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
-import type { BatchSettlementChannelManager, ChannelStorage } from '@x402/evm/batch-settlement/server';
+import type { ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import { BATCH_SCHEME, ChannelsUnavailable } from './batch.ts';
-import { createOffers } from './offers.ts';
+import { type GateChannels, createOffers } from './offers.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { PAYMENT_ID_EXTENSION, PaymentIdsUnavailable, payOncePerId } from './payment-identifier.ts';
 import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
 import { type CallOffer, MALFORMED_PAYLOAD, callPaymentRequired, malformedPayment402, refusedPayment402 } from './refusal.ts';
 import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessage, payment402, unavailable } from './replies.ts';
 import { type Paid, type PaidStep, type PaymentOption, type PaymentState, refused } from './scheme.ts';
+import type { SetAsideStore } from './set-aside.ts';
 import type { PaymentSettings } from './settings.ts';
 
 /** A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
@@ -44,9 +45,9 @@ export interface Gate {
   chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => PricedAnswer<unknown> | Promise<PricedAnswer<unknown>>): Promise<CallOutcome>;
   /**
    * The prepaid channels, for claims, settlements and refunds (./claims.ts): the scheme's channel manager on this
-   * gate's store and facilitator, and the store; null when `batch-settlement` is not offered.
+   * gate's store and facilitator, the store, and the channels set aside; null when `batch-settlement` is not offered.
    */
-  channels(): Promise<{ manager: BatchSettlementChannelManager; storage: ChannelStorage } | null>;
+  channels(): Promise<GateChannels | null>;
 }
 
 /** What a paid call is sold as: the challenge's `resource`, and its declared extensions (Bazaar discovery). */
@@ -145,6 +146,8 @@ export interface GateStores {
   ids?: PaymentIds | Promise<PaymentIds>;
   /** Prepaid channels; without one, the gate offers `exact` alone. */
   channels?: ChannelStorage;
+  /** The channels set aside, beside `channels` (default: this process's memory). */
+  setAside?: SetAsideStore;
 }
 
 /**
@@ -155,7 +158,7 @@ export interface GateStores {
 export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[], stores: GateStores = {}): Gate {
   const ids = stores.ids ?? memoryPaymentIds();
   const pricedRoutes = routes.filter((r) => r.priceUsd);
-  const offers = createOffers(settings, facilitator, pricedRoutes, stores.channels);
+  const offers = createOffers(settings, facilitator, pricedRoutes, stores.channels, stores.setAside);
   const resourceServer = offers.server;
 
   // A route's challenge is the same bytes for the same method and resource (it holds no time or nonce),

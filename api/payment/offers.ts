@@ -11,6 +11,7 @@ import { exactPart } from './exact.ts';
 import { failClosed } from './facilitator.ts';
 import { PAYMENT_ID_EXTENSION } from './payment-identifier.ts';
 import type { PaymentOption, SchemePart } from './scheme.ts';
+import { type SetAsideStore, memorySetAside } from './set-aside.ts';
 import type { PaymentSettings } from './settings.ts';
 
 export interface Offers {
@@ -23,13 +24,23 @@ export interface Offers {
   /** The route's entries in every 402's `accepts`, one a scheme offered. */
   optionsOf(route: RouteContract): PaymentOption[];
   /** The prepaid channels (the gate's `channels`): null when `batch-settlement` is not offered. */
-  channels(): Promise<{ manager: BatchSettlementChannelManager; storage: ChannelStorage } | null>;
+  channels(): Promise<GateChannels | null>;
 }
 
-/** The offers for `pricedRoutes`, paid to `settings.payTo` through `facilitator`; `channels`: the store a channel's vouchers are kept in. */
-export function createOffers(settings: PaymentSettings, facilitator: FacilitatorClient, pricedRoutes: readonly RouteContract[], channels?: ChannelStorage): Offers {
+/** What claims, refunds and the operator's view work on: the scheme's channel manager, its channels, and those set aside. */
+export interface GateChannels {
+  manager: BatchSettlementChannelManager;
+  storage: ChannelStorage;
+  setAside: SetAsideStore;
+}
+
+/**
+ * The offers for `pricedRoutes`, paid to `settings.payTo` through `facilitator`; `channels`: the store a channel's
+ * vouchers are kept in, and `setAside` the channels that take no more (this process's memory when not given).
+ */
+export function createOffers(settings: PaymentSettings, facilitator: FacilitatorClient, pricedRoutes: readonly RouteContract[], channels?: ChannelStorage, setAside?: SetAsideStore): Offers {
   const exact = exactPart(settings);
-  const batch: BatchPart | null = channels ? batchPart(settings, channels) : null;
+  const batch: BatchPart | null = channels ? batchPart(settings, channels, setAside ?? memorySetAside()) : null;
   const guarded = failClosed(facilitator);
   const resourceServer = new x402ResourceServer(guarded).register(settings.network, exact.server);
   resourceServer.registerExtension(bazaarResourceServerExtension);
@@ -69,7 +80,7 @@ export function createOffers(settings: PaymentSettings, facilitator: Facilitator
       await initialized();
       if (!batch || !partOf(BATCH_SCHEME)) return null;
       manager ??= batch.server.createChannelManager(guarded, settings.network, settings.asset.address as `0x${string}`);
-      return { manager, storage: batch.server.getStorage() };
+      return { manager, storage: batch.server.getStorage(), setAside: batch.setAside };
     },
   };
 }

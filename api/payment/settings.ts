@@ -128,7 +128,7 @@ export function paymentSettings(env: Env = process.env): PaymentSettings | null 
 }
 
 /** The scheme's bounds on a withdrawal delay (15 minutes to 30 days). */
-const WITHDRAW_DELAY_S = { min: 900, max: 2_592_000 };
+export const WITHDRAW_DELAY_S = { min: 900, max: 2_592_000 };
 
 function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number, unit: string): number {
   const text = env[name]?.trim();
