@@ -186,7 +186,7 @@ describe('a payer on a channel', () => {
     try {
       const channels = (await gate.channels())!;
       // Not yet idle: claimed and settled, not refunded.
-      const run = await claimAndRefund(channels.manager, channels.storage, settings);
+      const run = await claimAndRefund(channels, settings);
       expect(run.failures).toEqual([]);
       expect(run.refunds).toEqual([]);
       expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
@@ -195,12 +195,12 @@ describe('a payer on a channel', () => {
         expect.arrayContaining([expect.stringMatching(new RegExp(`^x402 claim: 1 channel\\(s\\), ${Number(owed) / 1e6} USDC, transaction 0x[0-9a-f]{64}$`))]),
       );
       // A run with nothing new claims nothing and moves nothing.
-      const again = await claimAndRefund(channels.manager, channels.storage, settings);
+      const again = await claimAndRefund(channels, settings);
       expect(again.claims).toEqual([]);
       expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
       // Idle past X402_CHANNEL_IDLE_DAYS: the rest of the deposit goes back to the payer; the channel is closed here.
       const later = Date.now() + (settings.channels.idleDays + 1) * 86_400_000;
-      const idle = await claimAndRefund(channels.manager, channels.storage, settings, later);
+      const idle = await claimAndRefund(channels, settings, later);
       expect(idle.refunds).toHaveLength(1);
       expect(await chain.balanceOf(payer.address)).toBe(payerBefore + DEPOSIT - owed);
       expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
@@ -231,7 +231,7 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
       const channels = (await gate.channels())!;
-      expect((await claimAndRefund(channels.manager, channels.storage, settings)).failures).toEqual([]);
+      expect((await claimAndRefund(channels, settings)).failures).toEqual([]);
     } finally {
       log.mockRestore();
     }
@@ -253,7 +253,7 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
       const channels = (await gate.channels())!;
-      expect((await claimAndRefund(channels.manager, channels.storage, settings)).settled?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      expect((await claimAndRefund(channels, settings)).settled?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     } finally {
       log.mockRestore();
     }
@@ -404,7 +404,7 @@ describe('32 payers in parallel, each on its own channel', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
       const channels = (await gate.channels())!;
-      const run = await claimAndRefund(channels.manager, channels.storage, settings);
+      const run = await claimAndRefund(channels, settings);
       expect(run.failures).toEqual([]);
     } finally {
       log.mockRestore();

@@ -10,6 +10,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { BATCH_SETTLEMENT_DOMAIN, voucherTypes } from '@x402/evm';
 import { InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { type Address, type Hex, encodeFunctionData, getAddress, parseAbi, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,28 @@ describe('a voucher payment in a form the escrow refuses', () => {
     const res = await callHandler(PREMIUM, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(good) } });
     expect(res.status).toBe(200);
     expect(BigInt((await storage.get(p.voucher.channelId))!.chargedCumulativeAmount)).toBe(BigInt(before.chargedCumulativeAmount) + 100_000n);
+  });
+});
+
+describe("a payment-identifier retry's voucher", () => {
+  it("in a form the escrow refuses, it is refused like a payment; the payer's own retry gets the answer again", async () => {
+    const key = generatePrivateKey();
+    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
+    const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
+    expect((await payer.fetch(PREMIUM)).status).toBe(200);
+    const offer = await required();
+    appendPaymentIdentifierToExtensions((offer.extensions ??= {}), 'retry-forms-0001');
+    const paid = await payer.client.createPaymentPayload(offer);
+    const first = await callHandler(PREMIUM, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(paid) } });
+    expect(first.status).toBe(200);
+    const charged = (await storage.get(channelPayload(paid).voucher.channelId))!.chargedCumulativeAmount;
+    for (const [label, payment, reason] of await forgeries(paid, key)) {
+      await expectRefused(payment, reason);
+      expect((await storage.get(channelPayload(paid).voucher.channelId))!.chargedCumulativeAmount, label).toBe(charged);
+    }
+    const retry = await callHandler(PREMIUM, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(paid) } });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('PAYMENT-RESPONSE')).toBe(first.headers.get('PAYMENT-RESPONSE'));
   });
 });
 
