@@ -1,7 +1,8 @@
 // `npm run bench`: runs every benchmark, one after another (each alone on the machine), and writes
 // docs/benchmarks.md from what they measured: the API against the raw node:net ceiling (free and
 // priced routes, MCP tool calls), the paid round trip on the local chain, prepaid channels (a voucher-paid request
-// against the gate off and an exact payment, where its time goes, 32 payers at once), the ingest at three corpus
+// against the gate off and an exact payment, where its time goes, 32 payers at once), the gas a paid answer costs on
+// the local chain (exact and batch-settlement), the ingest at three corpus
 // sizes, build times, the Vercel function's size and cold import, and the snapshot pages' weights; with the date, the
 // machine and the commit, and a line on every goal, met or missed. Not a test: it asserts nothing.
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { ROOT, astroBuild } from '../tests/support/server.ts';
 import type { ApiReport, ApiResult } from './api.ts';
 import type { ChannelsResult } from './channels-result.ts';
 import type { ColdResult } from './cold.ts';
+import type { GasResult } from './gas-report.ts';
 import type { Corpus } from './ingest.ts';
 import type { PagesResult } from './pages.ts';
 import type { X402Result } from './x402.ts';
@@ -94,6 +96,7 @@ try {
   const api = run<ApiReport>('api.ts');
   const x402 = run<X402Result>('x402.ts');
   const channels = run<ChannelsResult>('channels.ts');
+  const gas = run<GasResult>('gas.ts');
   const ingest = run<{ corpora: Corpus[] }>('ingest.ts', {}, ['--expose-gc']);
   const pages = run<PagesResult>('pages.ts');
 
@@ -189,6 +192,30 @@ try {
     goals.push(
       `${g.met ? 'Met' : '**Missed**'}: a voucher-paid request ${voucher.median.toFixed(2)} ms against ${off.median.toFixed(2)} ms for the same request with the gate off (median of ${c.vouchers}, one run): +${g.diff.toFixed(2)} ms (${bound}${g.rule === '5 ms' ? `; the check alone measured ${g.checkAlone.toFixed(2)} ms` : ''}).`,
       `${p.errors === 0 && p.doubleCharges === 0 && c.payee.exact && c.payee.journalAgrees ? 'Met' : '**Missed**'}: ${p.payers} payers in parallel on their own channels, ${p.callsEach} calls each after their deposits: ${p.errors} errors, ${p.doubleCharges} double charges; the payee gained ${c.payee.gained} on chain, ${c.payee.exact ? 'exactly' : 'NOT'} the ${c.payee.expected} charged in the run${c.payee.journalAgrees ? '' : ' (the server\'s journal disagrees with the receipts)'}.`,
+    );
+  }
+
+  md.push('## Gas per paid answer (local chain)', '');
+  {
+    const int = (x: number) => Math.round(x).toLocaleString('en-US');
+    const { gwei, ethUsd } = gas.example;
+    const usd = (g: number) => `$${((g * gwei * ethUsd) / 1e9).toPrecision(2)}`;
+    md.push(
+      `\`npm run bench:gas\` (bench/gas.ts): gasUsed from each transaction's receipt on the local chain (anvil as Base, the project's test token, escrow and deposit collector, the @x402/evm facilitator in process), paid through the gate in process. Typical: the median of a kind's later transactions (the first may pay once-only storage). USD at an EXAMPLE price, not measured: ${gwei} gwei a gas unit, $${ethUsd.toLocaleString('en-US')} an ETH, without an L2's L1 data fee.`,
+      '',
+      '| transaction | n | gas, first | gas, typical | calldata bytes | USD, typical (example) |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...gas.transactions.map((t) => `| ${t.label} | ${t.n} | ${int(t.first)} | ${int(t.typical)} | ${t.calldata} | ${usd(t.typical)} |`),
+      '',
+      `Gas per paid answer: exact is one settlement an answer; a channel is its deposit + its share of one claim transaction of 1, 10 or 100 channels + its share of the settle after that claim, over the answers it paid (the deposit call's answer counted); "+ refund" adds a cooperative refund of each channel's rest. Claims measured on channels with ${gas.vouchersPerChannel} vouchers each (a claim carries a channel's latest voucher only).`,
+      '',
+      `| scheme | channels a claim | answers a channel | gas an answer | vs exact | + refund | USD (example) | share of the $${gas.priceUsd} price |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...gas.perAnswer.map(
+        (p) =>
+          `| ${p.scheme} | ${p.channelsPerClaim ?? '-'} | ${p.answersPerChannel ?? '-'} | ${int(p.gas)} | ${(p.gas / gas.perAnswer[0].gas).toFixed(3)}× | ${p.withRefund === null ? '-' : int(p.withRefund)} | ${usd(p.gas)} | ${((100 * (p.gas * gwei * ethUsd)) / 1e9 / Number(gas.priceUsd)).toFixed(3)}% |`,
+      ),
+      '',
     );
   }
 

@@ -30,6 +30,8 @@ export interface OpenChannel {
   channelId: Hex;
   /** The channel's charged total after the deposit call. */
   charged: bigint;
+  /** The deposit's transaction (its gas is bench/gas.ts's). */
+  deposit: Hex;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function openChannel(chain: LocalChain, base: string, fetch: typeof
   const channelId = computeChannelId(channelConfig, NETWORK);
   const stated = (receipt.extra?.channelState as { channelId?: string } | undefined)?.channelId;
   if (stated?.toLowerCase() !== channelId.toLowerCase()) throw new Error(`the deposit's channel ${stated} is not the payer's ${channelId}`);
-  return { key, required, accepted, channelConfig, channelId, charged: PRICE };
+  return { key, required, accepted, channelConfig, channelId, charged: PRICE, deposit: receipt.transaction as Hex };
 }
 
 /** The channel's next `count` vouchers after `from` (cumulative: from + k × price), as PAYMENT-SIGNATURE headers. */

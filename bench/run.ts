@@ -65,15 +65,23 @@ export function buildNodeServer(dist: string, env: Record<string, string> = {}):
 }
 
 /**
- * Where the paid-path benchmarks (bench/x402.ts, bench/channels.ts) start: the shell's own payment settings cleared,
- * as every server of the run inherits this environment; REAL shards built from data/ in `tmp`; the Node server
- * built over them in `dist`.
+ * The shell's own payment settings cleared (every server and gate of the run would inherit them), and REAL shards
+ * built from data/ in `tmp`; returns the shards' folder. What the paid-path benchmarks share, built server or not.
  */
-export function paidBenchStart(tmp: string, dist: string): { shards: string; entry: string } {
+export function paidShards(tmp: string): string {
   for (const name of Object.keys(process.env)) if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY') || name === 'REDIS_URL') delete process.env[name];
   const shards = join(tmp, 'shards');
   const built = buildShards(REAL_DATA, shards);
   console.log(`REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`);
+  return shards;
+}
+
+/**
+ * Where the paid-path benchmarks over HTTP (bench/x402.ts, bench/channels.ts) start: {@link paidShards}, then the
+ * Node server built over them in `dist`.
+ */
+export function paidBenchStart(tmp: string, dist: string): { shards: string; entry: string } {
+  const shards = paidShards(tmp);
   console.log('building the Node server (astro build) and starting the local chain ...');
   return { shards, entry: buildNodeServer(dist, { SHARDS_DIR: shards }) };
 }
