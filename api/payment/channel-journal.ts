@@ -73,23 +73,12 @@ export class ChannelJournal implements ChannelStorage {
   }
 
   private replay(): void {
-    const path = join(this.dir, JOURNAL);
-    if (!existsSync(path)) return;
-    const lines = readFileSync(path, 'utf8').split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    lines.forEach((line, i) => {
-      let entry: Entry;
-      try {
-        entry = JSON.parse(line) as Entry;
-      } catch {
-        // Only the last line can be cut short (a machine, not a process, that stopped mid-write): it was never acknowledged.
-        if (i === lines.length - 1) return console.error(`x402: ${path}:${i + 1}: incomplete last line ignored`);
-        throw new ChannelJournalError(`${path}:${i + 1}: not a JSON line; the channel journal is damaged`);
-      }
-      if ('deleted' in entry && typeof entry.deleted === 'string') this.channels.delete(entry.deleted);
-      else if ('channel' in entry && typeof entry.channel?.channelId === 'string') this.channels.set(entry.channel.channelId.toLowerCase(), entry.channel);
-      else throw new ChannelJournalError(`${path}:${i + 1}: expected {"channel": {...}} or {"deleted": "<channel id>"}`);
-    });
+    for (const [key, channel] of replayJournal(join(this.dir, JOURNAL))) this.channels.set(key, channel);
+  }
+
+  /** The channels a directory holds, read without taking it (an operator's view while its server runs). */
+  static peek(dir: string): Channel[] {
+    return [...replayJournal(join(dir, JOURNAL)).values()].sort((a, b) => a.channelId.localeCompare(b.channelId));
   }
 
   /** Rewrites the journal as one line per channel (written whole, then renamed over the old one), and appends from there. */
@@ -139,6 +128,28 @@ export class ChannelJournal implements ChannelStorage {
     this.fd = -1;
     rmSync(join(this.dir, OWNER), { force: true });
   }
+}
+
+/** The channels a journal file holds, line by line; refuses a damaged journal, naming the line. */
+function replayJournal(path: string): Map<string, Channel> {
+  const channels = new Map<string, Channel>();
+  if (!existsSync(path)) return channels;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((line, i) => {
+    let entry: Entry;
+    try {
+      entry = JSON.parse(line) as Entry;
+    } catch {
+      // Only the last line can be cut short (a machine, not a process, that stopped mid-write): it was never acknowledged.
+      if (i === lines.length - 1) return console.error(`x402: ${path}:${i + 1}: incomplete last line ignored`);
+      throw new ChannelJournalError(`${path}:${i + 1}: not a JSON line; the channel journal is damaged`);
+    }
+    if ('deleted' in entry && typeof entry.deleted === 'string') channels.delete(entry.deleted);
+    else if ('channel' in entry && typeof entry.channel?.channelId === 'string') channels.set(entry.channel.channelId.toLowerCase(), entry.channel);
+    else throw new ChannelJournalError(`${path}:${i + 1}: expected {"channel": {...}} or {"deleted": "<channel id>"}`);
+  });
+  return channels;
 }
 
 function isAlive(pid: number): boolean {

@@ -138,6 +138,9 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
   return value;
 }
 
+/** Where the Node server keeps its prepaid channels without Redis (X402_CHANNELS_DIR). */
+export const channelsDir = (env: Env): string => resolve(env.X402_CHANNELS_DIR?.trim() || '.data/channels');
+
 function channels(env: Env): ChannelSettings {
   const claimIntervalS = wholeNumber(env, 'X402_CLAIM_INTERVAL_S', 3600, 10, 86_400, 'seconds');
   const withdrawDelayS = wholeNumber(env, 'X402_WITHDRAW_DELAY_S', 86_400, WITHDRAW_DELAY_S.min, WITHDRAW_DELAY_S.max, 'seconds');
@@ -153,7 +156,7 @@ function channels(env: Env): ChannelSettings {
   if (key && !(isHex(key) && key.length === 66))
     throw new PaymentSettingsError('X402_RECEIVER_AUTHORIZER_KEY: expected a private key, 0x and 64 hex digits');
   return {
-    dir: resolve(env.X402_CHANNELS_DIR?.trim() || '.data/channels'),
+    dir: channelsDir(env),
     claimIntervalS,
     idleDays: wholeNumber(env, 'X402_CHANNEL_IDLE_DAYS', 30, 1, 3650, 'days'),
     minDepositUsd: minDeposit,
