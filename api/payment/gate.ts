@@ -19,7 +19,6 @@ import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
 import { type CallOffer, MALFORMED_PAYLOAD, callPaymentRequired, malformedPayment402, refusedPayment402 } from './refusal.ts';
 import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessage, payment402, unavailable } from './replies.ts';
 import { type Paid, type PaidStep, type PaymentOption, type PaymentState, refused } from './scheme.ts';
-import type { SetAsideStore } from './set-aside.ts';
 import type { PaymentSettings } from './settings.ts';
 
 /** A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
@@ -147,7 +146,7 @@ export interface GateStores {
   /** Prepaid channels; without one, the gate offers `exact` alone. */
   channels?: ChannelStorage;
   /** The channels set aside, beside `channels` (default: this process's memory). */
-  setAside?: SetAsideStore;
+  setAside?: GateChannels['setAside'];
 }
 
 /**

@@ -45,7 +45,8 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
       if (problem) return abort(problem, 'The voucher is not in the form the escrow accepts for this channel');
       if (await setAside.get(voucher.channelId)) return abort(CHANNEL_SET_ASIDE, 'This channel is set aside: its vouchers could not be claimed; open a new channel');
       channel = await storage.get(voucher.channelId);
-    } catch {
+    } catch (e) {
+      console.error(`x402: channel state unavailable while checking a voucher: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
       return abort(STATE_UNAVAILABLE, 'Unable to establish channel verification state');
     }
     if (channel && channel.withdrawRequestedAt > 0 && !isBatchSettlementRefundPayload(raw))
@@ -63,7 +64,8 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
     if (ctx.result.isValid && requestedAt > 0 && (isBatchSettlementVoucherPayload(raw) || isBatchSettlementDepositPayload(raw))) {
       try {
         await storage.updateChannel(raw.voucher.channelId, (current) => (current ? { ...current, withdrawRequestedAt: requestedAt } : current));
-      } catch {
+      } catch (e) {
+        console.error(`x402: channel state unavailable while recording a withdrawal: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
         return abort(STATE_UNAVAILABLE, 'Unable to establish channel verification state');
       }
       return abort(CHANNEL_WITHDRAWING, "The payer asked the escrow to withdraw this channel's deposit: it takes no more vouchers; open a new channel");
