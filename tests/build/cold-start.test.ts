@@ -2,7 +2,11 @@
 // the gate on, and the MCP SDK only for /mcp; every answer is still the same. Proven on server.ts over the Node
 // build with a recorder preloaded that lists every module the process loads, read after each request. (The
 // Vercel function's entry is held to the same in tests/build/vercel.test.ts; `npm run bench:cold` times it.)
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configuredSettings } from '../../api/payment/configured.ts';
 import { PaymentSettingsError, paymentSettings } from '../../api/payment/settings.ts';
@@ -109,6 +113,32 @@ describe('the Node server with the gate on', () => {
     } finally {
       server.stop();
     }
+  });
+});
+
+describe('the native voucher check (api/payment/secp256k1.ts) unable to load', () => {
+  it('the Node server with the gate on refuses to start, naming the library and what to do: no slow check stands in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'no-secp256k1-'));
+    const hook = join(dir, 'no-binary.mjs');
+    // A platform the package ships no binary for, as the module loader would see it.
+    writeFileSync(
+      hook,
+      `import { registerHooks } from 'node:module';
+registerHooks({ resolve(specifier, context, next) {
+  if (specifier === 'secp256k1/bindings.js') throw new Error('simulated: no native build for this platform');
+  return next(specifier, context);
+} });`,
+    );
+    const env = { ...process.env, ASTRO_ENTRY: ENTRY, SHARDS_DIR: shards, X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: join(dir, 'channels'), NODE_OPTIONS: `--import=${hook}`, PORT: '0' };
+    const started = await promisify(execFile)(process.execPath, [join(ROOT, 'server.ts')], { cwd: ROOT, env, timeout: 30_000 }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    rmSync(dir, { recursive: true, force: true });
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain('Payment gate:');
+    expect(started.stderr).toContain('the native secp256k1 library could not load (simulated: no native build for this platform)');
+    expect(started.stderr).toContain('no slow fallback');
   });
 });
 

@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { keccak256, toBytes } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { errorBody } from '../../domain/contract.ts';
@@ -170,6 +172,21 @@ describe('DEPLOY_TARGET=vercel build', () => {
     const code = filesUnder(FUNC).filter((f) => /\.(mjs|js|json)$/.test(f) && !f.includes('node_modules'));
     expect(code.length).toBeGreaterThan(3);
     expect(code.filter((f) => readFileSync(f, 'utf8').includes('_functions/'))).toEqual([]);
+  });
+
+  it("carries the native voucher check: the function's code imports secp256k1's bindings, whose binary loads from the function's own folder and recovers a signer", async () => {
+    const code = filesUnder(FUNC).filter((f) => /\.m?js$/.test(f) && !f.includes('node_modules'));
+    expect(code.filter((f) => readFileSync(f, 'utf8').includes('secp256k1/bindings.js')).length).toBeGreaterThan(0);
+    const account = privateKeyToAccount(generatePrivateKey());
+    const digest = keccak256(toBytes('a voucher digest'));
+    const signature = await account.sign({ hash: digest });
+    const script = `
+      const secp = require('module').createRequire(${JSON.stringify(join(FUNC, 'entry.js'))})('secp256k1/bindings.js');
+      const sig = Buffer.from(${JSON.stringify(signature.slice(2, 130))}, 'hex');
+      const key = secp.ecdsaRecover(sig, ${Number.parseInt(signature.slice(130), 16) - 27}, Buffer.from(${JSON.stringify(digest.slice(2))}, 'hex'), false);
+      console.log(Buffer.from(key).toString('hex'));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: FUNC });
+    expect(`0x${stdout.trim()}`).toBe(account.publicKey);
   });
 
   it('prerenders /openapi.json as a static file equal to what the contract generates', () => {
