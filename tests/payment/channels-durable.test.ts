@@ -6,7 +6,7 @@ import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HTTPFacilitatorClient } from '@x402/core/server';
@@ -14,6 +14,7 @@ import { RedisChannelStorage } from '@x402/evm/batch-settlement/server/redis-sto
 import { installGate } from '../../api/payment/configured.ts';
 import { createGate } from '../../api/payment/gate.ts';
 import { closeRedis, sharedRedis } from '../../api/payment/redis.ts';
+import { redisSetAside } from '../../api/payment/set-aside.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { callHandler } from '../support/handlers.ts';
@@ -113,6 +114,7 @@ describe('the built server with prepaid channels', () => {
   afterAll(async () => {
     await facilitator?.stop();
     await chain?.stop();
+    if (redis) await closeRedis(redis.url); // this process's client of the set-aside test
     await redis?.stop();
   });
 
@@ -189,16 +191,29 @@ describe('the built server with prepaid channels', () => {
     let turn = 0;
     const pay = await newPayer((path) => `${servers[turn++ % 2].base}${path}`);
     const N = 8;
+    let channelId = '';
     for (let i = 0; i < N; i++) {
       const res = await pay(PREMIUM);
       expect(res.status).toBe(200);
       const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
       expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(String(BigInt(i + 1) * PRICE));
+      channelId = (receipt.extra?.channelState as { channelId: string }).channelId;
     }
+    // A channel set aside in Redis is set aside for both servers, and so is its clearing.
+    const setAside = redisSetAside(await sharedRedis(redis.url));
+    await setAside.add({ channelId, reason: 'a test', at: new Date().toISOString() });
+    for (let i = 0; i < 2; i++) {
+      const refused = await pay(PREMIUM);
+      expect(refused.status).toBe(402);
+      expect(decodePaymentRequiredHeader(refused.headers.get('PAYMENT-REQUIRED')!).error).toBe('channel_set_aside');
+    }
+    expect(await setAside.clear(channelId)).toBe(true);
+    for (let i = 0; i < 2; i++) expect((await pay(PREMIUM)).status).toBe(200);
+    const paid = BigInt(N + 2);
     const payeeBefore = await chain.balanceOf(chain.payee);
     // Both stop, and both claim: the second finds nothing left to claim.
     expect(await Promise.all(servers.map((s) => ended(s.child, 'SIGTERM')))).toEqual([0, 0]);
-    expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + BigInt(N) * PRICE);
+    expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + paid * PRICE);
   });
 });
 
