@@ -59,12 +59,20 @@ export function voucherCheck(network: string): VoucherCheck {
   const separator = hexToBytes(domainSeparator({ domain }));
   const identities = new Map<string, Identity>();
 
-  const identityOf = (config: ChannelTerms): Identity => {
-    const key = `${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|${config.token}|${config.withdrawDelay}|${config.salt}`.toLowerCase();
+  /** The channel's id and signer; null for a config with no id (an address whose mixed case is not its EIP-55 checksum). */
+  const identityOf = (config: ChannelTerms): Identity | null => {
+    // Case-sensitive: a config that differs only in its addresses' case may be one viem refuses.
+    const key = `${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|${config.token}|${config.withdrawDelay}|${config.salt}`;
     let identity = identities.get(key);
     if (!identity) {
       const signer = config.payerAuthorizer.toLowerCase() === zeroAddress ? config.payer : config.payerAuthorizer;
-      identity = { channelId: computeChannelId(config as never, chainId).toLowerCase(), signer: signer.slice(2).toLowerCase() };
+      let channelId: string;
+      try {
+        channelId = computeChannelId(config as never, chainId).toLowerCase();
+      } catch {
+        return null;
+      }
+      identity = { channelId, signer: signer.slice(2).toLowerCase() };
       if (identities.size >= IDENTITIES_KEPT) identities.clear();
       identities.set(key, identity);
     }
@@ -101,7 +109,7 @@ export function voucherCheck(network: string): VoucherCheck {
   return {
     problem(config, voucher) {
       const identity = identityOf(config);
-      if (voucher.channelId.toLowerCase() !== identity.channelId) return CHANNEL_ID_MISMATCH;
+      if (!identity || voucher.channelId.toLowerCase() !== identity.channelId) return CHANNEL_ID_MISMATCH;
       const amount = BigInt(voucher.maxClaimableAmount);
       if (amount > MAX_UINT128) return EXCEEDS_BALANCE;
       return recovered(voucher.signature, digestOf(identity.channelId, amount)) === identity.signer ? undefined : VOUCHER_SIGNATURE;

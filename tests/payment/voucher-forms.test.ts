@@ -69,6 +69,12 @@ const withPayload = (payment: PaymentPayload, change: (p: ChannelPayload) => voi
 
 // The same signature's other encodings, from (r, s, v).
 const parts = (signature: Hex) => ({ r: signature.slice(2, 66), s: BigInt(`0x${signature.slice(66, 130)}`), v: Number.parseInt(signature.slice(130), 16) });
+/** The checksummed address with its first letter's case flipped: the same 20 bytes, no longer a valid EIP-55 spelling. */
+const caseFlipped = (a: Address): Address => {
+  const i = a.slice(2).search(/[a-fA-F]/) + 2;
+  const c = a[i];
+  return `${a.slice(0, i)}${c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()}${a.slice(i + 1)}` as Address;
+};
 const hex64 = (n: bigint) => n.toString(16).padStart(64, '0');
 const highS = (signature: Hex): Hex => {
   const { r, s, v } = parts(signature);
@@ -121,6 +127,8 @@ async function forgeries(good: PaymentPayload, ownerKey: Hex): Promise<[string, 
     ['signed for another channel', signature(await signed(owner, THIS_ESCROW, anotherChannelId)), /voucher_signature/],
     // The escrow derives the channel from its config and never reads this id: the server must not key a record by it.
     ["another channel's id", withPayload(good, (q) => (q.voucher.channelId = anotherChannelId)), /channel_id_mismatch/],
+    // An address whose mixed case is not its checksum: a config with no channel id (refused, not a 503 of the store).
+    ['a bad address checksum', withPayload(good, (q) => (q.channelConfig.payer = caseFlipped(q.channelConfig.payer))), /channel_id_mismatch/],
   ];
 }
 
@@ -158,7 +166,7 @@ describe('a voucher payment in a form the escrow refuses', () => {
 
     const before = (await storage.get(p.voucher.channelId))!;
     const cases = await forgeries(good, key);
-    expect(cases).toHaveLength(8);
+    expect(cases).toHaveLength(9);
     for (const [label, payment, reason] of cases) {
       await expectRefused(payment, reason);
       const after = (await storage.get(p.voucher.channelId))!;
