@@ -13,7 +13,11 @@ import { InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { type Address, type Hex, encodeFunctionData, getAddress, parseAbi, verifyTypedData } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleMcp } from '../../api/mcp/endpoint.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
@@ -180,6 +184,38 @@ describe('a voucher payment in a form the escrow refuses', () => {
     const res = await callHandler(PREMIUM, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(good) } });
     expect(res.status).toBe(200);
     expect(BigInt((await storage.get(p.voucher.channelId))!.chargedCumulativeAmount)).toBe(BigInt(before.chargedCumulativeAmount) + 100_000n);
+  });
+});
+
+describe('an MCP tool call paid with a voucher in a form the escrow refuses', () => {
+  it('gets the payment-required result with the reason, no figures, nothing charged; the good voucher pays', async () => {
+    const key = generatePrivateKey();
+    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
+    const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
+    expect((await payer.fetch(PREMIUM)).status).toBe(200);
+    const mcp = new Client({ name: 'voucher-forms', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)) }));
+    try {
+      const call = (payment?: PaymentPayload) =>
+        mcp.callTool({ name: 'get_premium', arguments: { state: 'TX' }, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) }) as Promise<CallToolResult>;
+      const offer = (await call()).structuredContent as unknown as PaymentRequired;
+      const good = await payer.client.createPaymentPayload(offer);
+      const { voucher } = channelPayload(good);
+      const before = (await storage.get(voucher.channelId))!.chargedCumulativeAmount;
+      for (const [label, payment, reason] of await forgeries(good, key)) {
+        const refused = await call(payment);
+        expect(refused.isError, label).toBe(true);
+        expect((refused.structuredContent as unknown as PaymentRequired).error, label).toMatch(reason);
+        // The terms again, and nothing of the answer.
+        expect(Object.keys(refused.structuredContent!).filter((k) => !['x402Version', 'error', 'resource', 'accepts', 'extensions'].includes(k)), label).toEqual([]);
+        expect((await storage.get(voucher.channelId))!.chargedCumulativeAmount, label).toBe(before);
+      }
+      const paid = await call(good);
+      expect(paid.isError).toBeFalsy();
+      expect(BigInt((await storage.get(voucher.channelId))!.chargedCumulativeAmount)).toBe(BigInt(before) + 100_000n);
+    } finally {
+      await mcp.close();
+    }
   });
 });
 
