@@ -1,6 +1,7 @@
 // The channel benchmark's HTTP rounds, one request at a time, in an order that rotates round by round: a voucher-paid
 // request, the same URL with the gate off, the gate-on 402, an exact payment every few rounds, and in this process
-// the package's check alone and the whole paid request with its gate-off twin (./channels-rig.ts).
+// the scheme's check alone (the project's voucher check in it) and the whole paid request with its gate-off twin
+// (./channels-rig.ts).
 import { EXACT_EVERY, N, PREMIUM, PRICE, WARMUP } from './channels-config.ts';
 import { expectVoucherPaid, openChannel, presign, receiptOf } from './channels-payer.ts';
 import type { ChannelsResult } from './channels-result.ts';
@@ -90,10 +91,11 @@ async function targetsOf(servers: Servers, rig: Rig) {
       return ms;
     },
   };
-  // The package's own check alone, in this process, in the same rounds: on this machine code that runs between waits
-  // (as a server's does, one request at a time) is slower than in a tight loop, so the check is timed as the requests are.
+  // The scheme's check alone (resourceServer.verifyPayment on a voucher, the project's voucher check in it), in this
+  // process, in the same rounds: on this machine code that runs between waits (as a server's does, one request at a
+  // time) is slower than in a tight loop, so the check is timed here as the requests are.
   // The same, for the whole paid request and its gate-off twin in process (no socket): what the gate costs around the check.
-  const checkAlone: Target = { label: "in process: the package's check alone", pid: undefined, run: () => rig.checkAlone() };
+  const checkAlone: Target = { label: "in process: the scheme's check alone", pid: undefined, run: () => rig.checkAlone() };
   const paidInProcess: Target = { label: 'in process: voucher-paid request (no socket)', pid: undefined, run: () => rig.request(true) };
   const offInProcess: Target = { label: 'in process: the same request, gate off', pid: undefined, run: () => rig.request(false) };
   return {
@@ -108,7 +110,7 @@ export async function httpRounds(servers: Servers, rig: Rig): Promise<HttpRounds
   const times = new Map<Target, number[]>(targets.map((t) => [t, []]));
   const cpu = new Map<Target, (number | null)[]>(targets.map((t) => [t, []]));
   console.log(
-    `measuring over HTTP: ${WARMUP} warm-up rounds, then ${N} rounds of a voucher-paid, a gate-off and a 402-only request, and in this process the package's check alone, ` +
+    `measuring over HTTP: ${WARMUP} warm-up rounds, then ${N} rounds of a voucher-paid, a gate-off and a 402-only request, and in this process the scheme's check alone, ` +
       `a voucher-paid request and its gate-off twin; an exact-paid one every ${EXACT_EVERY} rounds (one at a time, order rotating), node ${process.version}`,
   );
   for (let r = 0; r < WARMUP + N; r++) {

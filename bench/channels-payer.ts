@@ -57,16 +57,20 @@ export async function openChannel(chain: LocalChain, base: string, fetch: typeof
   return { key, required, accepted, channelConfig, channelId, charged: PRICE, deposit: receipt.transaction as Hex };
 }
 
-/** The channel's next `count` vouchers after `from` (cumulative: from + k × price), as PAYMENT-SIGNATURE headers. */
-export async function presign(channel: OpenChannel, from: bigint, count: number): Promise<string[]> {
+/** The channel's next `count` vouchers after `from` (cumulative: from + k × price), signed with the channel's key by the official client. */
+export async function signVouchers(channel: OpenChannel, from: bigint, count: number): Promise<Awaited<ReturnType<typeof signVoucher>>[]> {
   const signer = toClientEvmSigner(privateKeyToAccount(channel.key));
-  const headers: string[] = [];
-  for (let k = 1; k <= count; k++) {
-    const voucher = await signVoucher(signer, channel.channelId, String(from + BigInt(k) * PRICE), NETWORK);
+  const vouchers: Awaited<ReturnType<typeof signVoucher>>[] = [];
+  for (let k = 1; k <= count; k++) vouchers.push(await signVoucher(signer, channel.channelId, String(from + BigInt(k) * PRICE), NETWORK));
+  return vouchers;
+}
+
+/** The same vouchers as PAYMENT-SIGNATURE headers. */
+export async function presign(channel: OpenChannel, from: bigint, count: number): Promise<string[]> {
+  return (await signVouchers(channel, from, count)).map((voucher) => {
     const payment: PaymentPayload = { x402Version: 2, accepted: channel.accepted, resource: channel.required.resource, payload: { type: 'voucher', channelConfig: channel.channelConfig, voucher } as never };
-    headers.push(encodePaymentSignatureHeader(payment));
-  }
-  return headers;
+    return encodePaymentSignatureHeader(payment);
+  });
 }
 
 /** Checks a voucher-paid answer: 200, the reference body, a successful receipt with no transaction for exactly `charged`. */

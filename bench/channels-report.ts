@@ -1,5 +1,6 @@
-// What the channel benchmark prints: the HTTP rounds' table, the in-process steps, where a voucher's time goes and
-// the goal it is held to, the parallel payers and the payee's gain; and the results as written to BENCH_JSON.
+// What the channel benchmark prints: the HTTP rounds' table, the in-process steps, the signature check timed alone
+// and where a voucher's time goes, each against its goal, the parallel payers and the payee's gain; and the results
+// as written to BENCH_JSON.
 import { HTTP_GOAL_MS, M, N, PAYERS, PRICE, STEP_N, usdc } from './channels-config.ts';
 import type { HttpRounds } from './channels-http.ts';
 import type { ParallelRun } from './channels-parallel.ts';
@@ -37,21 +38,31 @@ export function printSteps(steps: Steps): void {
   console.log(`facilitator calls while measuring vouchers: ${steps.facilitatorCalls}`);
 }
 
+/** The signature check timed alone, against its goal. */
+export function printSignatureCheck(sig: ChannelsResult['signatureCheck']): void {
+  console.log(
+    `\nthe signature check timed alone (the project's voucher check, voucherCheck(NETWORK).problem(config, voucher), built once as the server builds it; ` +
+      `${sig.n} calls after ${sig.warmup} warm-up, each timed by itself, each on a voucher of its own signed beforehand, every one valid): median ${ms(sig.median, 4)} ms, p99 ${ms(sig.p99, 4)} ms`,
+  );
+  console.log(`goal: the voucher's signature check ≤ ${sig.goalMs} ms (median of ${sig.n}, timed alone): ${sig.met ? 'MET' : 'MISSED'}: ${ms(sig.median, 4)} ms ${sig.met ? '≤' : '>'} ${sig.goalMs} ms`);
+}
+
 /** Where voucher-paid − gate off goes over HTTP, and the goal it is held to; returns the goal's verdict. */
 export function printWhereTimeGoes({ rows }: HttpRounds, steps: Steps): ChannelsResult['goal'] {
   const [voucherRow, offRow, challengeRow, checkRow, paidInProcessRow, offInProcessRow] = rows;
   const { voucherMinusOff, exactMinusOff } = minusOff(rows);
-  // The bound is the check alone as timed in the HTTP rounds: the same run, the same rhythm as the difference it bounds.
   const check = checkRow.median;
   const gatePart = paidInProcessRow.median - offInProcessRow.median;
-  const bound = Math.max(HTTP_GOAL_MS, check + 1);
-  const rule = check + 1 > HTTP_GOAL_MS ? 'check alone + 1 ms' : '5 ms';
-  const goal = { diff: voucherMinusOff, checkAlone: check, checkAloneHot: steps.checkAlone, bound, rule, met: voucherMinusOff <= bound } as ChannelsResult['goal'];
+  const goal = { diff: voucherMinusOff, bound: HTTP_GOAL_MS, met: voucherMinusOff <= HTTP_GOAL_MS };
   console.log(
-    `\nthe package's own check alone (the scheme's local voucher verification, resourceServer.verifyPayment on a voucher, measured alone): ${ms(check, 3)} ms in the HTTP rounds (median of ${checkRow.n}), ` +
-      `${ms(steps.checkAlone, 3)} ms in a tight loop (step 4)`,
+    `\nthe scheme's check alone (resourceServer.verifyPayment on a voucher, checked locally, channel reserved; the project's voucher check in it): ` +
+      `${ms(check, 3)} ms in the HTTP rounds (median of ${checkRow.n}), ${ms(steps.checkAlone, 3)} ms in a tight loop (step 4)`,
   );
-  console.log(`  of which viem's verifyTypedData ${ms(steps.verifyTypedData, 3)} ms and 3 × computeChannelId ${ms(3 * steps.computeChannelId, 3)} ms`);
+  console.log(`  of which the project's voucher check ${ms(steps.voucherCheck, 3)} ms (step 4a) and the rest of the check ${ms(steps.checkAlone - steps.voucherCheck, 3)} ms (step 4b)`);
+  console.log(
+    `  not on the voucher path: the package's own check, which the project's replaced there, would cost viem's verifyTypedData ${ms(steps.verifyTypedData, 3)} ms + 3 × computeChannelId ` +
+      `${ms(3 * steps.computeChannelId, 3)} ms = ${ms(steps.verifyTypedData + 3 * steps.computeChannelId, 3)} ms a voucher`,
+  );
   const cpuOf = (row: (typeof rows)[number]) => (row.serverCpuMs === null ? '-' : `${ms(row.serverCpuMs, 2)} ms`);
   const cpuDiff = (a: (typeof rows)[number], b: (typeof rows)[number]) => (a.serverCpuMs === null || b.serverCpuMs === null ? '-' : `${ms(a.serverCpuMs - b.serverCpuMs, 2)} ms`);
   console.log(`\nwhere voucher-paid − gate off over HTTP (${ms(voucherMinusOff, 2)} ms, medians of ${N}) goes (latency; the servers' own CPU per request beside it):`);
@@ -59,12 +70,12 @@ export function printWhereTimeGoes({ rows }: HttpRounds, steps: Steps): Channels
   console.log(`    the kept challenge) against kept bytes through the raw front                       ${ms(challengeRow.median - offRow.median, 2).padStart(6)} ms   CPU ${cpuDiff(challengeRow, offRow)}`);
   console.log(`  voucher-paid − 402 only: the payment, and an 80 KB answer instead of {}               ${ms(voucherRow.median - challengeRow.median, 2).padStart(6)} ms   CPU ${cpuDiff(voucherRow, challengeRow)}`);
   console.log(`    in process, the gate's part of a voucher-paid request, in the same rounds           ${ms(gatePart, 2).padStart(6)} ms   (in a tight loop, step 9: ${ms(steps.paid - steps.off, 3)} ms)`);
-  console.log(`    of which the package's own check alone, in the same rounds                          ${ms(check, 2).padStart(6)} ms   (step 4: ${ms(steps.checkAlone, 3)} ms)`);
+  console.log(`    of which the scheme's check alone, in the same rounds                               ${ms(check, 2).padStart(6)} ms   (step 4: ${ms(steps.checkAlone, 3)} ms)`);
   console.log(`    and the gate around the check, in the same rounds (no socket)                       ${ms(gatePart - check, 2).padStart(6)} ms   (step 9 − step 4: ${ms(steps.paid - steps.off - steps.checkAlone, 3)} ms)`);
   console.log(`  server CPU per request: voucher-paid ${cpuOf(voucherRow)}, 402 only ${cpuOf(challengeRow)}, gate off ${cpuOf(offRow)} (in 10 ms ticks, averaged over each n)`);
   console.log(
-    `goal: voucher − gate off ≤ 5 ms, or, when the package's check alone makes that out of reach, ≤ the check alone + 1 ms = ${ms(check + 1, 2)} ms. ` +
-      `In force: ${rule} (bound ${ms(bound, 2)} ms). ${goal.met ? 'MET' : 'MISSED'}: ${ms(voucherMinusOff, 2)} ms ${goal.met ? '≤' : '>'} ${ms(bound, 2)} ms`,
+    `goal: a voucher-paid answer ≤ ${HTTP_GOAL_MS} ms above the same answer gate off (medians of ${N}, over HTTP, one run): ` +
+      `${goal.met ? 'MET' : 'MISSED'}: ${ms(voucherMinusOff, 2)} ms ${goal.met ? '≤' : '>'} ${HTTP_GOAL_MS} ms`,
   );
   console.log(`exact-paid − gate off: ${ms(exactMinusOff, 2)} ms (the facilitator settles on chain before the answer)`);
   return goal;
@@ -93,7 +104,14 @@ export function printPayee({ exitCode, channels, journalCharged, unclaimed, vouc
 }
 
 /** The results as written to BENCH_JSON. */
-export function resultOf(http: HttpRounds, steps: Steps, goal: ChannelsResult['goal'], parallel: ChannelsResult['parallel'], payee: ChannelsResult['payee']): ChannelsResult {
+export function resultOf(
+  http: HttpRounds,
+  steps: Steps,
+  signatureCheck: ChannelsResult['signatureCheck'],
+  goal: ChannelsResult['goal'],
+  parallel: ChannelsResult['parallel'],
+  payee: ChannelsResult['payee'],
+): ChannelsResult {
   const { rows } = http;
   const [, , , checkRow, paidInProcessRow, offInProcessRow] = rows;
   const { voucherMinusOff, exactMinusOff } = minusOff(rows);
@@ -105,10 +123,12 @@ export function resultOf(http: HttpRounds, steps: Steps, goal: ChannelsResult['g
     stepN: STEP_N,
     steps: steps.rows,
     checkAlone: steps.checkAlone,
+    voucherCheck: steps.voucherCheck,
     verifyTypedData: steps.verifyTypedData,
     computeChannelId: steps.computeChannelId,
     inProcess: { paid: steps.paid, off: steps.off },
     inRounds: { check: checkRow.median, paid: paidInProcessRow.median, off: offInProcessRow.median },
+    signatureCheck,
     goal,
     parallel,
     payee,

@@ -29,10 +29,11 @@ function countedFacilitator(inner: FacilitatorClient): FacilitatorClient & { cal
 }
 
 /**
- * The package's own check in this process, on a channel of its own: a gate built as the server builds it (a channel
+ * The voucher path in this process, on a channel of its own: a gate built as the server builds it (a channel
  * journal in a temp dir, the chain's facilitator in process, which vouchers never call), and a resource server as
- * the gate builds its own, for the steps the gate runs inside one call. Used by the step table and, between the
- * HTTP requests, to time the check alone in the same rounds as the requests it bounds.
+ * the gate builds its own, for the steps the gate runs inside one call. Used by the step table, by the signature
+ * check timed alone (its channel's key and config) and, between the HTTP requests, to time the scheme's check alone
+ * in the same rounds as the requests.
  */
 export async function openRig(chain: LocalChain, shards: string, facilitatorUrl: string, dir: string) {
   const restore = readShardsFrom(shards);
@@ -72,6 +73,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
     const vouchers = await presign(channel, first, 2 * (STEP_WARMUP + STEP_N) + (WARMUP + N) + 2);
     const rig = {
       gate,
+      channel,
       url,
       reference,
       server,
@@ -99,7 +101,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
         rig.charged += PRICE;
         return elapsed;
       },
-      /** The package's own check on the next voucher, timed alone; its reservation released after (untimed). */
+      /** The scheme's check (with the project's voucher check in it) on the next voucher, timed alone; its reservation released after (untimed). */
       async checkAlone(): Promise<number> {
         const payload = decodePaymentSignatureHeader(rig.nextHeader());
         const t = performance.now();

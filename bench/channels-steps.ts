@@ -1,5 +1,7 @@
 // Step by step, in process: each part of a voucher's paid path timed alone on the rig (./channels-rig.ts), down to
-// viem's signature check and computeChannelId, then the whole paid request against the same with the gate off.
+// the project's voucher check (api/payment/voucher-check.ts); beside it, off the path, what the package's own check
+// would cost a voucher (viem's verifyTypedData, computeChannelId); then the whole paid request against the same with
+// the gate off.
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT_DOMAIN, voucherTypes } from '@x402/evm';
@@ -12,6 +14,7 @@ import { median } from './stats.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { installGate } from '../api/payment/configured.ts';
 import { isWellFormedPayload } from '../api/payment/payload.ts';
+import { voucherCheck } from '../api/payment/voucher-check.ts';
 import { NETWORK } from '../tests/support/chain.ts';
 
 /** One step of the in-process table: `run` is timed; `before` and `after` are not (setup, checks, release). */
@@ -47,7 +50,10 @@ async function interleaved(steps: Step[]): Promise<number[][]> {
 
 export interface Steps {
   rows: { step: string; median: number }[];
+  /** Step 4, the scheme's check (with the project's voucher check in it), and 4a, the project's voucher check. */
   checkAlone: number;
+  voucherCheck: number;
+  /** Off the voucher path: what the package's own check spent on a voucher (verifyTypedData, and computeChannelId 3 times). */
   verifyTypedData: number;
   computeChannelId: number;
   paid: number;
@@ -77,9 +83,11 @@ function chargeNext(rig: Rig, receipt: SettleResponse | null, what: string): voi
   if (receipt?.success !== true || chargedOf(receipt) !== rig.charged) throw new Error(`${what}: receipt ${JSON.stringify(receipt)}, expected charged ${rig.charged}`);
 }
 
-/** Steps 1 to 4: the check's parts, each on the channel's next voucher. */
+/** Steps 1 to 4: the check's parts, each on the channel's next voucher; and, off the path, the package's check's parts. */
 function checkSteps(rig: Rig): Step[] {
   const { server, offered, declared, matching, nextHeader } = rig;
+  // Built once, as api/payment/batch.ts builds the server's: the channel id is computed once per channel config.
+  const check = voucherCheck(NETWORK);
   // What each step works on, set up (untimed) by its `before`.
   let header = '';
   let payload = {} as PaymentPayload;
@@ -110,7 +118,7 @@ function checkSteps(rig: Rig): Step[] {
     },
     {
       // It reserves the channel: released after (untimed), so the same voucher is the next one again.
-      label: "4. the package's own check: resourceServer.verifyPayment on a voucher (checked locally, channel reserved)",
+      label: "4. the scheme's check: resourceServer.verifyPayment on a voucher, the project's voucher check in it (checked locally, channel reserved)",
       before: fresh,
       run: async () => {
         const verified = await server.verifyPayment(payload, matching, declared);
@@ -119,19 +127,32 @@ function checkSteps(rig: Rig): Step[] {
       after: () => server.createPaymentCancellationDispatcher(payload, matching, declared).cancel({ reason: 'handler_failed' }),
     },
     {
-      label: '   4a. viem verifyTypedData of the voucher (as the scheme calls it)',
+      label: '   4a. the project\'s voucher check: voucherCheck(NETWORK).problem(config, voucher), built once as the server builds it',
+      before: fresh,
+      run: () => {
+        const problem = check.problem(voucher.raw.channelConfig, voucher.raw.voucher);
+        if (problem !== undefined) throw new Error(`the project's voucher check refused the voucher: ${problem}`);
+      },
+    },
+    // 4b, the rest of step 4, is computed (stepByStep). What the package's own check spent on a voucher, no longer on its path:
+    {
+      label: "   4c. not on the voucher path, the package's check would cost: viem verifyTypedData of the voucher (its signature check)",
       before: fresh,
       run: async () => {
         if (!(await verifyTypedData({ address: voucher.signer, ...voucher.typed, signature: voucher.raw.voucher.signature }))) throw new Error('verifyTypedData: not the payer');
       },
     },
-    { label: '      4a.1 of which hashTypedData (the EIP-712 hash)', before: fresh, run: () => hashTypedData(voucher.typed) },
+    { label: '      4c.1 of which hashTypedData (the EIP-712 hash)', before: fresh, run: () => hashTypedData(voucher.typed) },
     {
-      label: '      4a.2 of which recoverAddress (secp256k1 public key recovery)',
+      label: '      4c.2 of which recoverAddress (secp256k1 public key recovery, in JS)',
       before: () => (fresh(), (hash = hashTypedData(voucher.typed))),
       run: () => recoverAddress({ hash, signature: voucher.raw.voucher.signature }),
     },
-    { label: '   4b. computeChannelId (one call; the check makes 3)', before: fresh, run: () => computeChannelId(voucher.raw.channelConfig, NETWORK) },
+    {
+      label: "   4d. not on the voucher path: computeChannelId (one call; the package's check made 3 a voucher, the project's makes 1 a channel config)",
+      before: fresh,
+      run: () => computeChannelId(voucher.raw.channelConfig, NETWORK),
+    },
   ];
 }
 
@@ -201,15 +222,19 @@ export async function stepByStep(rig: Rig): Promise<Steps> {
     const times = await interleaved(steps);
     const medians = times.map(median);
     const rows = steps.map((step, i) => ({ step: step.label, median: medians[i] }));
-    const at = (prefix: string) => medians[steps.findIndex((s) => s.label.trimStart().startsWith(prefix))];
-    const [checkAlone, verifyTyped, channelIdTime, paid, off] = [at('4.'), at('4a.'), at('4b.'), at('7.'), at('8.')];
-    rows.splice(rows.findIndex((r) => r.step.trimStart().startsWith('5.')), 0, { step: '   4c. the rest of the check (4 − 4a − 3 × 4b): channel read, reservation, hooks', median: checkAlone - verifyTyped - 3 * channelIdTime });
+    const indexOf = (prefix: string) => steps.findIndex((s) => s.label.trimStart().startsWith(`${prefix} `));
+    const at = (prefix: string) => medians[indexOf(prefix)];
+    const [checkAlone, ownCheck, verifyTyped, channelIdTime, paid, off] = [at('4.'), at('4a.'), at('4c.'), at('4d.'), at('7.'), at('8.')];
+    rows.splice(indexOf('4a.') + 1, 0, {
+      step: '   4b. the rest of the check (4 − 4a): set-aside and channel reads, terms and balance, reservation, hooks',
+      median: checkAlone - ownCheck,
+    });
     const ownSteps = ['1.', '2.', '3.', '3b.', '4.', '5.', '6.'].reduce((sum, p) => sum + at(p), 0);
     rows.push(
       { step: "9. the gate's part of a voucher-paid request (7 − 8)", median: paid - off },
       { step: '10. of which outside steps 1-6 (9 − Σ 1-6): canonical URL, challenge lookup, Response and its headers, awaits', median: paid - off - ownSteps },
     );
-    return { rows, checkAlone, verifyTypedData: verifyTyped, computeChannelId: channelIdTime, paid, off, facilitatorCalls: rig.facilitatorCalls() };
+    return { rows, checkAlone, voucherCheck: ownCheck, verifyTypedData: verifyTyped, computeChannelId: channelIdTime, paid, off, facilitatorCalls: rig.facilitatorCalls() };
   } finally {
     installGate(undefined);
   }
