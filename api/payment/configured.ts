@@ -67,7 +67,9 @@ async function channelStores(settings: PaymentSettings): Promise<{ channels?: Ch
   const [{ ChannelJournal }, { fileSetAside }] = await Promise.all([import('./channel-journal.ts'), import('./set-aside.ts')]);
   const journal = ChannelJournal.open(settings.channels.dir);
   closers.push(() => journal.close());
-  return { channels: journal, setAside: fileSetAside(settings.channels.dir) };
+  const setAside = fileSetAside(settings.channels.dir);
+  await setAside.list(); // a damaged set-aside file stops the server at start, naming it, as a damaged journal does
+  return { channels: journal, setAside };
 }
 
 /** What the configured gate opened and must give up when the process stops (the channel directory). */

@@ -142,6 +142,21 @@ registerHooks({ resolve(specifier, context, next) {
   });
 });
 
+describe('a damaged set-aside file in X402_CHANNELS_DIR', () => {
+  it('the Node server with the gate on refuses to start, naming the file and what it should hold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'damaged-set-aside-'));
+    writeFileSync(join(dir, 'set-aside.json'), '{"setAside": [{"channelId": "0x1"}]}');
+    const env = { ...process.env, ASTRO_ENTRY: ENTRY, SHARDS_DIR: shards, X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: dir, PORT: '0' };
+    const started = await promisify(execFile)(process.execPath, [join(ROOT, 'server.ts')], { cwd: ROOT, env, timeout: 30_000 }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    rmSync(dir, { recursive: true, force: true });
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain(`${join(dir, 'set-aside.json')}: setAside[0]: expected {"channelId": "0x<64 hex>"`);
+  });
+});
+
 describe('configuredSettings (what the Node server checks at start, before loading settings.ts)', () => {
   it("is settings.ts's own answer: null exactly when X402_PAY_TO is unset or blank, the settings or the same error otherwise", async () => {
     for (const env of [{}, { X402_PAY_TO: '' }, { X402_PAY_TO: '  ' }, { X402_NETWORK: 'eip155:84532' }]) {
