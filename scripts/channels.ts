@@ -95,7 +95,10 @@ try {
     if (!(await store.setAside.clear(args.clear))) {
       console.error(`channels: ${args.clear} is not set aside in ${store.where}`);
       process.exitCode = 1;
-    } else console.log(`channel ${args.clear} cleared: it takes vouchers again, and the next claim run claims it`);
+    } else
+      console.log(
+        `channel ${args.clear} cleared: it takes vouchers again; its payer's next voucher replaces the kept one, and the next claim run tries it (a kept voucher the escrow still refuses sets it aside again)`,
+      );
   } else {
     const aside = new Map((await store.setAside.list()).map((e) => [e.channelId, e]));
     const channels = await store.channels();

@@ -13,7 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import type { SetAsideStore } from './set-aside.ts';
 import type { PaymentSettings } from './settings.ts';
-import { voucherCheck } from './voucher-check.ts';
+import { type VoucherCheck, voucherCheck } from './voucher-check.ts';
 import { ownVoucherCheck } from './voucher-hooks.ts';
 import { type PaidStep, type Paid, type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
 import { minDepositAmount, paymentPrice, paymentTerms } from './terms.ts';
@@ -30,7 +30,7 @@ const STATE_UNAVAILABLE = 'invalid_batch_settlement_evm_verification_state_unava
 /** The channel store could not be reached: nothing was charged or answered. */
 export class ChannelsUnavailable extends Error {}
 
-export type BatchPart = SchemePart & { server: BatchSettlementEvmScheme; setAside: SetAsideStore };
+export type BatchPart = SchemePart & { server: BatchSettlementEvmScheme; setAside: SetAsideStore; check: VoucherCheck };
 
 /** The scheme's part; loads the native voucher check (./voucher-check.ts), and throws when it cannot. */
 export function batchPart(settings: PaymentSettings, storage: ChannelStorage, setAside: SetAsideStore): BatchPart {
@@ -51,6 +51,7 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
     scheme: BATCH_SCHEME,
     server,
     setAside,
+    check,
     option: (route: RouteContract) => ({
       scheme: BATCH_SCHEME,
       network: settings.network,

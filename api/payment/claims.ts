@@ -12,15 +12,12 @@ import type { PaymentSettings } from './settings.ts';
 /** Vouchers per claim transaction (the package's default). */
 const CLAIMS_PER_TRANSACTION = 100;
 const NOTHING_TO_SETTLE = 'invalid_batch_settlement_evm_nothing_to_settle';
-/** The facilitator's word for a claim the chain refused (simulated or sent): split, since one voucher may be to blame. */
-const CLAIM_REFUSED = /^Claim failed: invalid_batch_settlement_evm_claim_(simulation|transaction)_failed\b/;
-
 export interface ClaimRun {
   claims: { channels: number; amount: string; transaction: string }[];
   refunds: { channel: string; amount: string; transaction: string }[];
   /** The settlement that moved the claimed funds to the payee, if any were waiting. */
   settled?: { transaction: string };
-  /** Channels set aside by this run: a claim of their voucher alone failed. */
+  /** Channels set aside by this run: their kept voucher is one the escrow refuses, or the chain refused a claim of it alone. */
   setAside: { channel: string; reason: string }[];
   /** What failed (a claim the facilitator could not make, a refund, the settlement), each said once in the log. */
   failures: string[];
@@ -46,7 +43,14 @@ export async function claimAndRefund(channels: GateChannels, settings: PaymentSe
 
   const aside = new Set((await channels.setAside.list()).map((e) => e.channelId));
   const claimable = (await storage.list()).filter((c) => !aside.has(c.channelId.toLowerCase()));
-  const owing = claimable.filter((c) => owed(c) > 0n);
+  // A voucher kept before every kept voucher was checked as the escrow checks it (an older version) is set aside
+  // without asking the chain: a claim batch holding it would revert whole.
+  const owing: Channel[] = [];
+  for (const c of claimable.filter((c) => owed(c) > 0n)) {
+    const problem = channels.check.problem(c.channelConfig, { channelId: c.channelId, maxClaimableAmount: c.signedMaxClaimable, signature: c.signature });
+    if (problem) await setChannelAside(channels, c, `its kept voucher is one the escrow refuses (${problem})`, run, usd);
+    else owing.push(c);
+  }
   for (let i = 0; i < owing.length; i += CLAIMS_PER_TRANSACTION) await claimSplitting(channels, owing.slice(i, i + CLAIMS_PER_TRANSACTION), run, usd);
 
   // Idle channels chosen here, one refund at a time: the manager's refundIdleChannels stops at the first refund
@@ -81,38 +85,55 @@ export async function claimAndRefund(channels: GateChannels, settings: PaymentSe
 }
 
 /**
- * Claims `batch` in one transaction; one the chain refuses is split in halves, and so on, until every channel that
- * can be claimed is, and a channel that cannot be claimed alone is set aside (logged once: it is left out of every
- * later run until an operator clears it). A failure that is not the chain's refusal (the facilitator unreachable)
- * says nothing of any channel: it is reported, and the next run tries again.
+ * Claims `batch` in one transaction; one the chain refuses (the contract reverted, in simulation or on chain) is split
+ * in halves, and so on, until every channel that can be claimed is, and a channel the chain refuses alone is set
+ * aside. Any other failure (the facilitator or its chain unreachable, out of gas money) says nothing of any channel:
+ * it is reported, the batch is not split, and the next run tries again.
  */
 async function claimSplitting(channels: GateChannels, batch: Channel[], run: ClaimRun, usd: (atomic: bigint) => string): Promise<void> {
   const ids = new Set(batch.map((c) => c.channelId.toLowerCase()));
+  let selected: Channel[] = [];
   try {
-    const claimed = await channels.manager.claim({ maxClaimsPerBatch: batch.length, selectClaimChannels: (all) => all.filter((c) => ids.has(c.channelId.toLowerCase())) });
+    const claimed = await channels.manager.claim({ maxClaimsPerBatch: batch.length, selectClaimChannels: (all) => (selected = all.filter((c) => ids.has(c.channelId.toLowerCase()))) });
+    // What this claim collected: the selected channels as the manager read them, what they owed then.
+    const amount = usd(selected.reduce((sum, c) => sum + (owed(c) > 0n ? owed(c) : 0n), 0n));
     for (const result of claimed) {
-      const amount = usd(batch.reduce((sum, c) => sum + owed(c), 0n));
       run.claims.push({ channels: result.vouchers, amount, transaction: result.transaction });
       console.log(`x402 claim: ${result.vouchers} channel(s), ${amount}, transaction ${result.transaction}`);
     }
   } catch (e) {
-    const reason = oneLine(e);
-    if (!CLAIM_REFUSED.test(reason)) {
-      run.failures.push(`claim of ${batch.length} channel(s): ${reason}`);
-      console.error(`x402 claim failed: ${batch.length} channel(s): ${reason}`);
-      return;
-    }
-    if (batch.length > 1) {
+    const refusal = chainRefusal(e);
+    if (!refusal) {
+      run.failures.push(`claim of ${batch.length} channel(s): ${oneLine(e)}`);
+      console.error(`x402 claim failed: ${batch.length} channel(s): ${oneLine(e)}`);
+    } else if (batch.length > 1) {
       const half = Math.ceil(batch.length / 2);
       await claimSplitting(channels, batch.slice(0, half), run, usd);
       await claimSplitting(channels, batch.slice(half), run, usd);
-      return;
-    }
-    const channel = batch[0].channelId.toLowerCase();
-    run.setAside.push({ channel, reason });
-    if (await channels.setAside.add({ channelId: channel, reason, at: new Date().toISOString() }))
-      console.error(`x402 claim: channel ${channel} set aside, it takes no more vouchers until an operator clears it (npm run channels -- --clear ${channel}): ${reason}; ${usd(owed(batch[0]))} owed by ${batch[0].channelConfig.payer}`);
+    } else await setChannelAside(channels, batch[0], `the chain refused its claim (${refusal})`, run, usd);
   }
+}
+
+/** Sets a channel aside, logging it once (a channel already set aside, by another instance, is not logged again). */
+async function setChannelAside(channels: GateChannels, channel: Channel, reason: string, run: ClaimRun, usd: (atomic: bigint) => string): Promise<void> {
+  const id = channel.channelId.toLowerCase();
+  run.setAside.push({ channel: id, reason });
+  if (await channels.setAside.add({ channelId: id, reason, at: new Date().toISOString() }))
+    console.error(`x402 claim: channel ${id} set aside, it takes no more vouchers until an operator clears it (npm run channels -- --clear ${id}): ${reason}; ${usd(owed(channel))} owed by ${channel.channelConfig.payer}`);
+}
+
+/**
+ * The chain's refusal of a claim, as the facilitator reports it (its claim reason, and the contract's revert in its
+ * message: in a settle response, or a SettleError for a facilitator that answers failures with an HTTP error), with
+ * the contract's reason; null for any other failure.
+ */
+function chainRefusal(e: unknown): string | null {
+  const { errorReason, errorMessage, message } = e as { errorReason?: string; errorMessage?: string; message?: string };
+  const text = [errorReason, errorMessage, message].filter(Boolean).join('\n');
+  const reason = /invalid_batch_settlement_evm_claim_(simulation|transaction)_failed/.exec(text)?.[0];
+  if (!reason || !/revert/i.test(text)) return null;
+  const why = /reverted with the following reason:\s*([^\n]+)/.exec(text)?.[1] ?? /execution reverted[^\n]*/i.exec(text)?.[0] ?? 'reverted';
+  return `${reason}: ${why.trim()}`;
 }
 
 const oneLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0].slice(0, 300);

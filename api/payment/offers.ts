@@ -12,6 +12,7 @@ import { failClosed } from './facilitator.ts';
 import { PAYMENT_ID_EXTENSION } from './payment-identifier.ts';
 import type { PaymentOption, SchemePart } from './scheme.ts';
 import { type SetAsideStore, memorySetAside } from './set-aside.ts';
+import type { VoucherCheck } from './voucher-check.ts';
 import type { PaymentSettings } from './settings.ts';
 
 export interface Offers {
@@ -32,6 +33,8 @@ export interface GateChannels {
   manager: BatchSettlementChannelManager;
   storage: ChannelStorage;
   setAside: SetAsideStore;
+  /** The voucher check every kept voucher passed; a claim run holds the vouchers kept before it to it too. */
+  check: VoucherCheck;
 }
 
 /**
@@ -80,7 +83,7 @@ export function createOffers(settings: PaymentSettings, facilitator: Facilitator
       await initialized();
       if (!batch || !partOf(BATCH_SCHEME)) return null;
       manager ??= batch.server.createChannelManager(guarded, settings.network, settings.asset.address as `0x${string}`);
-      return { manager, storage: batch.server.getStorage(), setAside: batch.setAside };
+      return { manager, storage: batch.server.getStorage(), setAside: batch.setAside, check: batch.check };
     },
   };
 }

@@ -3,7 +3,7 @@
 // themselves, so a restart forgets none: in `set-aside.json` in X402_CHANNELS_DIR (re-read whenever the file
 // changes, so a clear made by the operator's command takes effect at once in the running server), or in a Redis
 // hash shared by every instance.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SharedRedis } from './redis.ts';
 
@@ -58,28 +58,55 @@ export function fileSetAside(dir: string): SetAsideStore {
     return entries;
   };
   const write = (next: Map<string, SetAside>) => {
-    mkdirSync(dir, { recursive: true });
     writeFileSync(`${path}.tmp`, `${JSON.stringify({ setAside: [...next.values()].sort(byId) }, null, 1)}\n`);
     renameSync(`${path}.tmp`, path);
     seen = '';
     entries = next;
   };
+  // The server's claim run and the operator's command both change the file: each change is made under a lock, on the
+  // file as it then is, so neither undoes the other's.
+  const changed = async (change: (entries: Map<string, SetAside>) => boolean): Promise<boolean> => {
+    mkdirSync(dir, { recursive: true });
+    return underLock(`${path}.lock`, () => {
+      seen = '';
+      const next = new Map(current());
+      if (!change(next)) return false;
+      write(next);
+      return true;
+    });
+  };
   return {
     get: async (id) => current().get(id.toLowerCase()),
     list: async () => [...current().values()].sort(byId),
-    async add(entry) {
+    add: (entry) => {
       const key = entry.channelId.toLowerCase();
-      if (current().has(key)) return false;
-      write(new Map(current()).set(key, { ...entry, channelId: key }));
-      return true;
+      return changed((entries) => !entries.has(key) && !!entries.set(key, { ...entry, channelId: key }));
     },
-    async clear(id) {
-      const next = new Map(current());
-      if (!next.delete(id.toLowerCase())) return false;
-      write(next);
-      return true;
-    },
+    clear: (id) => changed((entries) => entries.delete(id.toLowerCase())),
   };
+}
+
+/** A lock older than this was left by a process that died holding it. */
+const LOCK_STALE_MS = 10_000;
+
+/** Runs `change` while holding `lock` (a file created exclusively), waiting for another holder a few seconds at most. */
+async function underLock<T>(lock: string, change: () => T): Promise<T> {
+  for (let waited = 0; ; waited += 10) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > LOCK_STALE_MS) rmSync(lock, { force: true });
+      else if (waited > 5_000) throw new Error(`${lock}: held by another process for over 5 s; remove it if no server or npm run channels is running`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  try {
+    return change();
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
 
 function parse(path: string): Map<string, SetAside> {

@@ -49,7 +49,9 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
       console.error(`x402: channel state unavailable while checking a voucher: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
       return abort(STATE_UNAVAILABLE, 'Unable to establish channel verification state');
     }
-    if (channel && channel.withdrawRequestedAt > 0 && !isBatchSettlementRefundPayload(raw))
+    // A withdrawal as last read on chain; once that read is stale the scheme reads the chain again (the facilitator's
+    // verify), where a withdrawal finalized or undone no longer stops the channel.
+    if (channel && channel.withdrawRequestedAt > 0 && isFresh(scheme, channel) && !isBatchSettlementRefundPayload(raw))
       return abort(CHANNEL_WITHDRAWING, "The payer asked the escrow to withdraw this channel's deposit: it takes no more vouchers; open a new channel");
     if (isVoucher && channel && isLocal(scheme, channel, channelConfig) && BigInt(voucher.maxClaimableAmount) === BigInt(channel.chargedCumulativeAmount) + BigInt(ctx.requirements.amount))
       return acceptLocally(scheme, ctx, channelConfig, voucher, channel);
@@ -63,7 +65,8 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
     const requestedAt = Number(ctx.result.extra?.withdrawRequestedAt ?? 0);
     if (ctx.result.isValid && requestedAt > 0 && (isBatchSettlementVoucherPayload(raw) || isBatchSettlementDepositPayload(raw))) {
       try {
-        await storage.updateChannel(raw.voucher.channelId, (current) => (current ? { ...current, withdrawRequestedAt: requestedAt } : current));
+        const now = Date.now();
+        await storage.updateChannel(raw.voucher.channelId, (current) => (current ? { ...current, withdrawRequestedAt: requestedAt, onchainSyncedAt: now } : current));
       } catch (e) {
         console.error(`x402: channel state unavailable while recording a withdrawal: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
         return abort(STATE_UNAVAILABLE, 'Unable to establish channel verification state');
@@ -74,11 +77,11 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
   };
 }
 
+/** The channel's on-chain state was read within the scheme's refresh (its onchainStateTtlMs). */
+const isFresh = (scheme: BatchSettlementEvmScheme, channel: Channel) => channel.onchainSyncedAt !== undefined && Date.now() - channel.onchainSyncedAt <= scheme.getOnchainStateTtlMs();
+
 /** The package checks a voucher itself (no facilitator) when the channel's on-chain state is fresh and it has a payer authorizer. */
-function isLocal(scheme: BatchSettlementEvmScheme, channel: Channel, config: ChannelTerms): boolean {
-  if (config.payerAuthorizer.toLowerCase() === zeroAddress) return false;
-  return channel.onchainSyncedAt !== undefined && Date.now() - channel.onchainSyncedAt <= scheme.getOnchainStateTtlMs();
-}
+const isLocal = (scheme: BatchSettlementEvmScheme, channel: Channel, config: ChannelTerms) => config.payerAuthorizer.toLowerCase() !== zeroAddress && isFresh(scheme, channel);
 
 /**
  * The package's local voucher check (its verifyVoucherLocally) on a voucher whose signature and channel id were just

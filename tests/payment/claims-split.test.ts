@@ -1,9 +1,11 @@
-// Claims that one channel cannot hold back (docs/design.md §13). An older version kept vouchers in a form the escrow
-// refuses; one such voucher made every claim batch revert, so no payer's vouchers were collected, and the refunds
-// and settlement of the same run never ran. Here one channel holds such a voucher (planted in the store as that
-// version kept it) beside ten honest ones: one run collects the ten exactly, refunds and settles, and sets the bad
-// one aside, logged once; it then takes no voucher until an operator clears it. A payer who asks the escrow to
-// withdraw stops its channel taking vouchers, and what it owes is claimed in the next run.
+// Claims that one channel cannot hold back (docs/design.md §13). An older version kept vouchers the escrow refuses;
+// one such voucher made every claim batch revert, so no payer's vouchers were collected, and the refunds and
+// settlement of the same run never ran. Here two channels hold such vouchers (planted in the store as that version
+// kept them: a signature in the form the escrow refuses, and a charge beyond the voucher, which only the chain's
+// refusal reveals) beside ten honest ones: one run collects the ten exactly, refunds and settles, and sets the bad
+// ones aside, each logged once; they take no voucher until an operator clears them. A facilitator that cannot reach
+// its chain sets nothing aside. A payer who asks the escrow to withdraw stops its channel taking vouchers, what it
+// owes is claimed in the next run, and once the withdrawal is final the chain's state, not the old record, decides.
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
@@ -24,7 +26,7 @@ import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
-const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 claim: channel 0x[0-9a-f]{64} set aside/]);
+const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 claim: channel 0x[0-9a-f]{64} set aside/, /^x402 claim failed: \d+ channel\(s\): Claim failed: invalid_batch_settlement_evm_claim_simulation_failed — HTTP request failed/]);
 
 const PREMIUM = 'http://127.0.0.1/v1/premium?state=TX';
 const PRICE = 100_000n;
@@ -40,10 +42,19 @@ let storage: InMemoryChannelStorage;
 let setAside: SetAsideStore;
 let gate: Gate;
 let channels: GateChannels;
+/** While set, the facilitator answers every claim as one that could not reach its chain (a MOCK of that outage). */
+let chainUnreachable = false;
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  facilitator = await serveFacilitator(chain.facilitator);
+  facilitator = await serveFacilitator({
+    getSupported: () => chain.facilitator.getSupported(),
+    verify: (p, r) => chain.facilitator.verify(p, r),
+    settle: async (p, r) =>
+      chainUnreachable && (p.payload as { type?: string }).type === 'claim'
+        ? { success: false, errorReason: 'invalid_batch_settlement_evm_claim_simulation_failed', errorMessage: 'HTTP request failed. Status: 503', transaction: '', network: r.network }
+        : chain.facilitator.settle(p, r),
+  });
   settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url })!;
   storage = new InMemoryChannelStorage();
   setAside = memorySetAside();
@@ -86,12 +97,13 @@ const refusalOf = async (p: BatchPayer) => {
   return { status: res.status, reason: res.status === 402 ? decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error : undefined };
 };
 
-describe('one unclaimable channel beside ten honest ones', () => {
-  it('one run claims the ten exactly, refunds and settles; the bad one is set aside, logged once, takes no voucher until cleared', async () => {
+describe('two unclaimable channels beside ten honest ones', () => {
+  it('one run claims the ten exactly, refunds and settles; the bad ones are set aside, each logged once, and take no voucher until cleared', async () => {
     const honest = await Promise.all(Array.from({ length: 10 }, () => payer(3)));
-    const bad = await payer(3);
-    const badChannel = (await channelOf(bad))!;
-    await storage.updateChannel(badChannel.channelId, (c) => c && { ...c, signature: highS(c.signature) });
+    const [badForm, badCharge] = [await payer(3), await payer(3)];
+    const [formChannel, chargeChannel] = [(await channelOf(badForm))!, (await channelOf(badCharge))!];
+    await storage.updateChannel(formChannel.channelId, (c) => c && { ...c, signature: highS(c.signature) });
+    await storage.updateChannel(chargeChannel.channelId, (c) => c && { ...c, chargedCumulativeAmount: String(BigInt(c.signedMaxClaimable) + PRICE) });
     const payeeBefore = await chain.balanceOf(chain.payee);
     const paidBefore = await Promise.all(honest.map((p) => chain.balanceOf(p.address)));
 
@@ -103,25 +115,33 @@ describe('one unclaimable channel beside ten honest ones', () => {
     expect(run.settled?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(run.refunds).toHaveLength(10);
     for (const [i, p] of honest.entries()) expect(await chain.balanceOf(p.address)).toBe(paidBefore[i] + DEPOSIT - 3n * PRICE);
-    expect(run.setAside).toEqual([{ channel: badChannel.channelId.toLowerCase(), reason: expect.stringMatching(/claim_simulation_failed/) }]);
+    expect(run.setAside).toEqual([
+      { channel: formChannel.channelId.toLowerCase(), reason: 'its kept voucher is one the escrow refuses (invalid_batch_settlement_evm_voucher_signature)' },
+      { channel: chargeChannel.channelId.toLowerCase(), reason: 'the chain refused its claim (invalid_batch_settlement_evm_claim_simulation_failed: x402BatchSettlement: claim exceeds voucher)' },
+    ]);
     const setAsideLines = () => logged.lines().filter((l) => l.includes('set aside'));
-    expect(setAsideLines()).toHaveLength(1);
-    expect(setAsideLines()[0]).toContain(`0.3 USDC owed by ${bad.address}`);
-    // The bad channel's deposit stays in the escrow: nothing was refunded or claimed on it.
-    expect((await channelOf(bad))!.totalClaimed).toBe('0');
+    expect(setAsideLines()).toHaveLength(2);
+    expect(setAsideLines()[0]).toContain(`0.3 USDC owed by ${badForm.address}`);
+    // Their deposits stay in the escrow: nothing was refunded or claimed on them.
+    expect((await channelOf(badForm))!.totalClaimed).toBe('0');
+    expect((await channelOf(badCharge))!.totalClaimed).toBe('0');
 
-    // The next run: nothing to claim, the set-aside channel not tried or logged again.
+    // The next run: nothing to claim, the set-aside channels not tried or logged again.
     const again = await quietly(() => claimAndRefund(channels, settings));
     expect(again).toMatchObject({ claims: [], refunds: [], setAside: [], failures: [] });
-    expect(setAsideLines()).toHaveLength(1);
+    expect(setAsideLines()).toHaveLength(2);
 
-    // It takes no voucher, and says why.
-    expect(await refusalOf(bad)).toEqual({ status: 402, reason: 'channel_set_aside' });
-    expect((await channelOf(bad))!.chargedCumulativeAmount).toBe(String(3n * PRICE));
+    // They take no voucher, and say why.
+    expect(await refusalOf(badForm)).toEqual({ status: 402, reason: 'channel_set_aside' });
+    expect((await channelOf(badForm))!.chargedCumulativeAmount).toBe(String(3n * PRICE));
 
-    // Cleared by an operator: the payer's next good voucher replaces the bad one, and the next run collects it all.
-    expect(await setAside.clear(badChannel.channelId)).toBe(true);
-    expect((await bad.fetch(PREMIUM)).status).toBe(200);
+    // Cleared by an operator with the bad voucher still kept: the next run sets it aside again, and says so again.
+    expect(await setAside.clear(formChannel.channelId)).toBe(true);
+    expect((await quietly(() => claimAndRefund(channels, settings))).setAside.map((e) => e.channel)).toEqual([formChannel.channelId.toLowerCase()]);
+    expect(setAsideLines()).toHaveLength(3);
+    // Cleared, and the payer's next good voucher replaces the bad one: the next run collects it all.
+    expect(await setAside.clear(formChannel.channelId)).toBe(true);
+    expect((await badForm.fetch(PREMIUM)).status).toBe(200);
     const payeeMid = await chain.balanceOf(chain.payee);
     const cleared = await quietly(() => claimAndRefund(channels, settings));
     expect(cleared.setAside).toEqual([]);
@@ -129,22 +149,53 @@ describe('one unclaimable channel beside ten honest ones', () => {
   });
 });
 
+describe('a facilitator that cannot reach its chain', () => {
+  it('sets nothing aside and splits nothing: the failure is reported, and the next run claims everything', async () => {
+    const payers = await Promise.all(Array.from({ length: 3 }, () => payer(2)));
+    const settles = () => facilitator.calls.get('/settle') ?? 0;
+    const asideBefore = await setAside.list();
+    chainUnreachable = true;
+    let run;
+    const before = settles();
+    try {
+      run = await quietly(() => claimAndRefund(channels, settings));
+    } finally {
+      chainUnreachable = false;
+    }
+    expect(run.setAside).toEqual([]);
+    expect(run.claims).toEqual([]);
+    expect(run.failures).toEqual([expect.stringMatching(/^claim of 3 channel\(s\): Claim failed: invalid_batch_settlement_evm_claim_simulation_failed — HTTP request failed/)]);
+    expect(settles() - before).toBe(2); // one claim, not split; the settlement still ran (nothing to settle)
+    expect(await setAside.list()).toEqual(asideBefore);
+    const payeeBefore = await chain.balanceOf(chain.payee);
+    const next = await quietly(() => claimAndRefund(channels, settings));
+    expect(next.failures).toEqual([]);
+    expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + 3n * 2n * PRICE);
+    for (const p of payers) expect((await channelOf(p))!.totalClaimed).toBe(String(2n * PRICE));
+  });
+});
+
 describe("a payer's withdrawal requested on chain", () => {
   const escrowAbi = parseAbi([
     'struct ChannelConfig { address payer; address payerAuthorizer; address receiver; address receiverAuthorizer; address token; uint40 withdrawDelay; bytes32 salt; }',
     'function initiateWithdraw(ChannelConfig config, uint128 amount)',
+    'function finalizeWithdraw(ChannelConfig config)',
   ]);
-
-  it('stops the channel taking vouchers once the scheme reads the chain again, and what it owes is claimed in the next run', async () => {
-    const p = await payer(2);
-    const channel = (await channelOf(p))!;
-    const config = { ...channel.channelConfig, withdrawDelay: channel.channelConfig.withdrawDelay } as never;
+  let p: BatchPayer & { key: Hex };
+  let config: never;
+  /** The payer's own transaction to the escrow (sent as the payer: anvil impersonates it). */
+  async function asPayer(data: Hex): Promise<void> {
     await chain.rpc('anvil_setBalance', [p.address, '0xde0b6b3a7640000']);
     await chain.rpc('anvil_impersonateAccount', [p.address]);
-    const data = encodeFunctionData({ abi: escrowAbi, functionName: 'initiateWithdraw', args: [config, DEPOSIT - 2n * PRICE] });
-    const tx = await chain.rpc<string>('eth_sendTransaction', [{ from: p.address, to: ESCROW, data }]);
-    expect(tx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.rpc<string>('eth_sendTransaction', [{ from: p.address, to: ESCROW, data }])).toMatch(/^0x[0-9a-f]{64}$/);
     await chain.rpc('anvil_stopImpersonatingAccount', [p.address]);
+  }
+
+  it('stops the channel taking vouchers once the scheme reads the chain again, and what it owes is claimed in the next run', async () => {
+    p = await payer(2);
+    const channel = (await channelOf(p))!;
+    config = { ...channel.channelConfig } as never;
+    await asPayer(encodeFunctionData({ abi: escrowAbi, functionName: 'initiateWithdraw', args: [config, DEPOSIT - 2n * PRICE] }));
 
     // The scheme trusts the chain state it read for a few minutes; past that, the facilitator reads it again.
     await storage.updateChannel(channel.channelId, (c) => c && { ...c, onchainSyncedAt: Date.now() - 10 * 60_000 });
@@ -163,5 +214,20 @@ describe("a payer's withdrawal requested on chain", () => {
     expect(run.failures).toEqual([]);
     expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + 2n * PRICE);
     expect((await channelOf(p))!.totalClaimed).toBe(String(2n * PRICE));
+  });
+
+  // Last in this file: it moves the chain's clock a day ahead of the wall clock, which a later deposit would trip on.
+  it('once the withdrawal is final, the chain decides again: the old record no longer stops the channel', async () => {
+    await chain.increaseTime(settings.channels.withdrawDelayS + 1);
+    await asPayer(encodeFunctionData({ abi: escrowAbi, functionName: 'finalizeWithdraw', args: [config] }));
+    const channel = (await channelOf(p))!;
+    expect(channel.withdrawRequestedAt).toBeGreaterThan(0); // as last read
+    // Within the scheme's refresh the record stands; past it, the facilitator reads the chain: no withdrawal pending, and
+    // a deposit that is now what was claimed, so the next voucher is above it (the payer must deposit again).
+    expect(await refusalOf(p)).toEqual({ status: 402, reason: 'channel_withdrawal_pending' });
+    await storage.updateChannel(channel.channelId, (c) => c && { ...c, onchainSyncedAt: Date.now() - 10 * 60_000 });
+    const after = await refusalOf(p);
+    expect(after.status).toBe(402);
+    expect(after.reason).toMatch(/exceeds_balance|insufficient_balance/);
   });
 });

@@ -1,8 +1,10 @@
 // The channels set aside (api/payment/set-aside.ts): kept beside the channels so a restart forgets none, each set
 // aside once (the claim run logs it once), cleared by an operator; a damaged file is refused, naming it.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SET_ASIDE_FILE, type SetAsideStore, fileSetAside, memorySetAside } from '../../api/payment/set-aside.ts';
 
@@ -35,6 +37,16 @@ describe('a set-aside store', () => {
     expect(await restarted.clear(ids[0])).toBe(true);
     expect(await server.get(ids[0])).toBeUndefined(); // the other reader sees the clear at once
     expect(await server.get(ids[1])).toBeDefined();
+  });
+
+  it('two processes changing one directory at once lose none of each other\'s changes', async () => {
+    const sub = join(dir, 'd');
+    const script = (from: number) => `
+      const { fileSetAside } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', 'api', 'payment', 'set-aside.ts'))});
+      const store = fileSetAside(${JSON.stringify(sub)});
+      for (let i = ${from}; i < ${from} + 60; i++) await store.add({ channelId: '0x' + i.toString(16).padStart(64, '0'), reason: 'r', at: 't' });`;
+    await Promise.all([0, 1000].map((from) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script(from)])));
+    expect((await fileSetAside(sub).list()).length).toBe(120);
   });
 
   it('a damaged file is refused, naming it and what it should hold', async () => {
