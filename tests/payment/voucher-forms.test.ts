@@ -63,6 +63,12 @@ afterAll(async () => {
   await chain?.stop();
 });
 
+/** A payer with 20 USDC of its own and its key, depositing 5 on its first payment. */
+async function fundedPayer(): Promise<{ key: Hex; payer: BatchPayer }> {
+  const key = generatePrivateKey();
+  await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
+  return { key, payer: batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n }) };
+}
 const required = async (): Promise<PaymentRequired> => decodePaymentRequiredHeader((await callHandler(PREMIUM)).headers.get('PAYMENT-REQUIRED')!);
 const channelPayload = (payment: PaymentPayload) => payment.payload as unknown as ChannelPayload;
 const withPayload = (payment: PaymentPayload, change: (p: ChannelPayload) => void): PaymentPayload => {
@@ -152,9 +158,7 @@ describe('a voucher payment in a form the escrow refuses', () => {
   let payer: BatchPayer;
   let key: Hex;
   beforeAll(async () => {
-    key = generatePrivateKey();
-    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
-    payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
+    ({ key, payer } = await fundedPayer());
     expect((await payer.fetch(PREMIUM)).status).toBe(200); // the deposit
     expect((await payer.fetch(PREMIUM)).status).toBe(200); // a first voucher
   });
@@ -189,10 +193,8 @@ describe('a voucher payment in a form the escrow refuses', () => {
 
 describe('an MCP tool call paid with a voucher in a form the escrow refuses', () => {
   it('gets the payment-required result with the reason, no figures, nothing charged; the good voucher pays', async () => {
-    const key = generatePrivateKey();
-    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
-    const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
-    expect((await payer.fetch(PREMIUM)).status).toBe(200);
+    const { key, payer } = await fundedPayer();
+    expect((await payer.fetch(PREMIUM)).status).toBe(200); // the deposit
     const mcp = new Client({ name: 'voucher-forms', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)) }));
     try {
@@ -221,10 +223,8 @@ describe('an MCP tool call paid with a voucher in a form the escrow refuses', ()
 
 describe("a payment-identifier retry's voucher", () => {
   it("in a form the escrow refuses, it is refused like a payment; the payer's own retry gets the answer again", async () => {
-    const key = generatePrivateKey();
-    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
-    const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
-    expect((await payer.fetch(PREMIUM)).status).toBe(200);
+    const { key, payer } = await fundedPayer();
+    expect((await payer.fetch(PREMIUM)).status).toBe(200); // the deposit
     const offer = await required();
     appendPaymentIdentifierToExtensions((offer.extensions ??= {}), 'retry-forms-0001');
     const paid = await payer.client.createPaymentPayload(offer);
@@ -243,9 +243,7 @@ describe("a payment-identifier retry's voucher", () => {
 
 describe('a deposit whose voucher is in a form the escrow refuses', () => {
   it('is refused before the facilitator is asked to settle it: no deposit on chain, no channel kept, nothing answered', async () => {
-    const key = generatePrivateKey();
-    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
-    const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
+    const { key, payer } = await fundedPayer();
     const good = await payer.client.createPaymentPayload(await required());
     const p = channelPayload(good);
     expect(p.type).toBe('deposit');
