@@ -7,7 +7,7 @@ import { formatUnits } from 'viem';
 import type { Channel } from '@x402/evm/batch-settlement/server';
 import { ChannelJournal } from '../api/payment/channel-journal.ts';
 import { type SetAside, type SetAsideStore, fileSetAside, redisSetAside } from '../api/payment/set-aside.ts';
-import { channelsDir, paymentSettings } from '../api/payment/settings.ts';
+import { assetSymbol, channelsDir, paymentSettings } from '../api/payment/settings.ts';
 
 const USAGE = 'usage: npm run channels [-- --json] [-- --clear <channel id>]';
 
@@ -87,7 +87,7 @@ const args = parseArgs(process.argv.slice(2));
 // Amounts in the asset the gate is configured with (USDC, 6 decimals, when X402_PAY_TO is unset).
 const settings = process.env.X402_PAY_TO?.trim() ? paymentSettings(process.env) : null;
 const decimals = settings?.asset.decimals ?? 6;
-const unit = !settings || settings.asset.name === 'USD Coin' ? 'USDC' : settings.asset.name;
+const unit = settings ? assetSymbol(settings.asset) : 'USDC';
 const amount = (atomic: bigint) => formatUnits(atomic, decimals);
 const store = await open(process.env);
 try {

@@ -11,6 +11,7 @@ import type { x402ResourceServer } from '@x402/core/server';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { RouteContract } from '../../domain/route-contracts.ts';
+import { errorLine } from './error-line.ts';
 import type { SetAsideStore } from './set-aside.ts';
 import type { PaymentSettings } from './settings.ts';
 import { type VoucherCheck, voucherCheck } from './voucher-check.ts';
@@ -118,7 +119,7 @@ async function recordVoucher<A extends { hasFigures: boolean }>(scheme: BatchSet
   try {
     outcome = await scheme.schemeHooks.onBeforeSettle!({ paymentPayload: payload, requirements: matching, declaredExtensions: declared, phase: 'after-handler', transportContext: transport });
   } catch (e) {
-    console.error(`x402: channel store unavailable while recording a voucher: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+    console.error(`x402: channel store unavailable while recording a voucher: ${errorLine(e)}`);
     throw new ChannelsUnavailable();
   }
   if (outcome && 'skip' in outcome && outcome.skip) return { kind: 'answered', answer: computed, receipt: outcome.result };

@@ -18,6 +18,8 @@ type Entry = { channel: Channel } | { deleted: string };
 
 export class ChannelJournalError extends Error {}
 
+const byChannelId = (a: Channel, b: Channel) => a.channelId.localeCompare(b.channelId);
+
 /** What is written of a channel: everything but the live request's reservation. */
 function durable(channel: Channel): Channel {
   const { pendingRequest: _reservation, ...rest } = channel;
@@ -78,7 +80,7 @@ export class ChannelJournal implements ChannelStorage {
 
   /** The channels a directory holds, read without taking it (an operator's view while its server runs). */
   static peek(dir: string): Channel[] {
-    return [...replayJournal(join(dir, JOURNAL)).values()].sort((a, b) => a.channelId.localeCompare(b.channelId));
+    return [...replayJournal(join(dir, JOURNAL)).values()].sort(byChannelId);
   }
 
   /** Rewrites the journal as one line per channel (written whole, then renamed over the old one), and appends from there. */
@@ -102,7 +104,7 @@ export class ChannelJournal implements ChannelStorage {
   }
 
   async list(): Promise<Channel[]> {
-    return [...this.channels.values()].sort((a, b) => a.channelId.localeCompare(b.channelId));
+    return [...this.channels.values()].sort(byChannelId);
   }
 
   // Synchronous from read to write: nothing else runs in between, so no lock is needed within the process.

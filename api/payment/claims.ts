@@ -5,9 +5,10 @@
 // settlement, with what moved and the transaction.
 import type { Channel } from '@x402/evm/batch-settlement/server';
 import { formatUnits } from 'viem';
+import { errorLine } from './error-line.ts';
 import type { Gate } from './gate.ts';
 import type { GateChannels } from './offers.ts';
-import type { PaymentSettings } from './settings.ts';
+import { type PaymentSettings, assetSymbol } from './settings.ts';
 
 /** Vouchers per claim transaction (the package's default). */
 const CLAIMS_PER_TRANSACTION = 100;
@@ -37,7 +38,7 @@ export async function claimGateChannels(gate: Gate, settings: PaymentSettings): 
  * what was claimed. Whatever the claims did, the refunds and the settlement run.
  */
 export async function claimAndRefund(channels: GateChannels, settings: PaymentSettings, now = Date.now()): Promise<ClaimRun> {
-  const usd = (atomic: bigint) => `${formatUnits(atomic, settings.asset.decimals)} ${settings.asset.name === 'USD Coin' ? 'USDC' : settings.asset.name}`;
+  const usd = (atomic: bigint) => `${formatUnits(atomic, settings.asset.decimals)} ${assetSymbol(settings.asset)}`;
   const run: ClaimRun = { claims: [], refunds: [], setAside: [], failures: [] };
   const { manager, storage } = channels;
 
@@ -57,8 +58,8 @@ export async function claimAndRefund(channels: GateChannels, settings: PaymentSe
   // that fails, and would also ask to refund a channel that has nothing left.
   const idleMs = settings.channels.idleDays * 86_400_000;
   const idle = claimable.filter((c) => now - c.lastRequestTimestamp >= idleMs && rest(c) > 0n && !(c.pendingRequest && c.pendingRequest.expiresAt > now));
-  for (const channel of idle) {
-    if (run.setAside.some((e) => e.channel === channel.channelId.toLowerCase())) continue;
+  const setAsideNow = new Set(run.setAside.map((e) => e.channel));
+  for (const channel of idle.filter((c) => !setAsideNow.has(c.channelId.toLowerCase()))) {
     try {
       const [refund] = await manager.refund([channel.channelId]);
       if (!refund) continue; // a request reserved it meanwhile: no longer idle
@@ -136,7 +137,7 @@ function chainRefusal(e: unknown): string | null {
   return `${reason}: ${why.trim()}`;
 }
 
-const oneLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0].slice(0, 300);
+const oneLine = (e: unknown) => errorLine(e).slice(0, 300);
 
 /**
  * Runs `claimAndRefund` every `intervalS` seconds, one run at a time; `stop` waits for a run under way, then runs

@@ -2,6 +2,7 @@
 // SDK lets through, so the gate can answer 503 (nothing charged) rather than a 402 carrying the failure's text.
 import { type FacilitatorClient, FacilitatorResponseError } from '@x402/core/server';
 import { SettleError, VerifyError } from '@x402/core/types';
+import { errorLine } from './error-line.ts';
 
 /**
  * Facilitator failures other than a verdict (unreachable, timed out, a 5xx) become the SDK's
@@ -16,7 +17,7 @@ export function failClosed(client: FacilitatorClient): FacilitatorClient {
       } catch (e) {
         if (e instanceof FacilitatorResponseError || e instanceof VerifyError || e instanceof SettleError) throw e;
         // One line: the facilitator's error, not a stack.
-        console.error(`x402 facilitator ${operation} failed: ${String((e as Error)?.message ?? e).split('\n')[0].slice(0, 300)}`);
+        console.error(`x402 facilitator ${operation} failed: ${errorLine(e).slice(0, 300)}`);
         throw Object.assign(new FacilitatorResponseError(`facilitator ${operation} failed`), { cause: e });
       }
     };

@@ -3,6 +3,7 @@
 // paying again. The ids themselves are kept by ./payment-ids.ts.
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { randomUUID } from 'node:crypto';
+import { errorLine } from './error-line.ts';
 import type { PaymentIds } from './payment-ids.ts';
 import { type Paid, type PaidStep, type SchemePart, refused } from './scheme.ts';
 
@@ -28,7 +29,7 @@ async function unlessUnavailable<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    console.error(`payment ids: store unavailable: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+    console.error(`payment ids: store unavailable: ${errorLine(e)}`);
     throw new PaymentIdsUnavailable();
   }
 }
@@ -74,7 +75,7 @@ export async function payOncePerId<A extends { hasFigures: boolean }>(ids: Payme
     return outcome;
   } finally {
     // The answer is paid for and goes out whatever the store says; a failure to record costs only the retry's replay.
-    const record = (work: Promise<void>) => work.catch((e: unknown) => console.error(`payment ids: could not record ${id}: ${String((e as Error)?.message ?? e).split('\n')[0]}`));
+    const record = (work: Promise<void>) => work.catch((e: unknown) => console.error(`payment ids: could not record ${id}: ${errorLine(e)}`));
     if (outcome?.kind === 'answered' && outcome.receipt) await record(store.settle(id, key, outcome.receipt));
     // A settlement whose outcome is unknown (the facilitator lost while settling) keeps the claim until it
     // expires, so a retry does not pay again for what may still be paid; any other end frees the id.

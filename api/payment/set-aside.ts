@@ -3,7 +3,7 @@
 // themselves, so a restart forgets none: in `set-aside.json` in X402_CHANNELS_DIR (re-read whenever the file
 // changes, so a clear made by the operator's command takes effect at once in the running server), or in a Redis
 // hash shared by every instance.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SharedRedis } from './redis.ts';
 
@@ -49,8 +49,13 @@ export function fileSetAside(dir: string): SetAsideStore {
   const path = join(dir, SET_ASIDE_FILE);
   let seen = '';
   let entries = new Map<string, SetAside>();
+  /** The file's identity as last changed (one stat: this runs for every voucher). */
+  const stampOf = () => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'none';
+  };
   const current = (): Map<string, SetAside> => {
-    const stamp = existsSync(path) ? (({ mtimeMs, size, ino }) => `${mtimeMs}:${size}:${ino}`)(statSync(path)) : 'none';
+    const stamp = stampOf();
     if (stamp !== seen) {
       entries = stamp === 'none' ? new Map() : parse(path);
       seen = stamp;
@@ -60,7 +65,7 @@ export function fileSetAside(dir: string): SetAsideStore {
   const write = (next: Map<string, SetAside>) => {
     writeFileSync(`${path}.tmp`, `${JSON.stringify({ setAside: [...next.values()].sort(byId) }, null, 1)}\n`);
     renameSync(`${path}.tmp`, path);
-    seen = '';
+    seen = stampOf(); // what was just written is what is held: not read back
     entries = next;
   };
   // The server's claim run and the operator's command both change the file: each change is made under a lock, on the

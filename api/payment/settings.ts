@@ -24,6 +24,9 @@ export interface PaymentAsset {
   decimals: number;
 }
 
+/** How amounts of the asset are named for people: Circle's USD Coin as USDC, any other token by its name. */
+export const assetSymbol = (asset: PaymentAsset): string => (asset.name === 'USD Coin' ? 'USDC' : asset.name);
+
 export type FacilitatorSettings =
   | { kind: 'url'; url: string; timeoutMs: number }
   | { kind: 'cdp'; apiKeyId: string; apiKeySecret: string; timeoutMs: number };

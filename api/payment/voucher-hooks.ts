@@ -9,6 +9,7 @@
 import type { PaymentRequirements, VerifyResponse } from '@x402/core/types';
 import { isBatchSettlementDepositPayload, isBatchSettlementRefundPayload, isBatchSettlementVoucherPayload } from '@x402/evm';
 import type { BatchSettlementEvmScheme, Channel } from '@x402/evm/batch-settlement/server';
+import { errorLine } from './error-line.ts';
 import { randomBytes } from 'node:crypto';
 import { zeroAddress } from 'viem';
 import type { SetAsideStore } from './set-aside.ts';
@@ -25,6 +26,7 @@ type Hooks = BatchSettlementEvmScheme['schemeHooks'];
 type VerifyContext = Parameters<NonNullable<Hooks['onBeforeVerify']>>[0];
 type ChannelPayment = { channelConfig: ChannelTerms; voucher: SignedVoucher };
 const abort = (reason: string, message: string) => ({ abort: true as const, reason, message });
+const withdrawing = abort(CHANNEL_WITHDRAWING, "The payer asked the escrow to withdraw this channel's deposit: it takes no more vouchers; open a new channel");
 
 /** Puts the project's voucher check into `scheme`'s verify step; `setAside`: the channels that take no more vouchers. */
 export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: VoucherCheck, setAside: SetAsideStore): void {
@@ -46,13 +48,12 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
       if (await setAside.get(voucher.channelId)) return abort(CHANNEL_SET_ASIDE, 'This channel is set aside: its vouchers could not be claimed; open a new channel');
       channel = await storage.get(voucher.channelId);
     } catch (e) {
-      console.error(`x402: channel state unavailable while checking a voucher: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+      console.error(`x402: channel state unavailable while checking a voucher: ${errorLine(e)}`);
       return abort(STATE_UNAVAILABLE, 'Unable to establish channel verification state');
     }
     // A withdrawal as last read on chain; once that read is stale the scheme reads the chain again (the facilitator's
     // verify), where a withdrawal finalized or undone no longer stops the channel.
-    if (channel && channel.withdrawRequestedAt > 0 && isFresh(scheme, channel) && !isBatchSettlementRefundPayload(raw))
-      return abort(CHANNEL_WITHDRAWING, "The payer asked the escrow to withdraw this channel's deposit: it takes no more vouchers; open a new channel");
+    if (channel && channel.withdrawRequestedAt > 0 && isFresh(scheme, channel) && !isBatchSettlementRefundPayload(raw)) return withdrawing;
     if (isVoucher && channel && isLocal(scheme, channel, channelConfig) && BigInt(voucher.maxClaimableAmount) === BigInt(channel.chargedCumulativeAmount) + BigInt(ctx.requirements.amount))
       return acceptLocally(scheme, ctx, channelConfig, voucher, channel);
     return packageBefore(ctx);
@@ -68,10 +69,10 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
         const now = Date.now();
         await storage.updateChannel(raw.voucher.channelId, (current) => (current ? { ...current, withdrawRequestedAt: requestedAt, onchainSyncedAt: now } : current));
       } catch (e) {
-        console.error(`x402: channel state unavailable while recording a withdrawal: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
+        console.error(`x402: channel state unavailable while recording a withdrawal: ${errorLine(e)}`);
         return abort(STATE_UNAVAILABLE, 'Unable to establish channel verification state');
       }
-      return abort(CHANNEL_WITHDRAWING, "The payer asked the escrow to withdraw this channel's deposit: it takes no more vouchers; open a new channel");
+      return withdrawing;
     }
     return packageAfter(ctx);
   };
