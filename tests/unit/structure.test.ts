@@ -1,5 +1,6 @@
 // The house's shape, measured from the code itself: which layer may import which (domain at the bottom; ingest
-// and api side by side, never importing each other; server/, src/ and server.ts on top), no import circle, no
+// and api side by side, never importing each other; server/, src/ and server.ts on top; bridge/, the MCP bridge a
+// user runs beside their MCP client, standing alone: it knows the service only over MCP), no import circle, no
 // module that wires more than ten of the project's modules, no file or function too long to read at once,
 // and no comment citing a document a clone does not have. See docs/design.md §21.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -8,7 +9,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const LAYERS = ['domain', 'ingest', 'api', 'server', 'src'] as const;
+const LAYERS = ['domain', 'ingest', 'api', 'server', 'src', 'bridge'] as const;
 const SOURCE = /\.(ts|mjs|astro)$/;
 
 function filesUnder(dir: string): string[] {
@@ -43,6 +44,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   src: ['domain', 'api', 'ingest', 'src'],
   'server.ts': ['domain', 'api', 'server'],
   'astro.config.mjs': ['src', 'domain', 'api'],
+  // The bridge ships to users' machines as plain JavaScript and talks to the service only over MCP.
+  bridge: ['bridge'],
 };
 
 describe('the house', () => {

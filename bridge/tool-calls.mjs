@@ -1,0 +1,126 @@
+// @ts-check
+// A tool call forwarded to the remote, paid when it is priced. A priced call's first answer is the x402 terms (a tool
+// error carrying PaymentRequired); the bridge keeps them per tool, so later calls carry their payment at once: one
+// round trip, the voucher signed locally. Each paid call holds the state directory's lock from reading the budget to
+// recording what the receipt says was charged, so the cap holds whatever runs beside it.
+import { BATCH, chooseTerms } from './terms.mjs';
+import { DepositRefused } from './wallet.mjs';
+import { formatUsd } from './usd.mjs';
+
+/** x402's MCP transport: the payment in the call's `_meta`, the receipt in the result's. */
+export const PAYMENT_META = 'x402/payment';
+export const RECEIPT_META = 'x402/payment-response';
+
+/**
+ * @typedef {import('@modelcontextprotocol/client').CallToolResult} CallToolResult
+ * @typedef {import('@x402/core/types').PaymentRequired} PaymentRequired
+ * @typedef {import('@x402/core/types').PaymentPayload} PaymentPayload
+ * @typedef {import('@x402/core/types').SettleResponse} SettleResponse
+ */
+
+/**
+ * The x402 terms a tool result carries, if it is an unpaid priced call's.
+ * @param {CallToolResult} result
+ * @returns {PaymentRequired | null}
+ */
+export function termsOf(result) {
+  const s = /** @type {Record<string, unknown> | undefined} */ (result.structuredContent);
+  return result.isError && s && typeof s.x402Version === 'number' && Array.isArray(s.accepts) ? /** @type {PaymentRequired} */ (/** @type {unknown} */ (s)) : null;
+}
+
+/**
+ * A tool error of the bridge's own, said as the service says its errors.
+ * @param {string} code
+ * @param {string} message
+ * @returns {CallToolResult}
+ */
+export const bridgeError = (code, message) => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] });
+
+/**
+ * @param {PaymentPayload} payment
+ * @returns {bigint | null} the deposit a payment makes, if it makes one
+ */
+function depositOf(payment) {
+  const inner = /** @type {{ type?: string, deposit?: { amount?: string } }} */ (payment.payload);
+  return inner.type === 'deposit' && typeof inner.deposit?.amount === 'string' ? BigInt(inner.deposit.amount) : null;
+}
+
+/**
+ * @param {object} deps
+ * @param {import('./remote.mjs').RemoteServer} deps.remote
+ * @param {import('./wallet.mjs').Wallet} deps.wallet
+ * @param {ReturnType<typeof import('./ledger.mjs').ledger>} deps.ledger
+ * @param {ReturnType<typeof import('./state-lock.mjs').stateLock>} deps.lock
+ * @param {import('./terms.mjs').Limits} deps.limits
+ */
+export function toolCalls({ remote, wallet, ledger, lock, limits }) {
+  /** The terms each priced tool last asked for. @type {Map<string, PaymentRequired>} */
+  const terms = new Map();
+
+  /**
+   * @param {string} tool
+   * @param {Record<string, unknown>} args
+   * @param {PaymentRequired} required
+   * @param {number} retries
+   * @returns {Promise<CallToolResult>}
+   */
+  async function paid(tool, args, required, retries) {
+    const spending = ledger.read();
+    const choice = chooseTerms(required, limits, spending.spent);
+    if ('refusal' in choice) return bridgeError(choice.refusal.code, choice.refusal.message);
+    let payment;
+    try {
+      payment = await wallet.sign(required, choice.requirement, limits.budget - spending.spent);
+    } catch (e) {
+      if (e instanceof DepositRefused) return bridgeError(e.refusal.code, e.refusal.message);
+      throw e;
+    }
+    const channelId = choice.requirement.scheme === BATCH ? wallet.channelIdOf(choice.requirement) : null;
+    const result = await remote.call(tool, args, { [PAYMENT_META]: payment });
+    const again = termsOf(result);
+    if (again) {
+      terms.set(tool, again);
+      // A voucher out of step (the server charged more than this directory knows: another client of the same key,
+      // or an answer lost on the way) is resynchronised; what the server charged meanwhile counts as spent.
+      const before = channelId ? await wallet.channel(channelId) : null;
+      if (await wallet.recover(payment, again)) {
+        const after = channelId ? await wallet.channel(channelId) : null;
+        if (before && after && after.charged > before.charged) ledger.write({ ...ledger.read(), spent: ledger.read().spent + (after.charged - before.charged) });
+      }
+      if (retries > 0) return paid(tool, args, again, retries - 1);
+      return bridgeError('payment_refused', `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`);
+    }
+    const receipt = /** @type {SettleResponse | undefined} */ (result._meta?.[RECEIPT_META]);
+    // No receipt: an answer with no figure, which is not charged; the voucher was not recorded, so nothing changes.
+    if (!receipt?.success) return result;
+    const charged = await wallet.settled(payment, receipt);
+    const deposit = depositOf(payment);
+    const now = ledger.read();
+    const spent = now.spent + charged;
+    ledger.write({ spent, deposited: now.deposited + (deposit ?? 0n), channelId: channelId ?? now.channelId });
+    const how = channelId
+      ? `from the prepaid channel${deposit !== null ? `, opened with a deposit of ${formatUsd(deposit)} USD (transaction ${receipt.transaction})` : ''}`
+      : `by a signed transfer (exact, transaction ${receipt.transaction})`;
+    const note = `paid ${formatUsd(charged)} USD ${how}; ${formatUsd(spent)} of the ${formatUsd(limits.budget)} USD budget spent`;
+    return { ...result, content: [...result.content, { type: 'text', text: note }] };
+  }
+
+  return {
+    /**
+     * @param {string} tool
+     * @param {Record<string, unknown>} args
+     * @returns {Promise<CallToolResult>}
+     */
+    async call(tool, args) {
+      let required = terms.get(tool);
+      if (!required) {
+        const result = await remote.call(tool, args);
+        required = termsOf(result) ?? undefined;
+        if (!required) return result; // free, an error, or the gate is off
+        terms.set(tool, required);
+      }
+      const offered = required;
+      return lock.run(() => paid(tool, args, offered, 1));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// surplus-lines-mcp (bridge/), driven from outside as an MCP client drives it: the SDK's own clients (v2 and 1.x)
+// spawn it over stdio against the built server with the gate on, on the local chain, through a proxy that records
+// every byte the bridge sends. Priced calls are paid by the bridge itself: one deposit, then vouchers with no chain
+// transaction; the cap refuses before anything is signed; a restart pays from the same channel; the refund returns
+// the rest; and the payer's key appears in no output, request, result or file.
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BridgeClient, type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
+import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
+import { ROOT, astroBuild, startServer } from '../support/server.ts';
+import { REAL_DATA, buildInto } from '../support/shards.ts';
+
+const OUT = join(ROOT, '.tmp', 'test-dist-bridge');
+const PRICE = 100_000n;
+
+interface Result {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+interface Receipt {
+  success: boolean;
+  transaction: string;
+  extra?: { chargedAmount?: string; channelState?: { chargedCumulativeAmount: string; balance: string } };
+}
+const receiptOf = (r: Result) => r._meta?.['x402/payment-response'] as Receipt | undefined;
+
+describe('surplus-lines-mcp against the gated server on the local chain', () => {
+  let chain: LocalChain;
+  let facilitator: Awaited<ReturnType<typeof serveFacilitator>>;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let proxy: RecordingProxy;
+  const key = generatePrivateKey();
+  const payer = privateKeyToAccount(key).address;
+  const stateDir = mkdtempSync(join(tmpdir(), 'bridge-state-'));
+  /** Every output of every bridge process and command, searched for the key at the end. */
+  const outputs: string[] = [];
+  let env: Record<string, string>;
+  let args: string[];
+
+  beforeAll(async () => {
+    const shards = buildInto(REAL_DATA);
+    astroBuild({ ASTRO_OUT_DIR: OUT, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
+    chain = await startLocalChain();
+    facilitator = await serveFacilitator(chain.facilitator);
+    server = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url });
+    proxy = await recordingProxy(server.base);
+    await chain.mint(payer, 20_000_000n);
+    env = { X402_PAYER_KEY: key };
+    args = ['--url', proxy.url('/mcp'), '--rpc-url', chain.rpcUrl, '--state-dir', stateDir, '--budget-usd', '0.50', '--max-deposit-usd', '2.00'];
+  }, 180_000);
+  afterAll(async () => {
+    server?.stop();
+    await proxy?.close();
+    await facilitator?.stop();
+    await chain?.stop();
+  });
+
+  const facilitatorCalls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
+  const block = () => chain.rpc<string>('eth_blockNumber');
+
+  it('lists the remote tools as they are, and wallet_status; answers a free call; pays priced calls: one deposit, then vouchers', async () => {
+    const bridge = await launchBridge('v2', args, env);
+    try {
+      const remote = new Client({ name: 'direct', version: '1.0.0' });
+      await remote.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`)));
+      const direct = (await remote.listTools()).tools;
+      await remote.close();
+      const listed = (await bridge.listTools()).tools;
+      expect(listed.map((t) => t.name)).toEqual([...direct.map((t) => t.name), 'wallet_status']);
+      expect(listed.slice(0, -1)).toEqual(direct);
+
+      const free = (await bridge.callTool({ name: 'get_coverage', arguments: {} })) as unknown as Result;
+      expect(free.isError).toBeFalsy();
+      expect(receiptOf(free)).toBeUndefined();
+
+      const first = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'TX' } })) as unknown as Result;
+      outputs.push(JSON.stringify(first));
+      expect(first.isError).toBeFalsy();
+      expect((first.structuredContent as { publications: unknown[] }).publications.length).toBeGreaterThan(0);
+      expect(receiptOf(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), extra: { chargedAmount: String(PRICE) } });
+      expect(first.content.at(-1)!.text).toMatch(/^paid 0\.10 USD from the prepaid channel, opened with a deposit of 1\.00 USD \(transaction 0x[0-9a-f]{64}\); 0\.10 of the 0\.50 USD budget spent$/);
+
+      const [height, calls] = [await block(), facilitatorCalls()];
+      for (let i = 2; i <= 3; i++) {
+        const paid = (await bridge.callTool({ name: 'get_summary', arguments: { state: 'TX', year: 2021 } })) as unknown as Result;
+        outputs.push(JSON.stringify(paid));
+        expect(paid.isError).toBeFalsy();
+        expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(BigInt(i) * PRICE) } } });
+        expect(paid.content.at(-1)!.text).toBe(`paid 0.10 USD from the prepaid channel; 0.${i}0 of the 0.50 USD budget spent`);
+      }
+      expect(await block()).toBe(height);
+      expect(facilitatorCalls()).toBe(calls);
+
+      const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
+      expect(status.structuredContent).toMatchObject({ payer, spent_usd: '0.30', budget_usd: '0.50', deposit_usd: '1.00', channel_balance_usd: '1.00', channel_charged_usd: '0.30' });
+      outputs.push(JSON.stringify(status));
+    } finally {
+      outputs.push(bridge.stderr());
+      await bridge.close();
+    }
+  });
+});
