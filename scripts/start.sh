@@ -5,15 +5,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ASTRO_TELEMETRY_DISABLED=1
+export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-4321}"
+# The build writes its site into every page, feed and /.well-known/x402: without SITE_URL, the origin served
+# here (PORT=5400 must not build links to 4321). Two steps, so that a failure stops the script.
+[ -n "${SITE_URL:-}" ] || SITE_URL=$(node scripts/local-origin.mjs)
+export SITE_URL
+# ASTRO_OUT_DIR moves the build (tests do): the server then serves that one.
+out="${ASTRO_OUT_DIR:-dist}"
+export ASTRO_ENTRY="${ASTRO_ENTRY:-$out/server/entry.mjs}"
 node ingest/cli.ts
 mkdir -p .tmp
-echo "build: astro build (log in .tmp/astro-build.log) ..."
+echo "build: astro build, links on $SITE_URL (log in .tmp/astro-build.log) ..."
 started=$SECONDS
 if ! npx astro build > .tmp/astro-build.log 2>&1; then
   cat .tmp/astro-build.log >&2
   echo "build: astro build failed (its log is above, and in .tmp/astro-build.log)" >&2
   exit 1
 fi
-echo "build: $(find dist/client -name '*.html' | wc -l | tr -d ' ') pages and the API built in $((SECONDS - started)) s"
-export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-4321}"
+echo "build: $(find "$out/client" -name '*.html' | wc -l | tr -d ' ') pages and the API built in $((SECONDS - started)) s"
 exec node server.ts
