@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BridgeClient, type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
+import { type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { ROOT, astroBuild, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto } from '../support/shards.ts';
@@ -105,5 +105,71 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       outputs.push(bridge.stderr());
       await bridge.close();
     }
+  });
+
+  it('refuses a call past the cap before signing: nothing reaches the service, and the refusal says the cap, the spending and how to raise it', async () => {
+    const bridge = await launchBridge('v2', args, env);
+    try {
+      for (const spent of ['0.40', '0.50']) {
+        const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'FL' } })) as unknown as Result;
+        expect(paid.content.at(-1)!.text).toBe(`paid 0.10 USD from the prepaid channel; ${spent} of the 0.50 USD budget spent`);
+      }
+      const sent = proxy.exchanges.length;
+      for (const tool of ['get_premium', 'compare_states']) {
+        const refused = (await bridge.callTool({ name: tool, arguments: tool === 'get_premium' ? { state: 'TX' } : { states: 'FL,TX' } })) as unknown as Result;
+        outputs.push(JSON.stringify(refused));
+        expect(refused.isError).toBe(true);
+        const { error } = JSON.parse(refused.content[0].text) as { error: { code: string; message: string } };
+        expect(error.code).toBe('budget_exceeded');
+        expect(error.message).toMatch(/^spending cap reached, nothing signed: this call costs 0\.(10|50) USD and 0\.50 of the 0\.50 USD budget is spent \(--budget-usd, counted in this state directory\); to spend more, raise --budget-usd/);
+      }
+      // compare_states had never been called: its terms came from one unpaid call, and no payment followed it.
+      const after = proxy.exchanges.slice(sent);
+      expect(after).toHaveLength(1);
+      expect(after[0].request).not.toContain('x402/payment');
+      const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
+      expect(status.structuredContent).toMatchObject({ spent_usd: '0.50', channel_charged_usd: '0.50' });
+    } finally {
+      outputs.push(bridge.stderr());
+      await bridge.close();
+    }
+  });
+
+  it('after a restart on the same state directory (raised budget, the SDK 1.x client), pays from the same channel: no second deposit', async () => {
+    const raised = args.map((a) => (a === '0.50' ? '1.00' : a));
+    const bridge = await launchBridge('v1', raised, env);
+    try {
+      expect((await bridge.listTools()).tools.map((t) => t.name)).toContain('get_premium');
+      const height = await block();
+      const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'TX' } })) as unknown as Result;
+      outputs.push(JSON.stringify(paid));
+      expect(paid.isError).toBeFalsy();
+      expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(6n * PRICE) } } });
+      expect(paid.content.at(-1)!.text).toBe('paid 0.10 USD from the prepaid channel; 0.60 of the 1.00 USD budget spent');
+      expect(await block()).toBe(height);
+    } finally {
+      outputs.push(bridge.stderr());
+      await bridge.close();
+    }
+  });
+
+  it('refund: the channel\'s rest goes back to the payer, and the command prints the transaction', async () => {
+    const before = await chain.balanceOf(payer);
+    const run = await runBridge(['refund', ...args], env);
+    outputs.push(run.stdout, run.stderr);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^refunded channel 0x[0-9a-f]{64} to ${payer} \\(0\\.40 USD was unspent in the channel\\): transaction 0x[0-9a-f]{64}\n$`));
+    expect(await chain.balanceOf(payer)).toBe(before + 1_000_000n - 6n * PRICE);
+  });
+
+  it('never shows the key: not in any output, result or request, nor in the state directory', () => {
+    const hex = key.slice(2).toLowerCase();
+    const files = readdirSync(stateDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
+    const everything = [...outputs, ...proxy.exchanges.flatMap((e) => [e.request, e.response]), ...files].join('\n').toLowerCase();
+    expect(everything.length).toBeGreaterThan(10_000);
+    expect(everything).toContain(payer.toLowerCase().slice(2)); // the search can find what is there
+    expect(everything).not.toContain(hex);
+    expect(everything).not.toContain(hex.slice(0, 16));
+    expect(statSync(stateDir).mode & 0o077).toBe(0);
   });
 });
