@@ -43,6 +43,17 @@ options:
  * @property {string} rpcUrl
  */
 
+/** The flags, with their defaults (server.json lists the same for the MCP Registry: tests/discovery/server-json.test.ts). */
+export const FLAGS = /** @type {const} */ ({
+  url: { type: 'string' },
+  'budget-usd': { type: 'string', default: '1.00' },
+  'max-deposit-usd': { type: 'string', default: '5.00' },
+  'state-dir': { type: 'string' },
+  'key-file': { type: 'string' },
+  network: { type: 'string', default: 'eip155:8453' },
+  'rpc-url': { type: 'string' },
+});
+
 /** The user's configuration directory, as each platform has it. */
 function configDir() {
   if (process.platform === 'win32') return process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming');
@@ -82,15 +93,7 @@ export function parseOptions(argv) {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        url: { type: 'string' },
-        'budget-usd': { type: 'string', default: '1.00' },
-        'max-deposit-usd': { type: 'string', default: '5.00' },
-        'state-dir': { type: 'string' },
-        'key-file': { type: 'string' },
-        network: { type: 'string', default: 'eip155:8453' },
-        'rpc-url': { type: 'string' },
-      },
+      options: FLAGS,
     });
   } catch (e) {
     throw new UsageError(/** @type {Error} */ (e).message);

@@ -1,5 +1,5 @@
 // server.json: this service's entry for the MCP Registry (registry.modelcontextprotocol.io), a remote MCP
-// server (streamable HTTP at <site>/mcp), generated from package.json (name, description, version) and the
+// server (streamable HTTP at <site>/mcp) and the local bridge that pays it (the npm package's bin), generated from package.json (name, description, version) and the
 // site URL. `npm run server-json` writes it at the project root, on SITE_URL (default http://127.0.0.1:4321,
 // as astro.config.mjs has it); `node scripts/server-json.ts <file>` writes it elsewhere. The bytes depend on
 // nothing else (2-space JSON, a final newline): commit what it writes. tests/discovery/server-json.test.ts
@@ -33,6 +33,18 @@ export interface PackageInfo {
   version: string;
 }
 
+/** A command-line argument or environment variable of a package, as the registry describes inputs. */
+interface PackageInput {
+  type?: 'named';
+  name: string;
+  description: string;
+  format?: 'string' | 'number' | 'filepath';
+  default?: string;
+  choices?: string[];
+  isRequired?: boolean;
+  isSecret?: boolean;
+}
+
 export interface ServerJson {
   $schema: string;
   name: string;
@@ -40,6 +52,14 @@ export interface ServerJson {
   version: string;
   websiteUrl: string;
   remotes: { type: 'streamable-http'; url: string }[];
+  packages: {
+    registryType: 'npm';
+    identifier: string;
+    version: string;
+    transport: { type: 'stdio' };
+    packageArguments: PackageInput[];
+    environmentVariables: PackageInput[];
+  }[];
 }
 
 export const siteUrl = (env: Record<string, string | undefined> = process.env): string => env.SITE_URL ?? DEFAULT_SITE_URL;
@@ -65,6 +85,32 @@ export function serverJson(pkg: PackageInfo, site: string): ServerJson {
     version: pkg.version,
     websiteUrl: new URL('/', url).href,
     remotes: [{ type: 'streamable-http', url: new URL('/mcp', url).href }],
+    packages: [bridgePackage(pkg, new URL('/mcp', url).href)],
+  };
+}
+
+/**
+ * The bridge (`surplus-lines-mcp`, bridge/cli.mjs, the package's one bin) as the registry lists a local server: npm,
+ * stdio, its flags with their defaults, the payer's key as a secret. An MCP client that installs from the registry
+ * runs `npx <package>`, which runs that bin.
+ */
+function bridgePackage(pkg: PackageInfo, remote: string): ServerJson['packages'][number] {
+  const named = (name: string, description: string, extra: Omit<PackageInput, 'name' | 'description'> = {}): PackageInput => ({ type: 'named', name, description, ...extra });
+  return {
+    registryType: 'npm',
+    identifier: pkg.name,
+    version: pkg.version,
+    transport: { type: 'stdio' },
+    packageArguments: [
+      named('--url', 'The remote MCP endpoint the bridge forwards to', { default: remote }),
+      named('--budget-usd', 'The most the bridge may spend, in USD, counted in its state directory', { format: 'number', default: '1.00' }),
+      named('--max-deposit-usd', 'The most one deposit into the prepaid channel may be, in USD', { format: 'number', default: '5.00' }),
+      named('--state-dir', 'Where the channel and the spending are kept (default: surplus-lines-mcp in the user\'s configuration directory)', { format: 'filepath' }),
+      named('--key-file', 'A file holding the payer\'s private key, readable only by its owner (instead of X402_PAYER_KEY)', { format: 'filepath' }),
+      named('--network', 'The network paid on, in its USDC', { default: 'eip155:8453', choices: ['eip155:8453', 'eip155:84532'] }),
+      named('--rpc-url', 'A JSON-RPC endpoint of that network, to read the channel (default: its public RPC)'),
+    ],
+    environmentVariables: [{ name: 'X402_PAYER_KEY', description: 'The payer\'s private key (0x and 64 hex digits), unless --key-file is given', isSecret: true, isRequired: false }],
   };
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
+import { FLAGS } from '../../bridge/options.mjs';
 import { DEFAULT_SITE_URL, SERVER_SCHEMA, type ServerJson, namespaceOf, packageInfo, serverJson, serverJsonText } from '../../scripts/server-json.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -68,6 +69,19 @@ describe('server.json (npm run server-json)', () => {
     expect(doc.description).toBe(pkg.description);
     expect(doc.version).toBe(pkg.version);
     expect(doc.remotes).toEqual([{ type: 'streamable-http', url: new URL('/mcp', site).href }]);
+  });
+
+  it('lists the bridge as the npm package\'s stdio server: its one bin, every flag it takes with its default, the key as a secret', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const [bridge, ...others] = (JSON.parse(committed) as ServerJson).packages;
+    expect(others).toEqual([]);
+    expect(bridge).toMatchObject({ registryType: 'npm', identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } });
+    // npx runs a package's only bin: the bridge.
+    expect(pkg.bin).toEqual({ 'surplus-lines-mcp': 'bridge/cli.mjs' });
+    const listed = Object.fromEntries(bridge.packageArguments.map((a) => [a.name, a.default]));
+    const taken = Object.fromEntries(Object.entries(FLAGS).map(([name, flag]) => [`--${name}`, 'default' in flag ? flag.default : undefined]));
+    expect(listed).toEqual({ ...taken, '--url': new URL('/mcp', site).href });
+    expect(bridge.environmentVariables).toEqual([expect.objectContaining({ name: 'X402_PAYER_KEY', isSecret: true })]);
   });
 
   it('follows SITE_URL: the remote is on it and the name is in its reverse-DNS namespace; a loopback site is `localhost`', () => {
