@@ -3,19 +3,23 @@
 // every byte the bridge sends. Priced calls are paid by the bridge itself: one deposit, then vouchers with no chain
 // transaction; the cap refuses before anything is signed; a restart pays from the same channel; the refund returns
 // the rest; and the payer's key appears in no output, request, result or file.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
+import { BRIDGE, MACHINE_NODE, type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { ROOT, astroBuild, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto } from '../support/shards.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-bridge');
+const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const run = promisify(execFile);
 const PRICE = 100_000n;
 
 interface Result {
@@ -153,13 +157,28 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     }
   });
 
+  it('the MCP Inspector CLI, another outside client, lists the tools and gets a paid answer through the bridge', async () => {
+    const raised = args.map((a) => (a === '0.50' ? '1.00' : a));
+    const inspector = (...method: string[]) =>
+      run(process.execPath, [INSPECTOR, '--cli', '-e', `X402_PAYER_KEY=${key}`, ...method, '--', MACHINE_NODE, BRIDGE, ...raised], { timeout: 60_000 }).then(({ stdout, stderr }) => {
+        outputs.push(stdout, stderr);
+        return JSON.parse(stdout);
+      });
+    const { tools } = await inspector('--method', 'tools/list');
+    expect(tools.at(-1).name).toBe('wallet_status');
+    const paid = await inspector('--method', 'tools/call', '--tool-name', 'get_premium', '--tool-arg', 'state=FL');
+    expect((paid.structuredContent as { publications: unknown[] }).publications.length).toBeGreaterThan(0);
+    expect(paid._meta['x402/payment-response']).toMatchObject({ success: true, transaction: '' });
+    expect(paid.content.at(-1).text).toBe('paid 0.10 USD from the prepaid channel; 0.70 of the 1.00 USD budget spent');
+  });
+
   it('refund: the channel\'s rest goes back to the payer, and the command prints the transaction', async () => {
     const before = await chain.balanceOf(payer);
-    const run = await runBridge(['refund', ...args], env);
-    outputs.push(run.stdout, run.stderr);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^refunded channel 0x[0-9a-f]{64} to ${payer} \\(0\\.40 USD was unspent in the channel\\): transaction 0x[0-9a-f]{64}\n$`));
-    expect(await chain.balanceOf(payer)).toBe(before + 1_000_000n - 6n * PRICE);
+    const refund = await runBridge(['refund', ...args], env);
+    outputs.push(refund.stdout, refund.stderr);
+    expect(refund.code, refund.stderr).toBe(0);
+    expect(refund.stdout).toMatch(new RegExp(`^refunded channel 0x[0-9a-f]{64} to ${payer} \\(0\\.30 USD was unspent in the channel\\): transaction 0x[0-9a-f]{64}\n$`));
+    expect(await chain.balanceOf(payer)).toBe(before + 1_000_000n - 7n * PRICE);
   });
 
   it('never shows the key: not in any output, result or request, nor in the state directory', () => {

@@ -2,6 +2,7 @@
 // own clients (v2 and 1.x), its standard error kept; and a recording proxy between it and the service, so a test
 // sees every byte the bridge sends and what it was answered.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +12,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT } from './server.ts';
 
 export const BRIDGE = join(ROOT, 'bridge', 'cli.mjs');
+/**
+ * The machine's own Node when it has one (CI's is 20, older than the project's scripts need): the bridge is plain
+ * JavaScript so that it runs on any Node the MCP SDK runs on, and the tests run it there.
+ */
+export const MACHINE_NODE = existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
 
 export interface BridgeClient {
   listTools(): Promise<{ tools: { name: string; description?: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
@@ -22,7 +28,7 @@ export interface BridgeClient {
 
 /** Spawns the bridge with `args` and `env` (added to a plain environment), connected to a client of the SDK `sdk`. */
 export async function launchBridge(sdk: 'v2' | 'v1', args: string[], env: Record<string, string>): Promise<BridgeClient> {
-  const params = { command: process.execPath, args: [BRIDGE, ...args], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stderr: 'pipe' as const };
+  const params = { command: MACHINE_NODE, args: [BRIDGE, ...args], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stderr: 'pipe' as const };
   let stderr = '';
   if (sdk === 'v2') {
     const transport = new StdioClientTransport(params);
@@ -41,7 +47,7 @@ export async function launchBridge(sdk: 'v2' | 'v1', args: string[], env: Record
 /** Runs the bridge once as a command (`refund`, a bad flag): its exit code and both outputs. */
 export function runBridge(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BRIDGE, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(MACHINE_NODE, [BRIDGE, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
