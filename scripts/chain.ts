@@ -42,8 +42,9 @@ const payer = ANVIL_ACCOUNTS.find((a) => a.address === chain.payer.address)!;
 
 const values = { FACILITATOR_URL: facilitator.url, PAYEE: chain.payee, RPC: chain.rpcUrl, PAYER_KEY: payer.privateKey };
 const envFile = resolve(process.env.CHAIN_ENV_FILE || join(import.meta.dirname, '..', '.tmp', 'chain.env'));
-// With the server's names for the same payee and facilitator: `source` it, then `npm start` serves with the gate on.
-const written = writeEnvFile(envFile, { ...values, X402_PAY_TO: values.PAYEE, X402_FACILITATOR_URL: values.FACILITATOR_URL });
+// With the server's names for the same payee and facilitator (`source` it, then `npm start` serves with the gate on),
+// and the bridge's for the payer's key (`source` it, then `surplus-lines-mcp --rpc-url $RPC` pays from it).
+const written = writeEnvFile(envFile, { ...values, X402_PAY_TO: values.PAYEE, X402_FACILITATOR_URL: values.FACILITATOR_URL, X402_PAYER_KEY: values.PAYER_KEY });
 process.on('exit', () => removeEnvFile(envFile, written)); // also when it dies of an error
 
 let stopping = false;

@@ -36,15 +36,15 @@ describe('npm run chain', () => {
       }
       expect([...values.keys()]).toEqual(['FACILITATOR_URL', 'PAYEE', 'RPC', 'PAYER_KEY']);
       // The file, named where it is printed: a shell that sources it has the printed values, and the server's names
-      // for the payee and the facilitator (so that `source` then `npm start` serves with the gate on).
+      // for the payee and the facilitator (so that `source` then `npm start` serves with the gate on) and the bridge's for the key.
       expect(comments).toContain(`# Also in ${envFile}: source it in another shell`);
       expect(existsSync(envFile)).toBe(true);
-      const sourced = execFileSync('bash', ['-c', 'source "$1" && echo "$FACILITATOR_URL $PAYEE $RPC $PAYER_KEY $X402_PAY_TO $X402_FACILITATOR_URL"', 'bash', envFile], {
+      const sourced = execFileSync('bash', ['-c', 'source "$1" && echo "$FACILITATOR_URL $PAYEE $RPC $PAYER_KEY $X402_PAY_TO $X402_FACILITATOR_URL $X402_PAYER_KEY"', 'bash', envFile], {
         env: { PATH: process.env.PATH },
         encoding: 'utf8',
       }).trim();
       const printed = ['FACILITATOR_URL', 'PAYEE', 'RPC', 'PAYER_KEY'].map((name) => values.get(name));
-      expect(sourced).toBe([...printed, values.get('PAYEE'), values.get('FACILITATOR_URL')].join(' '));
+      expect(sourced).toBe([...printed, values.get('PAYEE'), values.get('FACILITATOR_URL'), values.get('PAYER_KEY')].join(' '));
       const supported = (await (await fetch(`${values.get('FACILITATOR_URL')}/supported`)).json()) as { kinds: { x402Version: number; scheme: string; network: string; extra?: { receiverAuthorizer?: string } }[] };
       // x402 version 2 (the SDK's exact facilitator also lists version 1's network names).
       expect(supported.kinds.filter((k) => k.x402Version === 2).map((k) => `${k.scheme} ${k.network}`).sort()).toEqual(['batch-settlement eip155:8453', 'exact eip155:8453']);
