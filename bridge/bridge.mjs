@@ -5,7 +5,7 @@
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { WALLET_STATUS_TOOL, walletStatus } from './wallet-status.mjs';
-import { bridgeError, toolCalls } from './tool-calls.mjs';
+import { bridgeError, isProtocolError, toolCalls } from './tool-calls.mjs';
 
 const INSTRUCTIONS =
   'U.S. surplus lines market figures from state stamping-office publications. Priced tools are paid by this bridge ' +
@@ -40,7 +40,7 @@ export function serveBridge({ remote, wallet, ledger, lock, options, version }) 
       try {
         return await calls.call(name, args);
       } catch (e) {
-        if (e && typeof e === 'object' && 'code' in e && typeof e.code === 'number') throw e; // the remote's protocol error, as it said it
+        if (isProtocolError(e)) throw e; // the remote's protocol error, as it said it
         return bridgeError('remote_unavailable', `the call could not be completed: ${/** @type {Error} */ (e).message}`);
       }
     });

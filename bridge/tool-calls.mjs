@@ -37,6 +37,12 @@ export function termsOf(result) {
 export const bridgeError = (code, message) => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] });
 
 /**
+ * A JSON-RPC error the remote answered (an unknown tool, bad params): said as it is, never retried.
+ * @param {unknown} e
+ */
+export const isProtocolError = (e) => typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'number';
+
+/**
  * @param {PaymentPayload} payment
  * @returns {bigint | null} the deposit a payment makes, if it makes one
  */
@@ -76,7 +82,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       throw e;
     }
     const channelId = choice.requirement.scheme === BATCH ? wallet.channelIdOf(choice.requirement) : null;
-    const result = await remote.call(tool, args, { [PAYMENT_META]: payment });
+    const result = await sent(tool, args, payment);
     const again = termsOf(result);
     if (again) {
       terms.set(tool, again);
@@ -103,6 +109,28 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       : `by a signed transfer (exact, transaction ${receipt.transaction})`;
     const note = `paid ${formatUsd(charged)} USD ${how}; ${formatUsd(spent)} of the ${formatUsd(limits.budget)} USD budget spent`;
     return { ...result, content: [...result.content, { type: 'text', text: note }] };
+  }
+
+  /**
+   * Sends a paid call; an answer lost on the way (the connection dropped, the service restarted) is asked for once
+   * more with the same payment, whose id makes the service answer it again with its receipt instead of charging twice.
+   * @param {string} tool
+   * @param {Record<string, unknown>} args
+   * @param {PaymentPayload} payment
+   * @returns {Promise<CallToolResult>}
+   */
+  async function sent(tool, args, payment) {
+    try {
+      return await remote.call(tool, args, { [PAYMENT_META]: payment });
+    } catch (first) {
+      if (isProtocolError(first)) throw first;
+      try {
+        return await remote.call(tool, args, { [PAYMENT_META]: payment });
+      } catch (e) {
+        if (isProtocolError(e)) throw e;
+        throw new Error(`a payment was sent but no answer came back (${/** @type {Error} */ (e).message}): the service may have charged it, and the next paid call counts what it did`);
+      }
+    }
   }
 
   return {

@@ -4,6 +4,7 @@
 // state directory by the package's own file storage, so a restart pays from the same channel. The client's own
 // spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything.
 import { x402Client } from '@x402/core/client';
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
 import { BatchSettlementEvmScheme, computeChannelId } from '@x402/evm/batch-settlement/client';
 import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage';
@@ -77,7 +78,10 @@ export function createWallet(options, key) {
      */
     sign(required, requirement, left) {
       budgetLeft = left;
-      return client.createPaymentPayload({ ...required, accepts: [requirement] });
+      // A payment id where the server declares them (x402's payment-identifier): the same payment sent again after
+      // a lost answer gets that answer and its receipt, not a second charge.
+      const extensions = appendPaymentIdentifierToExtensions(structuredClone(required.extensions ?? {}));
+      return client.createPaymentPayload({ ...required, accepts: [requirement], extensions });
     },
     /**
      * Takes a paid call's receipt into the channel's state; returns what the server charged.

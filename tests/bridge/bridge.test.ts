@@ -111,10 +111,30 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     }
   });
 
+  it('an answer lost after paying: the bridge asks again with the same payment id, and gets the answer charged once', async () => {
+    const bridge = await launchBridge('v2', args, env);
+    try {
+      proxy.dropNextAnswer(/"x402\/payment"/);
+      const sent = proxy.exchanges.length;
+      const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'FL' } })) as unknown as Result;
+      outputs.push(JSON.stringify(paid));
+      expect(paid.isError).toBeFalsy();
+      // The service answered twice, the same payment both times: charged once, the receipt the first one's.
+      const payments = proxy.exchanges.slice(sent).map((e) => /"x402\/payment":(\{.*?"payload":\{.*?\}\})/.exec(e.request)?.[1]).filter(Boolean);
+      expect(payments).toHaveLength(2);
+      expect(payments[0]).toBe(payments[1]);
+      expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(4n * PRICE) } } });
+      expect(paid.content.at(-1)!.text).toBe('paid 0.10 USD from the prepaid channel; 0.40 of the 0.50 USD budget spent');
+    } finally {
+      outputs.push(bridge.stderr());
+      await bridge.close();
+    }
+  });
+
   it('refuses a call past the cap before signing: nothing reaches the service, and the refusal says the cap, the spending and how to raise it', async () => {
     const bridge = await launchBridge('v2', args, env);
     try {
-      for (const spent of ['0.40', '0.50']) {
+      for (const spent of ['0.50']) {
         const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'FL' } })) as unknown as Result;
         expect(paid.content.at(-1)!.text).toBe(`paid 0.10 USD from the prepaid channel; ${spent} of the 0.50 USD budget spent`);
       }

@@ -1,6 +1,6 @@
 // The bridge (bridge/cli.mjs, `surplus-lines-mcp`) as an MCP client launches it: spawned over stdio by the MCP SDK's
 // own clients (v2 and 1.x), its standard error kept; and a recording proxy between it and the service, so a test
-// sees every byte the bridge sends and what it was answered.
+// sees every byte the bridge sends and what it was answered, and can lose an answer on the way.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -61,12 +61,15 @@ export interface RecordingProxy {
   url(path: string): string;
   /** Every request body sent through it, and every answer body, in order. */
   exchanges: { request: string; response: string }[];
+  /** Loses the answer to the next request whose body matches: forwarded and answered by the target, then the connection cut. */
+  dropNextAnswer(match: RegExp): void;
   close(): Promise<void>;
 }
 
 /** A loopback HTTP proxy to `target` (an origin) that records each exchange's bodies. */
 export async function recordingProxy(target: string): Promise<RecordingProxy> {
   const exchanges: { request: string; response: string }[] = [];
+  let drop: RegExp | null = null;
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -75,6 +78,11 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
     const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : request });
     const response = await answer.text();
     exchanges.push({ request, response });
+    if (drop?.test(request)) {
+      drop = null;
+      req.socket.destroy();
+      return;
+    }
     res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding')));
     res.end(response);
   });
@@ -83,6 +91,7 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     exchanges,
+    dropNextAnswer: (match) => (drop = match),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
