@@ -12,7 +12,7 @@ import { toClientEvmSigner } from '@x402/evm';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleMcp } from '../../api/mcp/endpoint.ts';
@@ -238,6 +238,33 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed + othersOwe);
   });
 
+  it('over MCP (x402\'s MCP transport), a refund in a tool call\'s _meta returns the rest: the acknowledgement as the result, the receipt in _meta', async () => {
+    const key = generatePrivateKey();
+    await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
+    const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: DEPOSIT });
+    expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
+    const mcp = new Client({ name: 'refund-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)) }));
+    try {
+      const unpaid = (await mcp.callTool({ name: 'get_premium', arguments: { state: 'TX' } })) as CallToolResult;
+      const required = unpaid.structuredContent as unknown as PaymentRequired;
+      const accepted = required.accepts.find((a) => a.scheme === 'batch-settlement')!;
+      const config = payer.scheme.buildChannelConfig(accepted);
+      const channelId = computeChannelId(config, accepted.network);
+      const signer = toClientEvmSigner(privateKeyToAccount(key), undefined as never);
+      const refund = { x402Version: 2, accepted, resource: required.resource, payload: { type: 'refund', channelConfig: config, voucher: await signVoucher(signer, channelId, String(PRICE), accepted.network) } };
+      const payerBefore = await chain.balanceOf(payer.address);
+      const result = (await mcp.request({ method: 'tools/call', params: { name: 'get_premium', arguments: { state: 'TX' }, _meta: { 'x402/payment': refund } } }, CallToolResultSchema)) as CallToolResult;
+      // The request asks for no answer: the scheme's acknowledgement is the result (not the route's answer, so read
+      // here without the output-schema check a client's callTool makes).
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ message: 'Refund acknowledged', channelId });
+      expect(result._meta?.['x402/payment-response']).toMatchObject({ success: true, amount: String(DEPOSIT - PRICE) });
+      expect(await chain.balanceOf(payer.address)).toBe(payerBefore + DEPOSIT - PRICE);
+    } finally {
+      await mcp.close();
+    }
+  });
   it('the refund request itself is answered 200 with the refund receipt and a body of no figure', async () => {
     const payer = await fundedPayer();
     expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
