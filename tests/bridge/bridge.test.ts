@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRIDGE, MACHINE_NODE, type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
+import { BRIDGE, MACHINE_NODE, type BridgeClient, type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { ROOT, astroBuild, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto } from '../support/shards.ts';
@@ -66,12 +66,21 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     await chain?.stop();
   });
 
+  /** Runs `use` on a bridge launched for it, keeping what it wrote to standard error, and closes it. */
+  async function withBridge(sdk: 'v1' | 'v2', argv: string[], environment: Record<string, string>, use: (bridge: BridgeClient) => Promise<void>) {
+    const bridge = await launchBridge(sdk, argv, environment);
+    try {
+      await use(bridge);
+    } finally {
+      outputs.push(bridge.stderr());
+      await bridge.close();
+    }
+  }
   const facilitatorCalls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
   const block = () => chain.rpc<string>('eth_blockNumber');
 
   it('lists the remote tools as they are, and wallet_status; answers a free call; pays priced calls: one deposit, then vouchers', async () => {
-    const bridge = await launchBridge('v2', args, env);
-    try {
+    await withBridge('v2', args, env, async (bridge) => {
       const remote = new Client({ name: 'direct', version: '1.0.0' });
       await remote.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`)));
       const direct = (await remote.listTools()).tools;
@@ -105,15 +114,11 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
       expect(status.structuredContent).toMatchObject({ payer, spent_usd: '0.30', budget_usd: '0.50', deposit_usd: '1.00', channel_balance_usd: '1.00', channel_charged_usd: '0.30' });
       outputs.push(JSON.stringify(status));
-    } finally {
-      outputs.push(bridge.stderr());
-      await bridge.close();
-    }
+    });
   });
 
   it('an answer lost after paying: the bridge asks again with the same payment id, and gets the answer charged once', async () => {
-    const bridge = await launchBridge('v2', args, env);
-    try {
+    await withBridge('v2', args, env, async (bridge) => {
       proxy.dropNextAnswer(/"x402\/payment"/);
       const sent = proxy.exchanges.length;
       const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'FL' } })) as unknown as Result;
@@ -125,15 +130,11 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       expect(payments[0]).toBe(payments[1]);
       expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(4n * PRICE) } } });
       expect(paid.content.at(-1)!.text).toBe('paid 0.10 USD from the prepaid channel; 0.40 of the 0.50 USD budget spent');
-    } finally {
-      outputs.push(bridge.stderr());
-      await bridge.close();
-    }
+    });
   });
 
   it('refuses a call past the cap before signing: nothing reaches the service, and the refusal says the cap, the spending and how to raise it', async () => {
-    const bridge = await launchBridge('v2', args, env);
-    try {
+    await withBridge('v2', args, env, async (bridge) => {
       for (const spent of ['0.50']) {
         const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'FL' } })) as unknown as Result;
         expect(paid.content.at(-1)!.text).toBe(`paid 0.10 USD from the prepaid channel; ${spent} of the 0.50 USD budget spent`);
@@ -153,16 +154,12 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       expect(after[0].request).not.toContain('x402/payment');
       const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
       expect(status.structuredContent).toMatchObject({ spent_usd: '0.50', channel_charged_usd: '0.50' });
-    } finally {
-      outputs.push(bridge.stderr());
-      await bridge.close();
-    }
+    });
   });
 
   it('after a restart on the same state directory (raised budget, the SDK 1.x client), pays from the same channel: no second deposit', async () => {
     const raised = args.map((a) => (a === '0.50' ? '1.00' : a));
-    const bridge = await launchBridge('v1', raised, env);
-    try {
+    await withBridge('v1', raised, env, async (bridge) => {
       expect((await bridge.listTools()).tools.map((t) => t.name)).toContain('get_premium');
       const height = await block();
       const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'TX' } })) as unknown as Result;
@@ -171,10 +168,7 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(6n * PRICE) } } });
       expect(paid.content.at(-1)!.text).toBe('paid 0.10 USD from the prepaid channel; 0.60 of the 1.00 USD budget spent');
       expect(await block()).toBe(height);
-    } finally {
-      outputs.push(bridge.stderr());
-      await bridge.close();
-    }
+    });
   });
 
   it('the MCP Inspector CLI, another outside client, lists the tools and gets a paid answer through the bridge', async () => {
