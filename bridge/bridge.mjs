@@ -32,7 +32,8 @@ export function serveBridge({ remote, wallet, ledger, lock, options, version }) 
 
   return serveStdio(() => {
     const server = new Server({ name: 'surplus-lines-mcp', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-    server.setRequestHandler('tools/list', async () => ({ tools: [...(await remoteTools()), WALLET_STATUS_TOOL] }));
+    // The bridge's own tool answers its name, so a remote tool of that name is not listed.
+    server.setRequestHandler('tools/list', async () => ({ tools: [...(await remoteTools()).filter((t) => t.name !== WALLET_STATUS_TOOL.name), WALLET_STATUS_TOOL] }));
     server.setRequestHandler('tools/call', async (request) => {
       const { name, arguments: args = {} } = request.params;
       if (name === WALLET_STATUS_TOOL.name) return walletStatus({ wallet, ledger, options });
@@ -41,7 +42,7 @@ export function serveBridge({ remote, wallet, ledger, lock, options, version }) 
         return await calls.call(name, args);
       } catch (e) {
         if (isProtocolError(e)) throw e; // the remote's protocol error, as it said it
-        return bridgeError('remote_unavailable', `the call could not be completed: ${/** @type {Error} */ (e).message}`);
+        return bridgeError('call_failed', `the call could not be completed: ${/** @type {Error} */ (e).message}`);
       }
     });
     return server;

@@ -1,13 +1,15 @@
 // The bridge's inputs and its arithmetic, in process: flags and their errors, the payer key's two sources and the key
-// file's permissions (never echoing the key), USD amounts as exact atomic units, which offer is paid, and how much a
-// deposit is. The command line once as a user meets it: a bad key exits 2 with usage and without the key.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+// file's permissions (never echoing the key), USD amounts as exact atomic units, which offer is paid, how much a
+// deposit is, and the state directory's spending record and lock. The command line once as a user meets it: a bad key exits 2 with usage and without the key.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { readPayerKey } from '../../bridge/key.mjs';
+import { ledger } from '../../bridge/ledger.mjs';
 import { parseOptions } from '../../bridge/options.mjs';
+import { stateLock } from '../../bridge/state-lock.mjs';
 import { chooseTerms, depositAmount } from '../../bridge/terms.mjs';
 import { formatUsd, parseUsd } from '../../bridge/usd.mjs';
 import { runBridge } from '../support/bridge.ts';
@@ -126,5 +128,42 @@ describe('a deposit', () => {
     expect(depositAmount({ ...base, budgetLeft: 9_000_000n })).toBe(5_000_000n);
     expect(depositAmount({ ...base, unspentInChannel: 50_000n, budgetLeft: 3_000_000n })).toBe(2_950_000n);
     expect(depositAmount({ ...base, minDeposit: 6_000_000n })).toMatchObject({ code: 'terms_refused', message: expect.stringMatching(/needs a deposit of 6\.00 USD, above --max-deposit-usd \(5\.00 USD\)/) });
+  });
+});
+
+describe('the state directory', () => {
+  it('keeps the spending exactly; a missing record is nothing spent; a damaged one is refused, naming the file, never read as zero', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bridge-ledger-'));
+    const record = ledger(dir);
+    expect(record.read()).toEqual({ spent: 0n, deposited: 0n, channelId: null });
+    record.write({ spent: 300_000n, deposited: 1_000_000n, channelId: `0x${'ab'.repeat(32)}` });
+    expect(ledger(dir).read()).toEqual({ spent: 300_000n, deposited: 1_000_000n, channelId: `0x${'ab'.repeat(32)}` });
+    for (const damaged of ['', '{"spent": "3x", "deposited": "0"}', 'not json', '{"deposited": "0"}']) {
+      writeFileSync(record.file, damaged);
+      expect(() => record.read()).toThrow(new RegExp(`${record.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*removing it resets what counts against --budget-usd`));
+    }
+  });
+
+  it('one paid call at a time: a lock held by a live process is waited for, a dead owner\'s lock is taken over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bridge-lock-'));
+    const lockFile = join(dir, 'lock');
+    // Held by a live process (this one's parent): the work waits until the lock is released.
+    writeFileSync(lockFile, String(process.ppid));
+    const order: string[] = [];
+    const waiting = stateLock(dir).run(async () => void order.push('work'));
+    await new Promise((r) => setTimeout(r, 150));
+    order.push('released');
+    rmSync(lockFile);
+    await waiting;
+    expect(order).toEqual(['released', 'work']);
+    expect(existsSync(lockFile)).toBe(false);
+    // Held by a process that no longer exists: taken over at once.
+    writeFileSync(lockFile, '999999999');
+    expect(await stateLock(dir).run(async () => readFileSync(lockFile, 'utf8'))).toBe(String(process.pid));
+    // Calls of one process run in turn, each holding the lock.
+    const lock = stateLock(dir);
+    const held: boolean[] = [];
+    await Promise.all([1, 2, 3].map(() => lock.run(async () => void held.push(existsSync(lockFile)))));
+    expect(held).toEqual([true, true, true]);
   });
 });
