@@ -195,6 +195,28 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     expect(await chain.balanceOf(payer)).toBe(before + 1_000_000n - 7n * PRICE);
   });
 
+  it('two bridges on one state directory, calls at once: the budget holds across both, and each charge is counted once', async () => {
+    const sharedKey = generatePrivateKey();
+    await chain.mint(privateKeyToAccount(sharedKey).address, 5_000_000n);
+    const shared = ['--url', `${server.base}/mcp`, '--rpc-url', chain.rpcUrl, '--state-dir', mkdtempSync(join(tmpdir(), 'bridge-shared-')), '--budget-usd', '0.50'];
+    await withBridge('v2', shared, { X402_PAYER_KEY: sharedKey }, (one) =>
+      withBridge('v2', shared, { X402_PAYER_KEY: sharedKey }, async (other) => {
+        const calls = [one, other].flatMap((bridge) => ['FL', 'TX', 'FL', 'TX'].map((state) => bridge.callTool({ name: 'get_premium', arguments: { state } }) as Promise<unknown> as Promise<Result>));
+        const results = await Promise.all(calls);
+        const paid = results.filter((r) => !r.isError);
+        const refused = results.filter((r) => r.isError).map((r) => (JSON.parse(r.content[0].text) as { error: { code: string } }).error.code);
+        expect(paid).toHaveLength(5);
+        expect(refused).toEqual(['budget_exceeded', 'budget_exceeded', 'budget_exceeded']);
+        const charged = paid.map((r) => BigInt(receiptOf(r)!.extra!.channelState!.chargedCumulativeAmount)).sort((a, b) => (a < b ? -1 : 1));
+        expect(charged).toEqual([1n, 2n, 3n, 4n, 5n].map((n) => n * PRICE));
+        for (const bridge of [one, other]) {
+          const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
+          expect(status.structuredContent).toMatchObject({ spent_usd: '0.50', deposit_usd: '1.00', channel_charged_usd: '0.50' });
+        }
+      }),
+    );
+  });
+
   it('never shows the key: not in any output, result or request, nor in the state directory', () => {
     const hex = key.slice(2).toLowerCase();
     const files = readdirSync(stateDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
