@@ -91,7 +91,10 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       const before = channelId ? await wallet.channel(channelId) : null;
       if (await wallet.recover(payment, again)) {
         const after = channelId ? await wallet.channel(channelId) : null;
-        if (before && after && after.charged > before.charged) ledger.write({ ...ledger.read(), spent: ledger.read().spent + (after.charged - before.charged) });
+        if (before && after && after.charged > before.charged) {
+          const now = ledger.read();
+          ledger.write({ ...now, spent: now.spent + (after.charged - before.charged) });
+        }
       }
       if (retries > 0) return paid(tool, args, again, retries - 1);
       return bridgeError('payment_refused', `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`);
@@ -105,7 +108,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
     const spent = now.spent + charged;
     ledger.write({ spent, deposited: now.deposited + (deposit ?? 0n), channelId: channelId ?? now.channelId });
     const how = channelId
-      ? `from the prepaid channel${deposit !== null ? `, opened with a deposit of ${formatUsd(deposit)} USD (transaction ${receipt.transaction})` : ''}`
+      ? `from the prepaid channel${deposit !== null ? `, with a deposit of ${formatUsd(deposit)} USD into it (transaction ${receipt.transaction})` : ''}`
       : `by a signed transfer (exact, transaction ${receipt.transaction})`;
     const note = `paid ${formatUsd(charged)} USD ${how}; ${formatUsd(spent)} of the ${formatUsd(limits.budget)} USD budget spent`;
     return { ...result, content: [...result.content, { type: 'text', text: note }] };

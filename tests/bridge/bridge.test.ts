@@ -98,7 +98,7 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       expect(first.isError).toBeFalsy();
       expect((first.structuredContent as { publications: unknown[] }).publications.length).toBeGreaterThan(0);
       expect(receiptOf(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), extra: { chargedAmount: String(PRICE) } });
-      expect(first.content.at(-1)!.text).toMatch(/^paid 0\.10 USD from the prepaid channel, opened with a deposit of 1\.00 USD \(transaction 0x[0-9a-f]{64}\); 0\.10 of the 0\.50 USD budget spent$/);
+      expect(first.content.at(-1)!.text).toMatch(/^paid 0\.10 USD from the prepaid channel, with a deposit of 1\.00 USD into it \(transaction 0x[0-9a-f]{64}\); 0\.10 of the 0\.50 USD budget spent$/);
 
       const [height, calls] = [await block(), facilitatorCalls()];
       for (let i = 2; i <= 3; i++) {
