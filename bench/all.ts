@@ -2,9 +2,10 @@
 // docs/benchmarks.md from what they measured: the API against the raw node:net ceiling (free and
 // priced routes, MCP tool calls), the paid round trip on the local chain, prepaid channels (a voucher-paid request
 // against the gate off and an exact payment, where its time goes, the voucher's signature check alone, 32 payers at
-// once), the gas a paid answer costs on the local chain (exact and batch-settlement), the ingest at three corpus
-// sizes, build times, the Vercel function's size and cold import, and the snapshot pages' weights; with the date, the
-// machine and the commit, and a line on every goal, met or missed. Not a test: it asserts nothing.
+// once), a voucher-paid tool call through the MCP bridge against the same call gate off, the gas a paid answer costs
+// on the local chain (exact and batch-settlement), the ingest at three corpus sizes, build times, the Vercel
+// function's size and cold import, and the snapshot pages' weights; with the date, the machine and the commit, and a
+// line on every goal, met or missed. Not a test: it asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
@@ -13,6 +14,7 @@ import { buildShards } from '../ingest/build.ts';
 import { REAL_DATA } from '../tests/support/shards.ts';
 import { ROOT, astroBuild } from '../tests/support/server.ts';
 import type { ApiReport, ApiResult } from './api.ts';
+import { type BridgeResult, bridgeSection } from './bridge-report.ts';
 import type { ChannelsResult } from './channels-result.ts';
 import type { ColdResult } from './cold.ts';
 import type { GasResult } from './gas-report.ts';
@@ -96,6 +98,7 @@ try {
   const api = run<ApiReport>('api.ts');
   const x402 = run<X402Result>('x402.ts');
   const channels = run<ChannelsResult>('channels.ts');
+  const bridge = run<BridgeResult>('bridge.ts');
   const gas = run<GasResult>('gas.ts');
   const ingest = run<{ corpora: Corpus[] }>('ingest.ts', {}, ['--expose-gc']);
   const pages = run<PagesResult>('pages.ts');
@@ -197,6 +200,12 @@ try {
       `${g.met ? 'Met' : '**Missed**'}: a voucher-paid request ${voucher.median.toFixed(2)} ms against ${off.median.toFixed(2)} ms for the same request with the gate off (median of ${c.vouchers}, over HTTP, one run): ${g.diff < 0 ? '−' : '+'}${Math.abs(g.diff).toFixed(2)} ms (goal ≤ ${g.bound} ms).`,
       `${p.errors === 0 && p.doubleCharges === 0 && c.payee.exact && c.payee.journalAgrees ? 'Met' : '**Missed**'}: ${p.payers} payers in parallel on their own channels, ${p.callsEach} calls each after their deposits: ${p.errors} errors, ${p.doubleCharges} double charges; the payee gained ${c.payee.gained} on chain, ${c.payee.exact ? 'exactly' : 'NOT'} the ${c.payee.expected} charged in the run${c.payee.journalAgrees ? '' : ' (the server\'s journal disagrees with the receipts)'}.`,
     );
+  }
+
+  {
+    const section = bridgeSection(bridge);
+    md.push(...section.md);
+    goals.push(section.goal);
   }
 
   md.push('## Gas per paid answer (local chain)', '');
