@@ -13,7 +13,7 @@ import { BUDGET_USD, FUNDING } from './bridge-config.ts';
 import { parseOptions } from '../bridge/options.mjs';
 import { chooseTerms } from '../bridge/terms.mjs';
 import { PAYMENT_META, RECEIPT_META, termsOf } from '../bridge/tool-calls.mjs';
-import { createWallet } from '../bridge/wallet.mjs';
+import { chargedBy, createWallet } from '../bridge/wallet.mjs';
 import { BRIDGE } from '../tests/support/bridge.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
 import { startServer } from '../tests/support/server.ts';
@@ -117,9 +117,10 @@ export async function directPayer(direct: Client, tool: string, args: Record<str
   if ('refusal' in choice) throw new Error(`the direct payer refused the terms: ${choice.refusal.message}`);
   const { requirement } = choice;
   let spent = 0n;
-  const sign = () => wallet.sign(required, requirement, options.budget - spent);
+  const sign = () => wallet.sign(required, requirement, { spent, left: options.budget - spent });
   const settled = async (payment: PaymentPayload, receipt: SettleResponse) => {
-    spent += await wallet.settled(payment, receipt);
+    await wallet.settled(payment, receipt);
+    spent += chargedBy(payment, receipt);
   };
   const payment = await sign();
   const first = (await direct.callTool({ name: tool, arguments: args, _meta: { [PAYMENT_META]: payment } })) as CallResult;

@@ -85,7 +85,7 @@ export async function inProcess(payer: DirectPayer, recorded: Recorded, url: str
   const paidCalls = toolCalls({ remote: remote((meta) => (meta ? paidAnswer : terms)) as never, wallet, ledger, lock, limits: options });
   const offCalls = toolCalls({ remote: remote(() => recorded.off) as never, wallet, ledger, lock, limits: options });
   const voucherSigner = toClientEvmSigner(privateKeyToAccount(key));
-  let payment: PaymentPayload = await wallet.sign(required, requirement, options.budget);
+  let payment: PaymentPayload = await wallet.sign(required, requirement, { spent: 0n, left: options.budget });
   let signed = 0;
   /** Charges taken into the channel file: one a paid call, one a settled step. */
   let charges = 0n;
@@ -109,10 +109,10 @@ export async function inProcess(payer: DirectPayer, recorded: Recorded, url: str
   const steps: Step[] = [
     { label: "1. the bridge's paid call (bridge/tool-calls.mjs's call), the remote answering at once", run: () => paidCalls.call(TOOL, ARGS), after: checkPaid },
     { label: '2. the same call, gate off (no terms: the answer forwarded as it is)', run: () => offCalls.call(TOOL, ARGS), after: checkOff },
-    { label: "  3. in 1: wallet.sign, x402's createPaymentPayload (channel file read, channel id, voucher signed)", run: async () => (payment = await wallet.sign(required, requirement, options.budget)) },
+    { label: "  3. in 1: wallet.sign, x402's createPaymentPayload (channel file read, channel id, voucher signed)", run: async () => (payment = await wallet.sign(required, requirement, { spent: 0n, left: options.budget })) },
     { label: "    3a. in 3: the voucher's signature, x402's signVoucher (viem signTypedData, the payer's key)", run: () => signVoucher(voucherSigner, channelId, String(PRICE * BigInt(++signed)), requirement.network) },
     { label: '    3b. computeChannelId, once (1 makes 3: in 3, in 4 and itself)', run: async () => wallet.channelIdOf(requirement) },
-    { label: "  4. in 1: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse)", run: () => wallet.settled(payment, receipt), after: () => charges++ },
+    { label: "  4. in 1: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse)", run: () => lock.run(() => wallet.settled(payment, receipt)), after: () => charges++ },
     {
       label: '  5. in 1: the state lock taken and released, the spending read twice and written once',
       run: () =>
@@ -127,6 +127,7 @@ export async function inProcess(payer: DirectPayer, recorded: Recorded, url: str
     off: () => timed(() => offCalls.call(TOOL, ARGS), checkOff),
     async stepByStep() {
       const times = await interleaved(steps);
+      await lock.run(async () => {}); // the last paid call's bookkeeping, done after its answer
       // Every charge took one price into the channel file: the vouchers moved on as the bridge's do.
       const charged = (await wallet.channel(channelId))?.charged;
       if (charged !== charges * PRICE) throw new Error(`the in-process channel file says ${charged} charged, not ${charges * PRICE}`);

@@ -36,7 +36,8 @@ export function serveBridge({ remote, wallet, ledger, lock, options, version }) 
     server.setRequestHandler('tools/list', async () => ({ tools: [...(await remoteTools()).filter((t) => t.name !== WALLET_STATUS_TOOL.name), WALLET_STATUS_TOOL] }));
     server.setRequestHandler('tools/call', async (request) => {
       const { name, arguments: args = {} } = request.params;
-      if (name === WALLET_STATUS_TOOL.name) return walletStatus({ wallet, ledger, options });
+      // Under the state lock: a paid call's bookkeeping, done after its answer, is finished first.
+      if (name === WALLET_STATUS_TOOL.name) return lock.run(() => walletStatus({ wallet, ledger, options }));
       await remoteTools(); // the SDK client checks each answer against the tool's output schema, once listed
       try {
         return await calls.call(name, args);

@@ -1,10 +1,11 @@
 // @ts-check
 // A tool call forwarded to the remote, paid when it is priced. A priced call's first answer is the x402 terms (a tool
 // error carrying PaymentRequired); the bridge keeps them per tool, so later calls carry their payment at once: one
-// round trip, the voucher signed locally. Each paid call holds the state directory's lock from reading the budget to
-// recording what the receipt says was charged, so the cap holds whatever runs beside it.
+// round trip, the voucher signed ahead. Each paid call holds the state directory's lock from reading the budget to
+// recording what the receipt says was charged, so the cap holds whatever runs beside it; the result is returned before
+// that bookkeeping, which the next paid call waits for.
 import { BATCH, chooseTerms } from './terms.mjs';
-import { DepositRefused } from './wallet.mjs';
+import { DepositRefused, chargedBy } from './wallet.mjs';
 import { formatUsd } from './usd.mjs';
 
 /** x402's MCP transport: the payment in the call's `_meta`, the receipt in the result's. */
@@ -64,24 +65,27 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
   const terms = new Map();
 
   /**
+   * A paid call: its result, and the bookkeeping that follows it (the receipt taken into the channel, the spending
+   * recorded, the next voucher signed ahead), done after the result is returned but before the state lock is let go.
    * @param {string} tool
    * @param {Record<string, unknown>} args
    * @param {PaymentRequired} required
    * @param {number} retries
-   * @returns {Promise<CallToolResult>}
+   * @returns {Promise<{ result: CallToolResult, after?: () => Promise<void> }>}
    */
   async function paid(tool, args, required, retries) {
     const spending = ledger.read();
     const choice = chooseTerms(required, limits, spending.spent);
-    if ('refusal' in choice) return bridgeError(choice.refusal.code, choice.refusal.message);
+    if ('refusal' in choice) return { result: bridgeError(choice.refusal.code, choice.refusal.message) };
+    const { requirement } = choice;
     let payment;
     try {
-      payment = await wallet.sign(required, choice.requirement, limits.budget - spending.spent);
+      payment = await wallet.sign(required, requirement, { spent: spending.spent, left: limits.budget - spending.spent });
     } catch (e) {
-      if (e instanceof DepositRefused) return bridgeError(e.refusal.code, e.refusal.message);
+      if (e instanceof DepositRefused) return { result: bridgeError(e.refusal.code, e.refusal.message) };
       throw e;
     }
-    const channelId = choice.requirement.scheme === BATCH ? wallet.channelIdOf(choice.requirement) : null;
+    const channelId = requirement.scheme === BATCH ? wallet.channelIdOf(requirement) : null;
     const result = await sent(tool, args, payment);
     const again = termsOf(result);
     if (again) {
@@ -91,27 +95,29 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       const before = channelId ? await wallet.channel(channelId) : null;
       if (await wallet.recover(payment, again)) {
         const after = channelId ? await wallet.channel(channelId) : null;
-        if (before && after && after.charged > before.charged) {
-          const now = ledger.read();
-          ledger.write({ ...now, spent: now.spent + (after.charged - before.charged) });
-        }
+        if (before && after && after.charged > before.charged) ledger.write({ ...spending, spent: spending.spent + (after.charged - before.charged) });
       }
       if (retries > 0) return paid(tool, args, again, retries - 1);
-      return bridgeError('payment_refused', `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`);
+      return { result: bridgeError('payment_refused', `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`) };
     }
     const receipt = /** @type {SettleResponse | undefined} */ (result._meta?.[RECEIPT_META]);
     // No receipt: an answer with no figure, which is not charged; the voucher was not recorded, so nothing changes.
-    if (!receipt?.success) return result;
-    const charged = await wallet.settled(payment, receipt);
+    if (!receipt?.success) return { result };
+    const charged = chargedBy(payment, receipt);
     const deposit = depositOf(payment);
-    const now = ledger.read();
-    const spent = now.spent + charged;
-    ledger.write({ spent, deposited: now.deposited + (deposit ?? 0n), channelId: channelId ?? now.channelId });
+    const spent = spending.spent + charged;
     const how = channelId
       ? `from the prepaid channel${deposit !== null ? `, with a deposit of ${formatUsd(deposit)} USD into it (transaction ${receipt.transaction})` : ''}`
       : `by a signed transfer (exact, transaction ${receipt.transaction})`;
     const note = `paid ${formatUsd(charged)} USD ${how}; ${formatUsd(spent)} of the ${formatUsd(limits.budget)} USD budget spent`;
-    return { ...result, content: [...result.content, { type: 'text', text: note }] };
+    return {
+      result: { ...result, content: [...result.content, { type: 'text', text: note }] },
+      after: async () => {
+        await wallet.settled(payment, receipt);
+        ledger.write({ spent, deposited: spending.deposited + (deposit ?? 0n), channelId: channelId ?? spending.channelId });
+        await wallet.signAhead(required, requirement, spent, limits.budget);
+      },
+    };
   }
 
   /**
@@ -151,7 +157,23 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
         terms.set(tool, required);
       }
       const offered = required;
-      return lock.run(() => paid(tool, args, offered, 1));
+      // The result goes back as soon as it is known; the lock is held until its bookkeeping is done, so the next
+      // paid call (of this process or another) starts from the recorded state.
+      return new Promise((resolve, reject) => {
+        let answered = false;
+        lock
+          .run(async () => {
+            const { result, after } = await paid(tool, args, offered, 1);
+            resolve(result);
+            answered = true;
+            await after?.();
+          })
+          .catch((e) => {
+            if (!answered) return reject(e);
+            // The answer was paid and given; the next paid call resynchronises from the server's record.
+            process.stderr.write(`surplus-lines-mcp: a paid call's receipt could not be recorded: ${/** @type {Error} */ (e).message}\n`);
+          });
+      });
     },
   };
 }

@@ -2,7 +2,8 @@
 // The payer: x402's official client (@x402/core's x402Client) with @x402/evm's `batch-settlement` and `exact` client
 // schemes, signing with the payer's key and reading the channel from the chain; the channel's state kept in the
 // state directory by the package's own file storage, so a restart pays from the same channel. The client's own
-// spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything.
+// spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything. The next voucher
+// is signed ahead, after the last answer, so that a paid call waits for no signing.
 import { x402Client } from '@x402/core/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
@@ -11,7 +12,7 @@ import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { depositAmount } from './terms.mjs';
+import { BATCH, depositAmount } from './terms.mjs';
 
 /**
  * @typedef {import('@x402/core/types').PaymentRequired} PaymentRequired
@@ -20,6 +21,19 @@ import { depositAmount } from './terms.mjs';
  * @typedef {import('@x402/core/types').SettleResponse} SettleResponse
  * @typedef {import('./terms.mjs').Refusal} Refusal
  */
+
+/**
+ * What a receipt says the server charged: its `chargedAmount` (a voucher), else the offer's amount (`exact`); never
+ * more than the offer's amount, which is all a voucher or a transfer allows.
+ * @param {PaymentPayload} payment
+ * @param {SettleResponse} receipt
+ */
+export function chargedBy(payment, receipt) {
+  const price = atomic(payment.accepted.amount);
+  const said = receipt.extra?.chargedAmount;
+  const charged = typeof said === 'string' ? atomic(said) : price;
+  return charged < price ? charged : price;
+}
 
 /** A deposit the bridge's limits refuse: thrown from the deposit strategy, before anything is signed. */
 export class DepositRefused extends Error {
@@ -62,36 +76,88 @@ export function createWallet(options, key) {
   });
   const client = new x402Client().register(options.network, batch).register(options.network, new ExactEvmScheme(signer)).setSpendControls(false);
 
+  /** Each offer's channel id (hashing the channel's config costs 0.1 ms), by the offer as JSON. @type {Map<string, `0x${string}`>} */
+  const channelIds = new Map();
   /** @param {PaymentRequirements} requirement */
-  const channelIdOf = (requirement) => computeChannelId(batch.buildChannelConfig(requirement), requirement.network);
+  const channelIdOf = (requirement) => {
+    const key = JSON.stringify(requirement);
+    let id = channelIds.get(key);
+    if (!id) channelIds.set(key, (id = computeChannelId(batch.buildChannelConfig(requirement), requirement.network)));
+    return id;
+  };
+
+  /**
+   * The next voucher, signed once the last paid call's receipt was taken in (./tool-calls.mjs does it after answering):
+   * for the same offer, valid while nothing was spent meanwhile (`spent`: another process sharing the state directory
+   * moves it). Signed only when that call would be paid: within the budget, from the channel's balance. It never
+   * leaves this process unless the next call is that call.
+   * @type {{ key: string, spent: bigint, payment: PaymentPayload } | null}
+   */
+  let ready = null;
+
+  /**
+   * The payment as sent: only the payment-identifier extension echoed, with a fresh id (x402's payment-identifier,
+   * where the server declares it: the same payment sent again after a lost answer gets that answer and its receipt,
+   * not a second charge). The server's other declarations (its Bazaar discovery, 1.5 KB) are not sent back.
+   * @param {PaymentPayload} payment
+   * @param {PaymentRequired} required
+   * @returns {PaymentPayload}
+   */
+  const withId = (payment, required) => {
+    const declared = required.extensions?.['payment-identifier'];
+    const extensions = declared ? appendPaymentIdentifierToExtensions({ 'payment-identifier': structuredClone(declared) }) : {};
+    // A voucher signed ahead for one tool pays another of the same price: it names no tool; the payment names this call's.
+    return { ...payment, ...(required.resource ? { resource: required.resource } : {}), extensions };
+  };
+
+  /**
+   * @param {PaymentRequired} required
+   * @param {PaymentRequirements} requirement
+   */
+  const signed = (required, requirement) => client.createPaymentPayload({ ...required, accepts: [requirement], extensions: {} });
 
   return {
     address: account.address,
     batch,
     channelIdOf,
     /**
-     * Signs a payment of `requirement` (one of `required`'s offers): a voucher, or a deposit with its voucher.
+     * A payment of `requirement` (one of `required`'s offers): the voucher signed ahead when it fits, else signed now
+     * (a voucher, or a deposit with its voucher).
      * @param {PaymentRequired} required
      * @param {PaymentRequirements} requirement
-     * @param {bigint} left what is left of the budget
+     * @param {{ spent: bigint, left: bigint }} budget what is spent, and what is left
      * @returns {Promise<PaymentPayload>}
      */
-    sign(required, requirement, left) {
+    async sign(required, requirement, { spent, left }) {
+      const ahead = ready;
+      ready = null;
+      if (ahead && ahead.key === JSON.stringify(requirement) && ahead.spent === spent) return withId(ahead.payment, required);
       budgetLeft = left;
-      // A payment id where the server declares them (x402's payment-identifier): the same payment sent again after
-      // a lost answer gets that answer and its receipt, not a second charge.
-      const extensions = appendPaymentIdentifierToExtensions(structuredClone(required.extensions ?? {}));
-      return client.createPaymentPayload({ ...required, accepts: [requirement], extensions });
+      return withId(await signed(required, requirement), required);
     },
     /**
-     * Takes a paid call's receipt into the channel's state; returns what the server charged.
+     * Signs the voucher for the next call of `requirement` ahead, when it would be paid: `spent` and `budget` leave
+     * room for it and the channel's balance covers it (a deposit is never signed ahead).
+     * @param {PaymentRequired} required
+     * @param {PaymentRequirements} requirement
+     * @param {bigint} spent
+     * @param {bigint} budget
+     */
+    async signAhead(required, requirement, spent, budget) {
+      ready = null;
+      const price = atomic(requirement.amount);
+      if (requirement.scheme !== BATCH || spent + price > budget) return;
+      const record = await storage.get(channelIdOf(requirement).toLowerCase());
+      if (!record || atomic(record.balance) < atomic(record.chargedCumulativeAmount) + price) return;
+      ready = { key: JSON.stringify(requirement), spent, payment: await signed(required, requirement) };
+    },
+    /**
+     * Takes a paid call's receipt into the channel's state (the scheme's own bookkeeping).
      * @param {PaymentPayload} payment
      * @param {SettleResponse} receipt
      */
     async settled(payment, receipt) {
       await client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, settleResponse: receipt });
-      const charged = receipt.extra?.chargedAmount;
-      return typeof charged === 'string' ? atomic(charged) : atomic(payment.accepted.amount);
     },
     /**
      * Resynchronises the channel from a corrective refusal (a voucher out of step with the server's record, which
