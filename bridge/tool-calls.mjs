@@ -53,6 +53,40 @@ function depositOf(payment) {
 }
 
 /**
+ * Sends a paid call; an answer lost on the way (the connection dropped, the service restarted) is asked for once
+ * more with the same payment, whose id makes the service answer it again with its receipt instead of charging twice.
+ * @param {import('./remote.mjs').RemoteServer} remote
+ * @param {string} tool
+ * @param {Record<string, unknown>} args
+ * @param {PaymentPayload} payment
+ * @returns {Promise<CallToolResult>}
+ */
+async function sent(remote, tool, args, payment) {
+  try {
+    return await remote.call(tool, args, { [PAYMENT_META]: payment });
+  } catch (first) {
+    if (isProtocolError(first)) throw first;
+    try {
+      return await remote.call(tool, args, { [PAYMENT_META]: payment });
+    } catch (e) {
+      if (isProtocolError(e)) throw e;
+      throw new Error(`a payment was sent but no answer came back (${/** @type {Error} */ (e).message}): the service may have charged it, and the next paid call counts what it did`);
+    }
+  }
+}
+
+/**
+ * The line a paid result ends with: what it cost, how it was paid, and the budget.
+ * @param {{ charged: bigint, deposit: bigint | null, channelId: string | null, transaction: string, spent: bigint, budget: bigint }} p
+ */
+function paidNote({ charged, deposit, channelId, transaction, spent, budget }) {
+  const how = channelId
+    ? `from the prepaid channel${deposit !== null ? `, with a deposit of ${formatUsd(deposit)} USD into it (transaction ${transaction})` : ''}`
+    : `by a signed transfer (exact, transaction ${transaction})`;
+  return `paid ${formatUsd(charged)} USD ${how}; ${formatUsd(spent)} of the ${formatUsd(budget)} USD budget spent`;
+}
+
+/**
  * @param {object} deps
  * @param {import('./remote.mjs').RemoteServer} deps.remote
  * @param {import('./wallet.mjs').Wallet} deps.wallet
@@ -86,7 +120,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       throw e;
     }
     const channelId = requirement.scheme === BATCH ? wallet.channelIdOf(requirement) : null;
-    const result = await sent(tool, args, payment);
+    const result = await sent(remote, tool, args, payment);
     const again = termsOf(result);
     if (again) {
       terms.set(tool, again);
@@ -106,10 +140,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
     const charged = chargedBy(payment, receipt);
     const deposit = depositOf(payment);
     const spent = spending.spent + charged;
-    const how = channelId
-      ? `from the prepaid channel${deposit !== null ? `, with a deposit of ${formatUsd(deposit)} USD into it (transaction ${receipt.transaction})` : ''}`
-      : `by a signed transfer (exact, transaction ${receipt.transaction})`;
-    const note = `paid ${formatUsd(charged)} USD ${how}; ${formatUsd(spent)} of the ${formatUsd(limits.budget)} USD budget spent`;
+    const note = paidNote({ charged, deposit, channelId, transaction: receipt.transaction, spent, budget: limits.budget });
     return {
       result: { ...result, content: [...result.content, { type: 'text', text: note }] },
       after: async () => {
@@ -118,28 +149,6 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
         await wallet.signAhead(required, requirement, spent, limits.budget);
       },
     };
-  }
-
-  /**
-   * Sends a paid call; an answer lost on the way (the connection dropped, the service restarted) is asked for once
-   * more with the same payment, whose id makes the service answer it again with its receipt instead of charging twice.
-   * @param {string} tool
-   * @param {Record<string, unknown>} args
-   * @param {PaymentPayload} payment
-   * @returns {Promise<CallToolResult>}
-   */
-  async function sent(tool, args, payment) {
-    try {
-      return await remote.call(tool, args, { [PAYMENT_META]: payment });
-    } catch (first) {
-      if (isProtocolError(first)) throw first;
-      try {
-        return await remote.call(tool, args, { [PAYMENT_META]: payment });
-      } catch (e) {
-        if (isProtocolError(e)) throw e;
-        throw new Error(`a payment was sent but no answer came back (${/** @type {Error} */ (e).message}): the service may have charged it, and the next paid call counts what it did`);
-      }
-    }
   }
 
   return {

@@ -48,6 +48,41 @@ export class DepositRefused extends Error {
 const atomic = (text) => (typeof text === 'string' && /^\d{1,30}$/.test(text) ? BigInt(text) : 0n);
 
 /**
+ * The payment as sent: only the payment-identifier extension echoed, with a fresh id (x402's payment-identifier,
+ * where the server declares it: the same payment sent again after a lost answer gets that answer and its receipt,
+ * not a second charge). The server's other declarations (its Bazaar discovery, 1.5 KB) are not sent back.
+ * @param {PaymentPayload} payment
+ * @param {PaymentRequired} required
+ * @returns {PaymentPayload}
+ */
+function withId(payment, required) {
+  const declared = required.extensions?.['payment-identifier'];
+  const extensions = declared ? appendPaymentIdentifierToExtensions({ 'payment-identifier': structuredClone(declared) }) : {};
+  // A voucher signed ahead for one tool pays another of the same price: it names no tool; the payment names this call's.
+  return { ...payment, ...(required.resource ? { resource: required.resource } : {}), extensions };
+}
+
+/**
+ * The scheme's deposit sizing, by the bridge's rule (./terms.mjs): a refusal thrown before anything is signed.
+ * @param {bigint} maxDeposit
+ * @param {() => bigint} budgetLeft what is left of the budget for the payment being made
+ * @returns {import('@x402/evm/batch-settlement/client').BatchSettlementDepositStrategy}
+ */
+const depositStrategy = (maxDeposit, budgetLeft) => (context) => {
+  const charged = atomic(context.clientContext.chargedCumulativeAmount);
+  const balance = atomic(context.currentBalance);
+  const amount = depositAmount({
+    needed: atomic(context.minimumDepositAmount),
+    minDeposit: atomic(context.paymentRequirements.extra?.minDeposit),
+    unspentInChannel: balance > charged ? balance - charged : 0n,
+    budgetLeft: budgetLeft(),
+    maxDeposit,
+  });
+  if (typeof amount !== 'bigint') throw new DepositRefused(amount);
+  return amount;
+};
+
+/**
  * @param {import('./options.mjs').Options} options
  * @param {`0x${string}`} key
  */
@@ -60,19 +95,7 @@ export function createWallet(options, key) {
   let budgetLeft = 0n;
   const batch = new BatchSettlementEvmScheme(signer, {
     storage,
-    depositStrategy: (context) => {
-      const charged = atomic(context.clientContext.chargedCumulativeAmount);
-      const balance = atomic(context.currentBalance);
-      const amount = depositAmount({
-        needed: atomic(context.minimumDepositAmount),
-        minDeposit: atomic(context.paymentRequirements.extra?.minDeposit),
-        unspentInChannel: balance > charged ? balance - charged : 0n,
-        budgetLeft,
-        maxDeposit: options.maxDeposit,
-      });
-      if (typeof amount !== 'bigint') throw new DepositRefused(amount);
-      return amount;
-    },
+    depositStrategy: depositStrategy(options.maxDeposit, () => budgetLeft),
   });
   const client = new x402Client().register(options.network, batch).register(options.network, new ExactEvmScheme(signer)).setSpendControls(false);
 
@@ -94,21 +117,6 @@ export function createWallet(options, key) {
    * @type {{ key: string, spent: bigint, payment: PaymentPayload } | null}
    */
   let ready = null;
-
-  /**
-   * The payment as sent: only the payment-identifier extension echoed, with a fresh id (x402's payment-identifier,
-   * where the server declares it: the same payment sent again after a lost answer gets that answer and its receipt,
-   * not a second charge). The server's other declarations (its Bazaar discovery, 1.5 KB) are not sent back.
-   * @param {PaymentPayload} payment
-   * @param {PaymentRequired} required
-   * @returns {PaymentPayload}
-   */
-  const withId = (payment, required) => {
-    const declared = required.extensions?.['payment-identifier'];
-    const extensions = declared ? appendPaymentIdentifierToExtensions({ 'payment-identifier': structuredClone(declared) }) : {};
-    // A voucher signed ahead for one tool pays another of the same price: it names no tool; the payment names this call's.
-    return { ...payment, ...(required.resource ? { resource: required.resource } : {}), extensions };
-  };
 
   /**
    * @param {PaymentRequired} required
