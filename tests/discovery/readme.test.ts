@@ -1,11 +1,13 @@
 // The README's route table and MCP tool list against the contract (ROUTE_CONTRACTS) and the tools the MCP
 // server lists (tools/list, in process): a route or tool added, renamed, repriced or dropped without the README
 // following fails here (issue 23). That the table's examples answer with figures is tests/contract/examples.test.ts.
+// And the bridge's configuration examples: valid JSON, running surplus-lines-mcp with flags it takes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FLAGS } from '../../bridge/options.mjs';
 import { handleMcp } from '../../api/mcp/handle-mcp.ts';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 
@@ -88,5 +90,53 @@ describe("README: the route table and the MCP tool list", () => {
     expect(problemsOf(stale, tools)).toEqual([expect.stringMatching(/^tools listed /), expect.stringMatching(/^free tools listed /)]);
     expect(problemsOf(README, [...tools, 'new_tool'])).toEqual([expect.stringMatching(/^tools listed /), `says ${tools.length} tools in all, serves ${tools.length + 1}`, `says "for ${tools.length} tools", serves ${tools.length + 1}`]);
     expect(problemsOf(README.replace(/(`get_syndicates_sample`) \(free\), (`get_premium`), /, '$1, $2 (free), '), tools)).toEqual([expect.stringMatching(/^free tools listed /)]);
+  });
+});
+
+/** The `### ` subsection `title` of the README, heading excluded; empty when there is none. */
+function subsection(text: string, title: string): string {
+  const start = text.indexOf(`\n### ${title}\n`);
+  if (start === -1) return '';
+  const end = text.slice(start + 1).search(/\n##+ /);
+  return text.slice(start, end === -1 ? undefined : start + 1 + end);
+}
+
+/** What the bridge's configuration examples get wrong: JSON that does not parse, a flag the bridge does not take. */
+function bridgeExampleProblems(text: string): string[] {
+  const part = subsection(text, 'Paid tools in any MCP client: `surplus-lines-mcp`');
+  if (!part) return ['no bridge section'];
+  const problems: string[] = [];
+  const argvs: string[][] = [];
+  for (const [, block] of part.matchAll(/```json\n([\s\S]*?)```/g)) {
+    let config: { mcpServers?: Record<string, { command: string; args: string[] }>; servers?: Record<string, { command: string; args: string[] }> };
+    try {
+      config = JSON.parse(block);
+    } catch {
+      problems.push(`a JSON example does not parse: ${block.slice(0, 40)}`);
+      continue;
+    }
+    for (const server of Object.values(config.mcpServers ?? config.servers ?? {})) {
+      if (server.command !== 'surplus-lines-mcp') problems.push(`a configuration runs ${server.command}`);
+      argvs.push(server.args);
+    }
+  }
+  for (const [, block] of part.matchAll(/```sh\n([\s\S]*?)```/g))
+    for (const line of block.replace(/\\\n/g, ' ').split('\n')) {
+      const at = line.indexOf('surplus-lines-mcp ');
+      if (at !== -1) argvs.push(line.slice(at + 'surplus-lines-mcp '.length).trim().split(/\s+/));
+    }
+  if (argvs.length < 4) problems.push(`${argvs.length} examples run the bridge`);
+  for (const argv of argvs) for (const flag of argv.filter((a) => a.startsWith('--'))) if (!(flag.slice(2) in FLAGS)) problems.push(`the bridge takes no ${flag}`);
+  return problems;
+}
+
+describe("README: the bridge's configuration examples", () => {
+  it('parse, run surplus-lines-mcp, and pass only flags it takes', () => {
+    expect(bridgeExampleProblems(README)).toEqual([]);
+  });
+
+  it('the check fails on a flag the bridge does not take, and on JSON that does not parse', () => {
+    expect(bridgeExampleProblems(README.replace('"--budget-usd", "2.00", "--key-file"', '"--budget", "2.00", "--key-file"'))).toEqual(['the bridge takes no --budget']);
+    expect(bridgeExampleProblems(README.replace('"type": "stdio",', '"type": "stdio"'))).toEqual([expect.stringMatching(/^a JSON example does not parse/), '3 examples run the bridge']);
   });
 });
