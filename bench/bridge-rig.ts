@@ -9,9 +9,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { BUDGET_USD, FUNDING } from './bridge-config.ts';
+import { BUDGET_USD, type Call, FUNDING } from './bridge-config.ts';
 import { parseOptions } from '../bridge/options.mjs';
-import { chooseTerms } from '../bridge/terms.mjs';
+import { BATCH, chooseTerms } from '../bridge/terms.mjs';
 import { PAYMENT_META, RECEIPT_META, termsOf } from '../bridge/tool-calls.mjs';
 import { chargedBy, createWallet } from '../bridge/wallet.mjs';
 import { BRIDGE } from '../tests/support/bridge.ts';
@@ -128,4 +128,15 @@ export async function directPayer(direct: Client, tool: string, args: Record<str
   if (first.isError || !deposit?.success || !/^0x[0-9a-f]{64}$/i.test(deposit.transaction)) throw new Error(`the direct payer's deposit call answered ${JSON.stringify(first).slice(0, 300)}`);
   await settled(payment, deposit);
   return { wallet, required, requirement, deposit, sign, settled };
+}
+
+/**
+ * The terms the gate-on server asks for `call` (its unpaid call's answer), checked: a prepaid-channel offer at the
+ * price the benchmark counts on.
+ */
+export async function termsFor(direct: Client, call: Call): Promise<PaymentRequired> {
+  const required = termsOf((await direct.callTool({ name: call.tool, arguments: call.args })) as never);
+  const amount = required?.accepts.find((a) => a.scheme === BATCH)?.amount;
+  if (amount !== String(call.price)) throw new Error(`the gate-on server's terms for ${call.tool} offer a prepaid channel at ${amount ?? 'no price'}, not ${call.price}`);
+  return required!;
 }

@@ -1,33 +1,39 @@
 // Step by step, in this process (no stdio, no socket): the bridge's own code for a tool call, bridge/tool-calls.mjs
 // over its wallet, ledger and state lock in a temp state directory, with a remote that answers at once with answers
-// recorded from the servers (the terms, a voucher-paid answer with its receipt, the gate-off answer); the paid call
-// against the gate-off one, and the paid call's parts timed alone: x402's createPaymentPayload (wallet.sign), the
-// voucher's signature in it, the channel id, the receipt taken into the channel file (wallet.settled), and the
-// bookkeeping (the state lock, the spending read and written). The paid call and its gate-off twin are also timed in
-// the rounds (./bridge-rounds.ts), between the calls over stdio and HTTP: code run between waits is slower on this
-// machine than in a tight loop.
+// recorded from the servers (each tool's terms, a voucher-paid answer with a receipt for its price, the gate-off
+// answer). A paid call returns its answer before its bookkeeping (the receipt into the channel file, the spending
+// written, the next voucher signed ahead), which it does still holding the state lock; so every paid call here is
+// timed until its answer, and the lock is then let drain, untimed, before anything else is timed: the bookkeeping
+// is timed as a step of its own. Timed: the paid call with the voucher signed ahead (the same offer as the last
+// call's) and signing in the call (the last call's offer another price), the gate-off call, and the parts alone:
+// x402's createPaymentPayload (wallet.sign), the voucher's signature in it, the channel id, the bookkeeping and its
+// parts. The paid calls and the gate-off one are also timed in the rounds (./bridge-rounds.ts), between the calls
+// over stdio and HTTP: code run between waits is slower on this machine than in a tight loop. Every paid call is
+// checked to have signed in the call exactly as its label says (x402's scheme's createPaymentPayload counted).
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PaymentPayload, SettleResponse } from '@x402/core/types';
+import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
-import { signVoucher } from '@x402/evm/batch-settlement/client';
+import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ARGS, PRICE, STEP_N, STEP_WARMUP, TOOL, VOUCHER_NOTE } from './bridge-config.ts';
+import { ALTERNATING, type Call, OTHER, STEP_N, STEP_WARMUP, SUMMARY, voucherNote } from './bridge-config.ts';
 import type { BridgeResult } from './bridge-report.ts';
-import type { CallResult, DirectPayer } from './bridge-rig.ts';
+import type { CallResult } from './bridge-rig.ts';
 import { mean, median } from './stats.ts';
 import { ledger as openLedger } from '../bridge/ledger.mjs';
 import { parseOptions } from '../bridge/options.mjs';
 import { stateLock } from '../bridge/state-lock.mjs';
+import { chooseTerms } from '../bridge/terms.mjs';
 import { RECEIPT_META, toolCalls } from '../bridge/tool-calls.mjs';
 import { createWallet } from '../bridge/wallet.mjs';
 
-/** One step: `run` is timed (elapsed and this process's CPU); `after` is not (checks). */
+/** One step: `run` is timed (elapsed and this process's CPU); `before` and `after` are not (setup, checks, the lock drained). */
 interface Step {
   label: string;
+  before?(): Promise<void>;
   run(): Promise<unknown>;
-  after?(out: unknown): void;
+  after?(out: unknown): Promise<void> | void;
 }
 
 /** Each step's elapsed and CPU times over STEP_N rounds after STEP_WARMUP, one step later first each round. */
@@ -36,102 +42,231 @@ async function interleaved(steps: Step[]): Promise<{ elapsed: number[]; cpu: num
   for (let r = 0; r < STEP_WARMUP + STEP_N; r++) {
     for (let k = 0; k < steps.length; k++) {
       const i = (r + k) % steps.length;
+      await steps[i].before?.();
       const cpu = process.cpuUsage();
       const t = performance.now();
       const out = await steps[i].run();
       const elapsed = performance.now() - t;
       const used = process.cpuUsage(cpu);
-      steps[i].after?.(out);
+      await steps[i].after?.(out);
       if (r >= STEP_WARMUP) times[i].elapsed.push(elapsed), times[i].cpu.push((used.user + used.system) / 1000);
     }
   }
   return times;
 }
 
-/** The answers the instant remote gives, recorded from the servers. */
+/** The answers the instant remote gives, recorded from the servers: the paid and gate-off answers of SUMMARY, and each alternating tool's terms. */
 export interface Recorded {
   paid: CallResult;
   off: CallResult;
-}
-
-/** The bridge's own code in this process on a fresh payer: its paid call and its gate-off call, and the paid call's parts. */
-export interface InProcess {
-  /** The bridge's paid call with the remote answering at once, checked; its elapsed ms. */
-  paid(): Promise<number>;
-  /** The same call with the gate off (the answer forwarded as it is), checked; its elapsed ms. */
-  off(): Promise<number>;
-  /** Every call and part, interleaved, STEP_N each after STEP_WARMUP; then the channel file checked. */
-  stepByStep(): Promise<BridgeResult['steps']>;
+  terms: Record<string, PaymentRequired>;
 }
 
 /**
  * The bridge's code on a fresh payer whose channel file says it holds far more than the run spends (so no deposit is
- * ever signed, and nothing reads the chain): its vouchers go to no server, and only their signing is timed.
+ * ever signed, and nothing reads the chain): its vouchers go to no server, and only their signing is timed. The
+ * signings are counted (x402's scheme's createPaymentPayload: a voucher signed), and what the channel file and the
+ * spending record must end up saying is kept.
  */
-export async function inProcess(payer: DirectPayer, recorded: Recorded, url: string, rpcUrl: string, tmp: string): Promise<InProcess> {
+async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: string) {
   const stateDir = mkdtempSync(join(tmp, 'in-process-state-'));
   const key = generatePrivateKey();
   const options = parseOptions(['--url', url, '--rpc-url', rpcUrl, '--state-dir', stateDir, '--budget-usd', '100000', '--max-deposit-usd', '100000']);
   const wallet = createWallet(options, key);
-  const { required, requirement } = payer;
-  const channelId = wallet.channelIdOf(requirement);
+  const offerOf = (c: Call) => {
+    const required = recorded.terms[c.tool];
+    const choice = chooseTerms(required, options, 0n);
+    if ('refusal' in choice) throw new Error(`the in-process bridge refused ${c.tool}'s terms: ${choice.refusal.message}`);
+    return { required, requirement: choice.requirement };
+  };
+  const offers = new Map(ALTERNATING.map((c) => [c.tool, offerOf(c)]));
+  const channelId = wallet.channelIdOf(offers.get(SUMMARY.tool)!.requirement);
+  if (ALTERNATING.some((c) => wallet.channelIdOf(offers.get(c.tool)!.requirement) !== channelId)) throw new Error('the alternating tools are paid from different channels');
   await new FileClientChannelStorage({ directory: stateDir }).set(channelId.toLowerCase(), { chargedCumulativeAmount: '0', balance: String(10n ** 12n) });
   const ledger = openLedger(stateDir);
   const lock = stateLock(stateDir);
-  const receipt: SettleResponse = { success: true, transaction: '', network: requirement.network, payer: wallet.address, extra: { chargedAmount: String(PRICE) } };
-  const paidAnswer: CallResult = { ...recorded.paid, _meta: { ...recorded.paid._meta, [RECEIPT_META]: receipt } };
-  const terms: CallResult = { isError: true, content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required as never };
-  const remote = (answer: (meta: unknown) => CallResult) => ({ url: new URL(url), tools: async () => [], call: async (_n: string, _a: unknown, meta?: unknown) => answer(meta) });
-  const paidCalls = toolCalls({ remote: remote((meta) => (meta ? paidAnswer : terms)) as never, wallet, ledger, lock, limits: options });
+  const scheme = wallet.batch as unknown as { createPaymentPayload(...a: unknown[]): Promise<unknown> };
+  const create = scheme.createPaymentPayload.bind(scheme);
+  let signings = 0;
+  scheme.createPaymentPayload = (...a: unknown[]) => (signings++, create(...a));
+  const network = offers.get(SUMMARY.tool)!.requirement.network;
+  const receiptOf = (price: bigint): SettleResponse => ({ success: true, transaction: '', network, payer: wallet.address, extra: { chargedAmount: String(price) } });
+  const answers = new Map(
+    ALTERNATING.map((c) => {
+      const required = recorded.terms[c.tool];
+      const terms: CallResult = { isError: true, content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required as never };
+      return [c.tool, { terms, paid: { ...recorded.paid, _meta: { ...recorded.paid._meta, [RECEIPT_META]: receiptOf(c.price) } } as CallResult }];
+    }),
+  );
+  const remote = (answer: (tool: string, meta: unknown) => CallResult) => ({ url: new URL(url), tools: async () => [], call: async (tool: string, _a: unknown, meta?: unknown) => answer(tool, meta) });
+  const paidCalls = toolCalls({ remote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)) as never, wallet, ledger, lock, limits: options });
   const offCalls = toolCalls({ remote: remote(() => recorded.off) as never, wallet, ledger, lock, limits: options });
-  const voucherSigner = toClientEvmSigner(privateKeyToAccount(key));
-  let payment: PaymentPayload = await wallet.sign(required, requirement, { spent: 0n, left: options.budget });
-  let signed = 0;
-  /** Charges taken into the channel file: one a paid call, one a settled step. */
-  let charges = 0n;
-  const checkPaid = (out: unknown) => {
-    const r = out as CallResult;
-    if (r.isError || (r._meta?.[RECEIPT_META] as SettleResponse | undefined)?.success !== true || !VOUCHER_NOTE.test((r.content as { text?: string }[]).at(-1)?.text ?? ''))
-      throw new Error(`the in-process paid call answered ${JSON.stringify(r).slice(0, 300)}`);
-    charges++;
-  };
-  const checkOff = (out: unknown) => {
-    if (out !== recorded.off) throw new Error('the in-process gate-off call did not forward the answer as it is');
-  };
-  const timed = async (run: () => Promise<unknown>, check: (out: unknown) => void) => {
-    const t = performance.now();
-    const out = await run();
-    const elapsed = performance.now() - t;
-    check(out);
-    return elapsed;
-  };
-
-  const steps: Step[] = [
-    { label: "1. the bridge's paid call (bridge/tool-calls.mjs's call), the remote answering at once", run: () => paidCalls.call(TOOL, ARGS), after: checkPaid },
-    { label: '2. the same call, gate off (no terms: the answer forwarded as it is)', run: () => offCalls.call(TOOL, ARGS), after: checkOff },
-    { label: "  3. in 1: wallet.sign, x402's createPaymentPayload (channel file read, channel id, voucher signed)", run: async () => (payment = await wallet.sign(required, requirement, { spent: 0n, left: options.budget })) },
-    { label: "    3a. in 3: the voucher's signature, x402's signVoucher (viem signTypedData, the payer's key)", run: () => signVoucher(voucherSigner, channelId, String(PRICE * BigInt(++signed)), requirement.network) },
-    { label: '    3b. computeChannelId, once (1 makes 3: in 3, in 4 and itself)', run: async () => wallet.channelIdOf(requirement) },
-    { label: "  4. in 1: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse)", run: () => lock.run(() => wallet.settled(payment, receipt)), after: () => charges++ },
-    {
-      label: '  5. in 1: the state lock taken and released, the spending read twice and written once',
-      run: () =>
-        lock.run(async () => {
-          const s = ledger.read();
-          ledger.write({ ...ledger.read(), spent: s.spent });
-        }),
-    },
-  ];
+  /** What the channel file (charged) and the spending record (spent) must say. */
+  const expect = { charged: 0n, spent: 0n };
   return {
-    paid: () => timed(() => paidCalls.call(TOOL, ARGS), checkPaid),
-    off: () => timed(() => offCalls.call(TOOL, ARGS), checkOff),
-    async stepByStep() {
-      const times = await interleaved(steps);
-      await lock.run(async () => {}); // the last paid call's bookkeeping, done after its answer
-      // Every charge took one price into the channel file: the vouchers moved on as the bridge's do.
+    key, options, wallet, ledger, lock, offers, channelId, paidCalls, offCalls, expect, receiptOf,
+    signings: () => signings,
+    /** The last paid call's bookkeeping, done after its answer: waited for, untimed. */
+    drained: () => lock.run(async () => {}),
+    /** Checks a paid call's answer (a voucher's receipt for its price, the bridge's note) and counts its charge. */
+    checkPaid(c: Call, out: unknown) {
+      const r = out as CallResult;
+      if (r.isError || (r._meta?.[RECEIPT_META] as SettleResponse | undefined)?.success !== true || !voucherNote(c.price).test((r.content as { text?: string }[]).at(-1)?.text ?? ''))
+        throw new Error(`the in-process paid call of ${c.tool} answered ${JSON.stringify(r).slice(0, 300)}`);
+      expect.charged += c.price;
+      expect.spent += c.price;
+    },
+    /** The channel file and the spending record say what was charged (the lock drained first). */
+    async checkFiles() {
+      await lock.run(async () => {});
       const charged = (await wallet.channel(channelId))?.charged;
-      if (charged !== charges * PRICE) throw new Error(`the in-process channel file says ${charged} charged, not ${charges * PRICE}`);
+      if (charged !== expect.charged) throw new Error(`the in-process channel file says ${charged} charged, not ${expect.charged}`);
+      const { spent } = ledger.read();
+      if (spent !== expect.spent) throw new Error(`the in-process spending record says ${spent} spent, not ${expect.spent}`);
+    },
+  };
+}
+
+type OwnBridge = Awaited<ReturnType<typeof ownBridge>>;
+
+/** The bridge's own code in this process: its paid calls and its gate-off call, and the paid call's parts. */
+export interface InProcess {
+  /** SUMMARY, the same paid call again: the voucher signed ahead after the last answer (but the first call's); its ms until the answer. */
+  paid(): Promise<number>;
+  /** The next of ALTERNATING on a bridge of its own: signing in the call; its tool and ms until the answer. */
+  alternating(): Promise<{ tool: string; ms: number }>;
+  /** The same call with the gate off (the answer forwarded as it is), checked; its elapsed ms. */
+  off(): Promise<number>;
+  /** Every call and part, interleaved, STEP_N each after STEP_WARMUP; then the channel files and spending records checked. */
+  stepByStep(): Promise<BridgeResult['steps']>;
+}
+
+/**
+ * A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed
+ * `signs` vouchers in the call (null: not checked).
+ */
+async function paidCall(own: OwnBridge, c: Call, signs: number | null): Promise<number> {
+  const before = own.signings();
+  const t = performance.now();
+  const out = await own.paidCalls.call(c.tool, c.args);
+  const ms = performance.now() - t;
+  const signed = own.signings() - before;
+  own.checkPaid(c, out);
+  if (signs !== null && signed !== signs) throw new Error(`the in-process paid call of ${c.tool} signed ${signed} voucher(s) in the call, not ${signs}`);
+  await own.drained();
+  return ms;
+}
+
+export async function inProcess(recorded: Recorded, url: string, rpcUrl: string, tmp: string): Promise<InProcess> {
+  const own = await ownBridge(recorded, url, rpcUrl, tmp);
+  const alt = await ownBridge(recorded, url, rpcUrl, tmp);
+  let first = true;
+  let next = 0;
+  return {
+    async paid() {
+      const ms = await paidCall(own, SUMMARY, first ? null : 0);
+      first = false;
+      return ms;
+    },
+    async alternating() {
+      const c = ALTERNATING[next++ % ALTERNATING.length];
+      return { tool: c.tool, ms: await paidCall(alt, c, 1) };
+    },
+    async off() {
+      const t = performance.now();
+      const out = await own.offCalls.call(SUMMARY.tool, SUMMARY.args);
+      const ms = performance.now() - t;
+      if (out !== recorded.off) throw new Error('the in-process gate-off call did not forward the answer as it is');
+      return ms;
+    },
+    async stepByStep() {
+      const steps = await stepsOf(own, recorded);
+      const times = await interleaved(steps);
+      await own.checkFiles();
+      await alt.checkFiles();
       return steps.map((s, i) => ({ step: s.label, n: times[i].elapsed.length, median: median(times[i].elapsed), mean: mean(times[i].elapsed), cpuMean: mean(times[i].cpu) }));
     },
   };
+}
+
+/** The steps, on `own` (its lock drained before each): the calls, then the parts alone, each labelled with what it holds. */
+async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
+  const { wallet, ledger, lock, options, channelId, expect } = own;
+  const { required, requirement } = own.offers.get(SUMMARY.tool)!;
+  const voucherSigner = toClientEvmSigner(privateKeyToAccount(own.key));
+  const payment: PaymentPayload = await wallet.sign(required, requirement, { spent: 0n, left: options.budget });
+  const receipt = own.receiptOf(SUMMARY.price);
+  let signed = 0;
+  let signings = 0;
+  /** Counts the signings in the timed run, and checks them. */
+  const signing = (n: number) => ({
+    before: async () => void (signings = own.signings()),
+    check: () => {
+      if (own.signings() - signings !== n) throw new Error(`a step signed ${own.signings() - signings} voucher(s), not ${n}`);
+    },
+  });
+  /** SUMMARY's next voucher signed ahead, as the last paid call's bookkeeping leaves it. */
+  const aheadForSummary = async () => {
+    await own.drained();
+    await lock.run(() => wallet.signAhead(required, requirement, ledger.read().spent, options.budget));
+  };
+  /** A paid call's step: SUMMARY's voucher signed ahead before it, `n` signings in it, its bookkeeping drained after. */
+  const call = (label: string, c: Call, n: number): Step => {
+    const count = signing(n);
+    return {
+      label,
+      before: async () => (await aheadForSummary(), await count.before()),
+      run: () => own.paidCalls.call(c.tool, c.args),
+      after: async (out) => (count.check(), own.checkPaid(c, out), await own.drained()),
+    };
+  };
+  /** The spending as the bookkeeping writes it: read before (in the bridge, before the answer), untimed. */
+  let spending = ledger.read();
+  const sign1 = signing(1);
+  const sign4 = signing(1);
+  const sign4b = signing(1);
+  return [
+    call(`1a. the bridge's paid call until its answer (its bookkeeping after, not included): the voucher signed ahead, the last call's offer (${SUMMARY.tool})`, SUMMARY, 0),
+    call(`1b. the same, signing in the call: the voucher signed ahead is for another price (${OTHER.tool} after ${SUMMARY.tool})`, OTHER, 1),
+    {
+      label: '2. the same call, gate off (no terms: the answer forwarded as it is)',
+      run: () => own.offCalls.call(SUMMARY.tool, SUMMARY.args),
+      after: (out) => {
+        if (out !== recorded.off) throw new Error('the in-process gate-off call did not forward the answer as it is');
+      },
+    },
+    { label: "  3. in 1b: wallet.sign, x402's createPaymentPayload (channel file read, channel id, voucher signed)", before: sign1.before, run: () => wallet.sign(required, requirement, { spent: 0n, left: options.budget }), after: sign1.check },
+    { label: "    3a. in 3: the voucher's signature, x402's signVoucher (viem signTypedData, the payer's key)", run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
+    {
+      label: "    3b. in 3: x402's computeChannelId, once (1b computes it once before its answer, in 3; 4 twice after it, in 4a and 4b)",
+      run: async () => computeChannelId(wallet.batch.buildChannelConfig(requirement), requirement.network),
+    },
+    {
+      label: "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, wallet.signAhead (the next voucher signed), the lock let go",
+      before: async () => (await own.drained(), (spending = ledger.read()), await sign4.before()),
+      run: () =>
+        lock.run(async () => {
+          const spent = spending.spent + SUMMARY.price;
+          await wallet.settled(payment, receipt);
+          ledger.write({ ...spending, spent });
+          await wallet.signAhead(required, requirement, spent, options.budget);
+        }),
+      after: () => {
+        sign4.check();
+        expect.charged += SUMMARY.price;
+        expect.spent += SUMMARY.price;
+      },
+    },
+    { label: "  4a. in 4: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse), under the lock", run: () => lock.run(() => wallet.settled(payment, receipt)), after: () => void (expect.charged += SUMMARY.price) },
+    {
+      label: "  4b. in 4: wallet.signAhead (the channel file read, x402's createPaymentPayload); 4 holds the lock, here none is taken",
+      before: async () => ((spending = ledger.read()), await sign4b.before()),
+      run: () => wallet.signAhead(required, requirement, spending.spent, options.budget),
+      after: sign4b.check,
+    },
+    {
+      label: '  4c. the state lock taken and released, the spending read once (1 does, before the answer) and written once (4 does)',
+      run: () => lock.run(async () => ledger.write({ ...ledger.read() })),
+    },
+  ];
 }

@@ -1,33 +1,43 @@
 // `npm run bench:bridge`: what paying costs a tool call through the MCP bridge (bridge/cli.mjs, `surplus-lines-mcp`),
 // signing included (issue 40). Two server processes on one build and the same REAL shards (built from data/): the
-// gate ON (payee on a local chain, facilitator on loopback) and the gate OFF. Two bridges, each spawned over stdio by
-// the MCP SDK's v2 client as an MCP client launches it, each with a fresh state directory, the local chain as its
-// RPC, and a budget and largest deposit that let one deposit pay for the whole run: one forwarding to the gate-on
-// server (paying: its first call reads the terms and deposits, then each call carries a voucher signed in the bridge,
-// one round trip), one to the gate-off server (with a key of its own, never used). Nothing touches a real network.
+// gate ON (payee on a local chain, facilitator on loopback) and the gate OFF. Four bridges, each spawned over stdio by
+// the MCP SDK's v2 client as an MCP client launches it, each with a fresh state directory, the local chain as its RPC,
+// and a budget and largest deposit that let one deposit pay for all its calls: two forwarding to the gate-on server
+// (paying: the first call reads the terms and deposits, then each call carries a voucher, one round trip), two to the
+// gate-off server (with keys of their own, never used). Nothing touches a real network. A paid call answers once the
+// receipt is checked, then (holding the state lock) takes the receipt in, writes the spending and signs the next
+// voucher ahead for the same offer, which the next call uses when its offer is the same and nothing was spent meanwhile.
 //  1. The bytes of one paid tools/call over HTTP and of its answer, against the gate-off ones; those two answers are
 //     kept as the in-process remote's (3).
-//  2. Rounds, one call at a time, the order rotating (./bridge-rounds.ts): the same priced tool call through each
-//     bridge; for context the same two over direct HTTP MCP (no bridge), and the gate-off one again with a `_meta`
-//     the server's MCP fast path does not take (its SDK's path, as a paid call's); and in this process the bridge's
-//     own code, paid and gate off, with a remote answering at once. Each call timed from the client's callTool to its
-//     resolution; each answer checked (a wrong one stops the run): the gate-off server's figures, on a paid call a
-//     successful receipt for one price with no chain transaction (a voucher), on a gate-off one no receipt; no chain
-//     transaction or facilitator call while timing. The deposit calls are not timed.
-//     Goal (issue 40): voucher-paid through the bridge − gate off through the bridge ≤ 3 ms, medians, one run.
-//  3. Step by step, in this process (./bridge-steps.ts): the bridge's own code for the call with a remote answering at
-//     once, paid and gate off, and the paid call's parts alone, down to signing one voucher.
+//  2. Rounds, one call at a time, the order rotating (./bridge-rounds.ts): the same priced call repeated through one
+//     paid and one gate-off bridge (the voucher signed ahead: the signature off the call's path); two priced tools of
+//     different prices alternating through the other two, in the same order (the voucher signed ahead never fits:
+//     every paid call signs in the call); for context direct HTTP MCP (no bridge) paid and gate off, gate off through
+//     the SDK's path, and in this process the bridge's own code with a remote answering at once. Each call timed
+//     from the client's callTool to its resolution; each answer checked (a wrong one stops the run): the gate-off
+//     server's figures, on a paid call a successful receipt for its price with no chain transaction (a voucher), on a
+//     gate-off one no receipt; no chain transaction or facilitator call while timing. The deposit calls are not timed.
+//     Goal (issue 40), on the calls signing in the call: voucher-paid − gate off through the bridge ≤ 3 ms, medians,
+//     each tool; the signed-ahead difference reported beside it.
+//  3. Back to back (./bridge-back-to-back.ts): paid calls of one tool in a row with no gap, then gate off: each paid
+//     call waits for the last one's bookkeeping. Not a goal.
+//  4. Step by step, in this process (./bridge-steps.ts): the bridge's own code for the call with a remote answering at
+//     once, paid (signed ahead, and signing in the call) and gate off, until the answer; its bookkeeping after the
+//     answer; and the parts alone, down to signing one voucher.
 // Not a test: it reports. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 // The parts: ./bridge-config.ts, ./bridge-rig.ts (the servers, the bridges, the direct clients and payer),
-// ./bridge-rounds.ts (1, 2), ./bridge-steps.ts (3), ./bridge-report.ts (what is printed and written).
+// ./bridge-rounds.ts (1, 2), ./bridge-back-to-back.ts (3), ./bridge-steps.ts (4), ./bridge-report.ts (what is printed
+// and written).
 import { writeFileSync } from 'node:fs';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ARGS, FUNDING, N, TOOL, WARMUP } from './bridge-config.ts';
+import { BACK_TO_BACK, FUNDING, N, OTHER, SUMMARY, WARMUP } from './bridge-config.ts';
+import { backToBack } from './bridge-back-to-back.ts';
 import { type BridgeResult, goalOf, printBridge } from './bridge-report.ts';
-import { directClient, directPayer, launchBridge, startServers, type Wire } from './bridge-rig.ts';
-import { openBridgeChannel, referenceOf, rounds, wireSizes } from './bridge-rounds.ts';
+import { directClient, directPayer, launchBridge, startServers, termsFor, type Wire } from './bridge-rig.ts';
+import { openBridgeChannel, referenceOf, type References, rounds, wireSizes } from './bridge-rounds.ts';
 import { inProcess } from './bridge-steps.ts';
 import { benchRun, paidBenchStart } from './run.ts';
+import { formatUsd } from '../bridge/usd.mjs';
 
 const { tmp, dist, stops, cleanup } = benchRun('bridge');
 
@@ -42,32 +52,50 @@ try {
   stops.push(() => directOff.client.close());
   const directPaid = await directClient(`${on.base}/mcp`, wire);
   stops.push(() => directPaid.client.close());
-  const ref = await referenceOf(directOff.client);
-  console.log(`${TOOL} ${JSON.stringify(ARGS)}: the gate-off answer is ${ref.bytes} bytes as a tool result`);
+  const refs: References = new Map();
+  for (const c of [SUMMARY, OTHER]) {
+    refs.set(c.tool, await referenceOf(directOff.client, c));
+    console.log(`${c.tool} ${JSON.stringify(c.args)}: the gate-off answer is ${refs.get(c.tool)!.bytes} bytes as a tool result`);
+  }
+  const ref = refs.get(SUMMARY.tool)!;
+  const otherTerms = await termsFor(directPaid.client, OTHER);
 
-  const paidKey = generatePrivateKey();
-  await chain.mint(privateKeyToAccount(paidKey).address, FUNDING);
-  const bridgePaid = await launchBridge(`${on.base}/mcp`, chain.rpcUrl, paidKey, tmp, 'bridge-paid');
-  stops.push(() => bridgePaid.client.close());
-  const bridgeOff = await launchBridge(`${off.base}/mcp`, chain.rpcUrl, generatePrivateKey(), tmp, 'bridge-off');
-  stops.push(() => bridgeOff.client.close());
+  // A paid bridge of its own for each measurement: the same call repeated, and the tools alternating.
+  const paidBridge = async (name: string) => {
+    const key = generatePrivateKey();
+    await chain.mint(privateKeyToAccount(key).address, FUNDING);
+    const bridge = await launchBridge(`${on.base}/mcp`, chain.rpcUrl, key, tmp, name);
+    stops.push(() => bridge.client.close());
+    return bridge;
+  };
+  const offBridge = async (name: string) => {
+    const bridge = await launchBridge(`${off.base}/mcp`, chain.rpcUrl, generatePrivateKey(), tmp, name);
+    stops.push(() => bridge.client.close());
+    return bridge;
+  };
+  const [bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt] = [await paidBridge('bridge-paid'), await offBridge('bridge-off'), await paidBridge('bridge-paid-alt'), await offBridge('bridge-off-alt')];
   const depositTransaction = await openBridgeChannel(bridgePaid, ref);
-  const payer = await directPayer(directPaid.client, TOOL, ARGS, chain, `${on.base}/mcp`, tmp);
-  console.log(`the paid bridge and the direct payer each opened a channel with one deposit (the bridge's: transaction ${depositTransaction}); from here on, vouchers only`);
+  const altDeposit = await openBridgeChannel(bridgePaidAlt, ref);
+  const payer = await directPayer(directPaid.client, SUMMARY.tool, SUMMARY.args, chain, `${on.base}/mcp`, tmp);
+  if (payer.requirement.amount !== String(SUMMARY.price)) throw new Error(`the gate-on server asks ${payer.requirement.amount} for ${SUMMARY.tool}, not ${SUMMARY.price}`);
+  console.log(`the two paid bridges and the direct payer each opened a channel with one deposit (the bridges': transactions ${depositTransaction}, ${altDeposit}); from here on, vouchers only`);
 
   const { bytes, recorded } = await wireSizes({ directPaid, directOff, payer, wire }, ref);
-  const own = await inProcess(payer, recorded, `${on.base}/mcp`, chain.rpcUrl, tmp);
+  const own = await inProcess({ ...recorded, terms: { [SUMMARY.tool]: payer.required, [OTHER.tool]: otherTerms } }, `${on.base}/mcp`, chain.rpcUrl, tmp);
 
   console.log(
-    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds of ${TOOL} through the paid bridge, the gate-off bridge, over direct HTTP MCP paid, gate off and gate off through the SDK's path, ` +
-      `and in this process the bridge's code paid and gate off (one call at a time, order rotating), node ${process.version}`,
+    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds (one call at a time, order rotating), node ${process.version}: ${SUMMARY.tool} repeated through a paid bridge (the voucher signed ahead) and a gate-off one; ` +
+      `${SUMMARY.tool} and ${OTHER.tool} alternating through another paid bridge (signing in the call) and another gate-off one, twice a round each; over direct HTTP MCP paid, gate off and gate off through the SDK's path; ` +
+      `and in this process the bridge's code paid (signed ahead, and signing in the call) and gate off`,
   );
-  const rows = await rounds(servers, { bridgePaid, bridgeOff, directPaid, directOff, payer, wire, inProcess: own }, ref);
-  await bridgePaid.client.close();
-  await bridgeOff.client.close();
+  const rows = await rounds(servers, { bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt, directPaid, directOff, payer, wire, inProcess: own }, refs);
+  console.log(`back to back: ${BACK_TO_BACK} paid calls of ${SUMMARY.tool} in a row through the paid bridge, then ${BACK_TO_BACK} through the gate-off bridge`);
+  const inARow = await backToBack(servers, bridgePaid, bridgeOff, ref);
+  for (const b of [bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt]) await b.client.close();
 
   const steps = await own.stepByStep();
-  const result: BridgeResult = { tool: TOOL, args: ARGS, calls: N, warmup: WARMUP, rows, bytes, steps, depositTransaction, goal: goalOf(rows) };
+  const tools = [SUMMARY, OTHER].map((c) => ({ tool: c.tool, args: c.args, priceUsd: formatUsd(c.price) }));
+  const result: BridgeResult = { tools, calls: N, warmup: WARMUP, rows, bytes, steps, backToBack: inARow, depositTransaction, goal: goalOf(rows) };
   printBridge(result);
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 1));
 } catch (e) {
