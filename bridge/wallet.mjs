@@ -1,17 +1,17 @@
 // @ts-check
 // The payer: x402's official client (@x402/core's x402Client) with @x402/evm's `batch-settlement` and `exact` client
 // schemes, signing with the payer's key and reading the channel from the chain; the channel's state kept in the
-// state directory by the package's own file storage, so a restart pays from the same channel. The client's own
+// state directory in the package's own file layout (./channel-file.mjs), so a restart pays from the same channel. The client's own
 // spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything. The next voucher
 // is signed ahead, after the last answer, so that a paid call waits for no signing.
 import { x402Client } from '@x402/core/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
 import { BatchSettlementEvmScheme, computeChannelId } from '@x402/evm/batch-settlement/client';
-import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { ChannelFile } from './channel-file.mjs';
 import { BATCH, depositAmount } from './terms.mjs';
 
 /**
@@ -90,7 +90,7 @@ export function createWallet(options, key) {
   const account = privateKeyToAccount(key);
   const reader = createPublicClient({ chain: options.chain, transport: http(options.rpcUrl) });
   const signer = toClientEvmSigner(account, /** @type {never} */ (reader));
-  const storage = new FileClientChannelStorage({ directory: options.stateDir });
+  const storage = new ChannelFile(options.stateDir);
   /** What is left of the budget for the payment being made (set by `sign`, read by the deposit strategy). */
   let budgetLeft = 0n;
   const batch = new BatchSettlementEvmScheme(signer, {

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage';
+import { ChannelFile } from '../../bridge/channel-file.mjs';
 import { readPayerKey } from '../../bridge/key.mjs';
 import { ledger } from '../../bridge/ledger.mjs';
 import { parseOptions } from '../../bridge/options.mjs';
@@ -142,6 +144,21 @@ describe('the state directory', () => {
       writeFileSync(record.file, damaged);
       expect(() => record.read()).toThrow(new RegExp(`${record.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*removing it resets what counts against --budget-usd`));
     }
+  });
+
+  it("keeps the channel's record where and as x402's own file storage does: each reads what the other wrote", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bridge-channel-'));
+    const ours = new ChannelFile(dir);
+    const theirs = new FileClientChannelStorage({ directory: dir });
+    const [a, b] = [`0x${'a1'.repeat(32)}`, `0x${'b2'.repeat(32)}`];
+    await ours.set(a, { chargedCumulativeAmount: '300000', balance: '1000000' });
+    expect(await theirs.get(a)).toEqual({ chargedCumulativeAmount: '300000', balance: '1000000' });
+    await theirs.set(b, { chargedCumulativeAmount: '100000', balance: '5000000', totalClaimed: '0' });
+    expect(await ours.get(b.toUpperCase().replace('0X', '0x'))).toEqual({ chargedCumulativeAmount: '100000', balance: '5000000', totalClaimed: '0' });
+    await ours.delete(b);
+    expect(await theirs.get(b)).toBeUndefined();
+    expect(await ours.get(b)).toBeUndefined();
+    await expect(ours.get('../../etc/passwd')).rejects.toThrow(/not a channel id/);
   });
 
   it('one paid call at a time: a lock held by a live process is waited for, a dead owner\'s lock is taken over', async () => {
