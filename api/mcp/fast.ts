@@ -35,6 +35,8 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
+import { MCP_PAYMENT_META } from '../payment/mcp-keys.ts';
+import { PaidCallPath, type PaidPathOptions } from './paid-fast.ts';
 import type { WireAnswer } from '../wire-answer.ts';
 
 
@@ -55,6 +57,8 @@ export interface FastPathOptions {
   gateOff(): boolean | Promise<boolean>;
   /** The most the kept answers may weigh in all (keys and bodies), oldest evicted first. */
   maxBytes: number;
+  /** A tool's call as the SDK's handler makes it: given, a paid call with the gate on is answered by ./paid-fast.ts. */
+  call?: PaidPathOptions['call'];
 }
 
 /** An answer kept around the place of its id. */
@@ -73,6 +77,8 @@ interface Shape {
   priced: boolean;
   /** A 2026-07-28 request: its headers are derived from its body. */
   modern: boolean;
+  /** A priced call carrying a payment (in `_meta`, with its envelope in 2026-07-28): what the key names is that call unpaid. */
+  paid?: { meta: Record<string, unknown>; key: string; version: string | undefined };
 }
 
 /** A request the fast path may answer. */
@@ -93,6 +99,17 @@ const MAX_SHAPED_BODY = 4096;
 const MAX_SHAPES_BYTES = 4 * 2 ** 20;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A paid call's part of its shape: its `_meta`, and the key its writing is proven for (era, envelope or version, tool). */
+function paidShape(meta: Record<string, unknown>, modern: boolean, version: string | undefined, tool: string): NonNullable<Shape['paid']> {
+  return { meta, version, key: `${modern ? JSON.stringify(unpaid(meta)) : `2025 ${version ?? '-'}`} ${tool}` };
+}
+
+/** A call's `_meta` without its payment: undefined when nothing else is left (a 2025 call's). */
+function unpaid(meta: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { [MCP_PAYMENT_META]: _, ...rest } = meta;
+  return Object.keys(rest).length ? rest : undefined;
+}
 
 /**
  * True when JSON.stringify writes `value` so that no other parsed value is written the same: no number
@@ -118,9 +135,13 @@ export class McpFastPath {
   /** Requests answered from kept bytes, and eligible ones the SDK answered (tests read them). */
   readonly stats = { hits: 0, misses: 0 };
 
+  /** Paid calls, with the gate on (./paid-fast.ts). */
+  readonly paid: PaidCallPath | null;
+
   constructor(options: FastPathOptions) {
     this.#options = options;
     this.#kept = new AnswerCache<Kept>(options.maxBytes, (kept) => kept.head.length + kept.tail.length);
+    this.paid = options.call ? new PaidCallPath({ sdk: options.sdk, call: options.call }) : null;
   }
 
   /** The weight of the kept answers, as counted against maxBytes. */
@@ -140,6 +161,13 @@ export class McpFastPath {
   answer(body: Uint8Array, header: HeaderOf, request: () => Request): WireAnswer | Promise<WireAnswer> | null {
     const eligible = this.#eligible(body, header);
     if (!eligible) return null;
+    if (eligible.paid) {
+      // Paid with the gate on; a payment the gate-off server ignores is the SDK's to answer.
+      const off = this.paid ? this.#options.gateOff() : true;
+      if (off === true) return null;
+      if (off === false) return this.#paid(eligible, request);
+      return off.then((open) => (open ? this.#sdk(request()) : this.#paid(eligible, request)));
+    }
     if (eligible.priced) {
       const off = this.#options.gateOff();
       if (off === false) return this.#sdk(request());
@@ -154,9 +182,16 @@ export class McpFastPath {
    */
   keptAnswer(body: Uint8Array, header: HeaderOf): WireAnswer | null {
     const eligible = this.#eligible(body, header);
-    if (!eligible || (eligible.priced && this.#options.gateOff() !== true)) return null;
+    if (!eligible || eligible.paid || (eligible.priced && this.#options.gateOff() !== true)) return null;
     const kept = this.#kept.get(eligible.key);
     return kept ? this.#hit(kept, eligible.id) : null;
+  }
+
+  /** A paid call with the gate on, to ./paid-fast.ts, with its unpaid twin for proving the writing. */
+  #paid(eligible: Eligible, request: () => Request): Promise<WireAnswer> {
+    const { meta, key } = eligible.paid!;
+    const call = { name: eligible.params!.name as string, args: eligible.params!.arguments, meta, id: eligible.id, modern: eligible.modern, key };
+    return this.paid!.answer(call, request, () => this.#request(eligible, this.#sentinel, { ...eligible.params, _meta: unpaid(meta) }), this.#sentinel);
   }
 
   /** The answer to a call that is free (free tool, tools/list, or a priced tool with the gate off). */
@@ -187,6 +222,8 @@ export class McpFastPath {
     let known = this.#shapes.get(key);
     if (!known) {
       const checked = this.#checked(body, header);
+      // A paid call's body is one payment's: its verdict is not remembered (it would only crowd out the others).
+      if (checked?.paid) return checked.id === id ? checked : null;
       const { id: checkedId, ...shape } = checked ?? {};
       known = { shape: checked && checkedId === id ? (shape as Shape) : null };
       this.#shapes.set(key, known);
@@ -216,7 +253,9 @@ export class McpFastPath {
     const { jsonrpc, id, method, params } = message;
     if (jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
     if (params !== undefined && !isObject(params)) return null;
-    if (modern ? !this.#modernHeaders(params, method, header) : params?._meta !== undefined) return null;
+    const meta = params?._meta;
+    const paying = method === 'tools/call' && isObject(meta) && isObject(meta[MCP_PAYMENT_META]);
+    if (modern ? !this.#modernHeaders(params, method, header) : meta !== undefined && !(paying && Object.keys(meta).length === 1)) return null;
     let priced = false;
     if (method === 'tools/list') {
       if (params !== undefined && Object.keys(params).some((k) => k !== '_meta')) return null;
@@ -226,15 +265,17 @@ export class McpFastPath {
       const tool = typeof params.name === 'string' ? this.#options.tools.get(params.name) : undefined;
       if (!tool || !keyable(params.arguments)) return null;
       priced = tool.priced;
+      if (paying && !priced) return null;
     } else return null;
-    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern };
+    const paid = paying ? paidShape(meta as Record<string, unknown>, modern, header('mcp-protocol-version') ?? undefined, params!.name as string) : undefined;
+    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern, paid };
   }
 
   /** A 2026-07-28 request's `_meta` is its envelope alone, for this version, and its headers say what its body says. */
   #modernHeaders(params: Record<string, unknown> | undefined, method: unknown, header: HeaderOf): boolean {
     const meta = params?._meta;
     if (!isObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !keyable(meta)) return false;
-    for (const k in meta) if (!ENVELOPE_KEYS.has(k)) return false;
+    for (const k in meta) if (!ENVELOPE_KEYS.has(k) && !(k === MCP_PAYMENT_META && method === 'tools/call')) return false;
     if (header('mcp-method') !== method) return false;
     return method !== 'tools/call' || (typeof params!.name === 'string' && header('mcp-name') === params!.name);
   }
@@ -259,21 +300,25 @@ export class McpFastPath {
     return answer;
   }
 
-  /** The SDK's answer to the same request with the sentinel for id, split around it (null if it is not there exactly once). */
-  async #template(eligible: Eligible): Promise<Kept | null> {
-    const { method, params, modern } = eligible;
+  /** The request as the fast path sends it to the SDK itself: `params` (the request's own by default) and `id`. */
+  #request(eligible: Eligible, id: string, params = eligible.params): Request {
+    const { method, modern } = eligible;
     const sent: Record<string, string> = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
     if (modern) {
       sent['MCP-Protocol-Version'] = MODERN_PROTOCOL_VERSION;
       sent['Mcp-Method'] = method;
       if (method === 'tools/call') sent['Mcp-Name'] = params!.name as string;
-    }
-    const request = new Request('http://localhost/mcp', {
+    } else if (eligible.paid?.version) sent['MCP-Protocol-Version'] = eligible.paid.version;
+    return new Request('http://localhost/mcp', {
       method: 'POST',
       headers: sent,
-      body: JSON.stringify({ jsonrpc: '2.0', id: this.#sentinel, method, ...(params === undefined ? {} : { params }) }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
     });
-    const { status, headers, parts } = await this.#sdk(request);
+  }
+
+  /** The SDK's answer to the same request with the sentinel for id, split around it (null if it is not there exactly once). */
+  async #template(eligible: Eligible): Promise<Kept | null> {
+    const { status, headers, parts } = await this.#sdk(this.#request(eligible, this.#sentinel));
     const body = parts[0] ?? Buffer.alloc(0);
     const marker = Buffer.from(JSON.stringify(this.#sentinel));
     const at = body.indexOf(marker);

@@ -139,6 +139,8 @@ export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
     tools: new Map([...BY_NAME.keys()].map((name) => [name, { priced: PRICED.has(name) }])),
     gateOff,
     maxBytes,
+    // A paid call with the gate on: the tool called as the SDK's handler below calls it.
+    call: (name, args, meta) => BY_NAME.get(name)!.call(args, meta),
   });
 
 /** The MCP server's answer to a request, as bytes (what the Node server writes; see handleMcp for a Response). */
