@@ -7,11 +7,12 @@
 import { x402Client } from '@x402/core/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
-import { BatchSettlementEvmScheme, computeChannelId } from '@x402/evm/batch-settlement/client';
+import { BatchSettlementEvmScheme, computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ChannelFile } from './channel-file.mjs';
+import { typedDataSigner } from './typed-data-signer.mjs';
 import { BATCH, depositAmount } from './terms.mjs';
 
 /**
@@ -89,7 +90,7 @@ const depositStrategy = (maxDeposit, budgetLeft) => (context) => {
 export function createWallet(options, key) {
   const account = privateKeyToAccount(key);
   const reader = createPublicClient({ chain: options.chain, transport: http(options.rpcUrl) });
-  const signer = toClientEvmSigner(account, /** @type {never} */ (reader));
+  const signer = { ...toClientEvmSigner(account, /** @type {never} */ (reader)), signTypedData: typedDataSigner(account, key) };
   const storage = new ChannelFile(options.stateDir);
   /** What is left of the budget for the payment being made (set by `sign`, read by the deposit strategy). */
   let budgetLeft = 0n;
@@ -99,15 +100,23 @@ export function createWallet(options, key) {
   });
   const client = new x402Client().register(options.network, batch).register(options.network, new ExactEvmScheme(signer)).setSpendControls(false);
 
-  /** Each offer's channel id (hashing the channel's config costs 0.1 ms), by the offer as JSON. @type {Map<string, `0x${string}`>} */
-  const channelIds = new Map();
-  /** @param {PaymentRequirements} requirement */
-  const channelIdOf = (requirement) => {
+  /** Each offer's channel: its config and id (hashing the config costs 0.1 ms), by the offer as JSON. */
+  const channels = new Map();
+  /**
+   * @param {PaymentRequirements} requirement
+   * @returns {{ config: ReturnType<typeof batch.buildChannelConfig>, id: `0x${string}` }}
+   */
+  const channelOf = (requirement) => {
     const key = JSON.stringify(requirement);
-    let id = channelIds.get(key);
-    if (!id) channelIds.set(key, (id = computeChannelId(batch.buildChannelConfig(requirement), requirement.network)));
-    return id;
+    let channel = channels.get(key);
+    if (!channel) {
+      const config = batch.buildChannelConfig(requirement);
+      channels.set(key, (channel = { config, id: computeChannelId(config, requirement.network) }));
+    }
+    return channel;
   };
+  /** @param {PaymentRequirements} requirement */
+  const channelIdOf = (requirement) => channelOf(requirement).id;
 
   /**
    * The next voucher, signed once the last paid call's receipt was taken in (./tool-calls.mjs does it after answering):
@@ -122,7 +131,27 @@ export function createWallet(options, key) {
    * @param {PaymentRequired} required
    * @param {PaymentRequirements} requirement
    */
-  const signed = (required, requirement) => client.createPaymentPayload({ ...required, accepts: [requirement], extensions: {} });
+  const signed = async (required, requirement) => (await voucherOnly(required, requirement)) ?? client.createPaymentPayload({ ...required, accepts: [requirement], extensions: {} });
+
+  /**
+   * A voucher payment, when the channel's balance covers the next voucher: what the scheme's createPaymentPayload
+   * makes then (the voucher signed with the scheme's signVoucher over the channel's config), without its re-deriving
+   * the channel for every call; null when a deposit is needed (the scheme makes it, under the bridge's strategy).
+   * tests/bridge/options.test.ts holds it to the official client's payment, byte for byte.
+   * @param {PaymentRequired} required
+   * @param {PaymentRequirements} requirement
+   * @returns {Promise<PaymentPayload | null>}
+   */
+  const voucherOnly = async (required, requirement) => {
+    if (requirement.scheme !== BATCH) return null;
+    const { config, id } = channelOf(requirement);
+    const record = await storage.get(id);
+    if (!record || !record.balance || record.balance === '0') return null;
+    const claimable = atomic(record.chargedCumulativeAmount) + atomic(requirement.amount);
+    if (claimable > atomic(record.balance)) return null;
+    const voucher = await signVoucher(signer, id, claimable.toString(), requirement.network);
+    return { x402Version: required.x402Version, payload: { type: 'voucher', channelConfig: config, voucher }, extensions: {}, resource: required.resource, accepted: requirement };
+  };
 
   return {
     address: account.address,
@@ -155,7 +184,7 @@ export function createWallet(options, key) {
       ready = null;
       const price = atomic(requirement.amount);
       if (requirement.scheme !== BATCH || spent + price > budget) return;
-      const record = await storage.get(channelIdOf(requirement).toLowerCase());
+      const record = await storage.get(channelIdOf(requirement));
       if (!record || atomic(record.balance) < atomic(record.chargedCumulativeAmount) + price) return;
       ready = { key: JSON.stringify(requirement), spent, payment: await signed(required, requirement) };
     },
