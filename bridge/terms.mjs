@@ -2,7 +2,7 @@
 // Which of a priced call's offers the bridge pays, decided before anything is signed: only the configured network's
 // USDC; `batch-settlement` (a prepaid channel) when offered and its least deposit fits --max-deposit-usd, else
 // `exact`; and only while the price fits what is left of --budget-usd. Anything else is a refusal that says why.
-import { formatUsd } from './usd.mjs';
+import { atomicOrNull, formatUsd } from './usd.mjs';
 
 export const BATCH = 'batch-settlement';
 export const EXACT = 'exact';
@@ -14,8 +14,6 @@ export const EXACT = 'exact';
  * @typedef {{ network: string, asset: string, budget: bigint, maxDeposit: bigint }} Limits
  */
 
-/** @param {unknown} text */
-const atomic = (text) => (typeof text === 'string' && /^\d{1,30}$/.test(text) ? BigInt(text) : null);
 
 /**
  * @param {PaymentRequirements} offer
@@ -35,10 +33,10 @@ function describe(offer, limits) {
 export function chooseTerms(required, limits, spent) {
   const offers = Array.isArray(required.accepts) ? required.accepts : [];
   const payable = offers.filter(
-    (o) => o.network === limits.network && o.asset?.toLowerCase() === limits.asset.toLowerCase() && (o.scheme === BATCH || o.scheme === EXACT) && atomic(o.amount) !== null,
+    (o) => o.network === limits.network && o.asset?.toLowerCase() === limits.asset.toLowerCase() && (o.scheme === BATCH || o.scheme === EXACT) && atomicOrNull(o.amount) !== null,
   );
   const batch = payable.find((o) => o.scheme === BATCH);
-  const minDeposit = batch ? (atomic(batch.extra?.minDeposit) ?? 0n) : 0n;
+  const minDeposit = batch ? (atomicOrNull(batch.extra?.minDeposit) ?? 0n) : 0n;
   const requirement = batch && minDeposit <= limits.maxDeposit ? batch : payable.find((o) => o.scheme === EXACT);
   if (!requirement) {
     const why = batch
@@ -46,7 +44,7 @@ export function chooseTerms(required, limits, spent) {
       : `this bridge pays USDC (${limits.asset}) on ${limits.network} only, by batch-settlement or exact; the server offers ${offers.map((o) => describe(o, limits)).join('; ') || 'nothing'}`;
     return { refusal: { code: 'terms_refused', message: `payment refused, nothing signed: ${why}` } };
   }
-  const price = /** @type {bigint} */ (atomic(requirement.amount));
+  const price = /** @type {bigint} */ (atomicOrNull(requirement.amount));
   if (spent + price > limits.budget) {
     return {
       refusal: {

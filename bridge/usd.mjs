@@ -28,3 +28,12 @@ export function formatUsd(atomic) {
   const fraction = (abs % unit).toString().padStart(USDC_DECIMALS, '0').replace(/0+$/, '').padEnd(2, '0');
   return `${sign}${abs / unit}.${fraction}`;
 }
+
+/**
+ * An amount in atomic units as the server or the channel's record says it (a decimal string); null when it is not one.
+ * @param {unknown} text
+ */
+export const atomicOrNull = (text) => (typeof text === 'string' && /^\d{1,30}$/.test(text) ? BigInt(text) : null);
+
+/** @param {unknown} text an amount in atomic units, 0 when it is not one */
+export const atomicUnits = (text) => atomicOrNull(text) ?? 0n;

@@ -7,13 +7,15 @@
 import { x402Client } from '@x402/core/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
-import { BatchSettlementEvmScheme, computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ChannelFile } from './channel-file.mjs';
+import { channelVouchers } from './channel-vouchers.mjs';
 import { typedDataSigner } from './typed-data-signer.mjs';
 import { BATCH, depositAmount } from './terms.mjs';
+import { atomicUnits } from './usd.mjs';
 
 /**
  * @typedef {import('@x402/core/types').PaymentRequired} PaymentRequired
@@ -30,9 +32,9 @@ import { BATCH, depositAmount } from './terms.mjs';
  * @param {SettleResponse} receipt
  */
 export function chargedBy(payment, receipt) {
-  const price = atomic(payment.accepted.amount);
+  const price = atomicUnits(payment.accepted.amount);
   const said = receipt.extra?.chargedAmount;
-  const charged = typeof said === 'string' ? atomic(said) : price;
+  const charged = typeof said === 'string' ? atomicUnits(said) : price;
   return charged < price ? charged : price;
 }
 
@@ -45,8 +47,6 @@ export class DepositRefused extends Error {
   }
 }
 
-/** @param {unknown} text */
-const atomic = (text) => (typeof text === 'string' && /^\d{1,30}$/.test(text) ? BigInt(text) : 0n);
 
 /**
  * The payment as sent: only the payment-identifier extension echoed, with a fresh id (x402's payment-identifier,
@@ -70,11 +70,11 @@ function withId(payment, required) {
  * @returns {import('@x402/evm/batch-settlement/client').BatchSettlementDepositStrategy}
  */
 const depositStrategy = (maxDeposit, budgetLeft) => (context) => {
-  const charged = atomic(context.clientContext.chargedCumulativeAmount);
-  const balance = atomic(context.currentBalance);
+  const charged = atomicUnits(context.clientContext.chargedCumulativeAmount);
+  const balance = atomicUnits(context.currentBalance);
   const amount = depositAmount({
-    needed: atomic(context.minimumDepositAmount),
-    minDeposit: atomic(context.paymentRequirements.extra?.minDeposit),
+    needed: atomicUnits(context.minimumDepositAmount),
+    minDeposit: atomicUnits(context.paymentRequirements.extra?.minDeposit),
     unspentInChannel: balance > charged ? balance - charged : 0n,
     budgetLeft: budgetLeft(),
     maxDeposit,
@@ -100,23 +100,7 @@ export function createWallet(options, key) {
   });
   const client = new x402Client().register(options.network, batch).register(options.network, new ExactEvmScheme(signer)).setSpendControls(false);
 
-  /** Each offer's channel: its config and id (hashing the config costs 0.1 ms), by the offer as JSON. */
-  const channels = new Map();
-  /**
-   * @param {PaymentRequirements} requirement
-   * @returns {{ config: ReturnType<typeof batch.buildChannelConfig>, id: `0x${string}` }}
-   */
-  const channelOf = (requirement) => {
-    const key = JSON.stringify(requirement);
-    let channel = channels.get(key);
-    if (!channel) {
-      const config = batch.buildChannelConfig(requirement);
-      channels.set(key, (channel = { config, id: computeChannelId(config, requirement.network) }));
-    }
-    return channel;
-  };
-  /** @param {PaymentRequirements} requirement */
-  const channelIdOf = (requirement) => channelOf(requirement).id;
+  const { channelIdOf, voucherOnly } = channelVouchers(batch, storage, signer);
 
   /**
    * The next voucher, signed once the last paid call's receipt was taken in (./tool-calls.mjs does it after answering):
@@ -132,26 +116,6 @@ export function createWallet(options, key) {
    * @param {PaymentRequirements} requirement
    */
   const signed = async (required, requirement) => (await voucherOnly(required, requirement)) ?? client.createPaymentPayload({ ...required, accepts: [requirement], extensions: {} });
-
-  /**
-   * A voucher payment, when the channel's balance covers the next voucher: what the scheme's createPaymentPayload
-   * makes then (the voucher signed with the scheme's signVoucher over the channel's config), without its re-deriving
-   * the channel for every call; null when a deposit is needed (the scheme makes it, under the bridge's strategy).
-   * tests/bridge/options.test.ts holds it to the official client's payment, byte for byte.
-   * @param {PaymentRequired} required
-   * @param {PaymentRequirements} requirement
-   * @returns {Promise<PaymentPayload | null>}
-   */
-  const voucherOnly = async (required, requirement) => {
-    if (requirement.scheme !== BATCH) return null;
-    const { config, id } = channelOf(requirement);
-    const record = await storage.get(id);
-    if (!record || !record.balance || record.balance === '0') return null;
-    const claimable = atomic(record.chargedCumulativeAmount) + atomic(requirement.amount);
-    if (claimable > atomic(record.balance)) return null;
-    const voucher = await signVoucher(signer, id, claimable.toString(), requirement.network);
-    return { x402Version: required.x402Version, payload: { type: 'voucher', channelConfig: config, voucher }, extensions: {}, resource: required.resource, accepted: requirement };
-  };
 
   return {
     address: account.address,
@@ -182,10 +146,10 @@ export function createWallet(options, key) {
      */
     async signAhead(required, requirement, spent, budget) {
       ready = null;
-      const price = atomic(requirement.amount);
+      const price = atomicUnits(requirement.amount);
       if (requirement.scheme !== BATCH || spent + price > budget) return;
       const record = await storage.get(channelIdOf(requirement));
-      if (!record || atomic(record.balance) < atomic(record.chargedCumulativeAmount) + price) return;
+      if (!record || atomicUnits(record.balance) < atomicUnits(record.chargedCumulativeAmount) + price) return;
       ready = { key: JSON.stringify(requirement), spent, payment: await signed(required, requirement) };
     },
     /**
@@ -211,7 +175,7 @@ export function createWallet(options, key) {
      */
     async channel(channelId) {
       const record = await storage.get(channelId.toLowerCase());
-      return record ? { balance: atomic(record.balance), charged: atomic(record.chargedCumulativeAmount) } : null;
+      return record ? { balance: atomicUnits(record.balance), charged: atomicUnits(record.chargedCumulativeAmount) } : null;
     },
   };
 }
