@@ -9,7 +9,7 @@
 // x402's createPaymentPayload (wallet.sign), the voucher's signature in it, the channel id, the bookkeeping and its
 // parts. The paid calls and the gate-off one are also timed in the rounds (./bridge-rounds.ts), between the calls
 // over stdio and HTTP: code run between waits is slower on this machine than in a tight loop. Every paid call is
-// checked to have signed in the call exactly as its label says (x402's scheme's createPaymentPayload counted).
+// checked to have signed in the call exactly as its label says (the wallet's signatures counted).
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
@@ -65,7 +65,7 @@ export interface Recorded {
 /**
  * The bridge's code on a fresh payer whose channel file says it holds far more than the run spends (so no deposit is
  * ever signed, and nothing reads the chain): its vouchers go to no server, and only their signing is timed. The
- * signings are counted (x402's scheme's createPaymentPayload: a voucher signed), and what the channel file and the
+ * signings are counted (the wallet's signer: one signature a voucher), and what the channel file and the
  * spending record must end up saying is kept.
  */
 async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: string) {
@@ -85,10 +85,10 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
   await new FileClientChannelStorage({ directory: stateDir }).set(channelId.toLowerCase(), { chargedCumulativeAmount: '0', balance: String(10n ** 12n) });
   const ledger = openLedger(stateDir);
   const lock = stateLock(stateDir);
-  const scheme = wallet.batch as unknown as { createPaymentPayload(...a: unknown[]): Promise<unknown> };
-  const create = scheme.createPaymentPayload.bind(scheme);
+  // Every voucher is one signature by the wallet's signer (no deposit is made here).
+  const sign = wallet.signer.signTypedData.bind(wallet.signer);
   let signings = 0;
-  scheme.createPaymentPayload = (...a: unknown[]) => (signings++, create(...a));
+  wallet.signer.signTypedData = (...a: Parameters<typeof sign>) => (signings++, sign(...a));
   const network = offers.get(SUMMARY.tool)!.requirement.network;
   const receiptOf = (price: bigint): SettleResponse => ({ success: true, transaction: '', network, payer: wallet.address, extra: { chargedAmount: String(price) } });
   const answers = new Map(
@@ -235,10 +235,11 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
         if (out !== recorded.off) throw new Error('the in-process gate-off call did not forward the answer as it is');
       },
     },
-    { label: "  3. in 1b: wallet.sign, x402's createPaymentPayload (channel file read, channel id, voucher signed)", before: sign1.before, run: () => wallet.sign(required, requirement, { spent: 0n, left: options.budget }), after: sign1.check },
-    { label: "    3a. in 3: the voucher's signature, x402's signVoucher (viem signTypedData, the payer's key)", run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
+    { label: "  3. in 1b: wallet.sign (the channel's record read, the voucher signed: bridge/channel-vouchers.mjs)", before: sign1.before, run: () => wallet.sign(required, requirement, { spent: 0n, left: options.budget }), after: sign1.check },
+    { label: "    3a. in 3: the voucher's signature, x402's signVoucher through the wallet's signer (native libsecp256k1)", run: () => signVoucher(wallet.signer, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
+    { label: "    3c. for comparison, the same signature by viem (signTypedData in JavaScript)", run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
     {
-      label: "    3b. in 3: x402's computeChannelId, once (1b computes it once before its answer, in 3; 4 twice after it, in 4a and 4b)",
+      label: "    3b. x402's computeChannelId, once (the bridge derives it once per offer; the scheme's bookkeeping twice after the answer, in 4a)",
       run: async () => computeChannelId(wallet.batch.buildChannelConfig(requirement), requirement.network),
     },
     {
@@ -259,7 +260,7 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
     },
     { label: "  4a. in 4: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse), under the lock", run: () => lock.run(() => wallet.settled(payment, receipt)), after: () => void (expect.charged += SUMMARY.price) },
     {
-      label: "  4b. in 4: wallet.signAhead (the channel file read, x402's createPaymentPayload); 4 holds the lock, here none is taken",
+      label: "  4b. in 4: wallet.signAhead (the channel's record read, the next voucher signed); 4 holds the lock, here none is taken",
       before: async () => ((spending = ledger.read()), await sign4b.before()),
       run: () => wallet.signAhead(required, requirement, spending.spent, options.budget),
       after: sign4b.check,

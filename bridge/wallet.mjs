@@ -119,6 +119,8 @@ export function createWallet(options, key) {
 
   return {
     address: account.address,
+    /** The payer as x402's schemes see it (what signs its vouchers and deposits). */
+    signer,
     batch,
     channelIdOf,
     /**
