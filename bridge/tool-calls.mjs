@@ -1,7 +1,7 @@
 // @ts-check
 // A tool call forwarded to the remote, paid when it is priced. A priced call's first answer is the x402 terms (a tool
 // error carrying PaymentRequired); the bridge keeps them per tool, so later calls carry their payment at once: one
-// round trip, the voucher signed ahead. Each paid call holds the state directory's lock from reading the budget to
+// round trip, the voucher signed locally. Each paid call holds the state directory's lock from reading the budget to
 // recording what the receipt says was charged, so the cap holds whatever runs beside it; the result is returned before
 // that bookkeeping, which the next paid call waits for.
 import { BATCH, chooseTerms } from './terms.mjs';
@@ -100,7 +100,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
 
   /**
    * A paid call: its result, and the bookkeeping that follows it (the receipt taken into the channel, the spending
-   * recorded, the next voucher signed ahead), done after the result is returned but before the state lock is let go.
+   * recorded), done after the result is returned but before the state lock is let go.
    * @param {string} tool
    * @param {Record<string, unknown>} args
    * @param {PaymentRequired} required
@@ -114,7 +114,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
     const { requirement } = choice;
     let payment;
     try {
-      payment = await wallet.sign(required, requirement, { spent: spending.spent, left: limits.budget - spending.spent });
+      payment = await wallet.sign(required, requirement, limits.budget - spending.spent);
     } catch (e) {
       if (e instanceof DepositRefused) return { result: bridgeError(e.refusal.code, e.refusal.message) };
       throw e;
@@ -146,7 +146,6 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       after: async () => {
         await wallet.settled(payment, receipt);
         ledger.write({ spent, deposited: spending.deposited + (deposit ?? 0n), channelId: channelId ?? spending.channelId });
-        await wallet.signAhead(required, requirement, spent, limits.budget);
       },
     };
   }

@@ -2,8 +2,7 @@
 // The payer: x402's official client (@x402/core's x402Client) with @x402/evm's `batch-settlement` and `exact` client
 // schemes, signing with the payer's key and reading the channel from the chain; the channel's state kept in the
 // state directory in the package's own file layout (./channel-file.mjs), so a restart pays from the same channel. The client's own
-// spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything. The next voucher
-// is signed ahead, after the last answer, so that a paid call waits for no signing.
+// spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything.
 import { x402Client } from '@x402/core/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
@@ -14,7 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { ChannelFile } from './channel-file.mjs';
 import { channelVouchers } from './channel-vouchers.mjs';
 import { typedDataSigner } from './typed-data-signer.mjs';
-import { BATCH, depositAmount } from './terms.mjs';
+import { depositAmount } from './terms.mjs';
 import { atomicUnits } from './usd.mjs';
 
 /**
@@ -59,7 +58,7 @@ export class DepositRefused extends Error {
 function withId(payment, required) {
   const declared = required.extensions?.['payment-identifier'];
   const extensions = declared ? appendPaymentIdentifierToExtensions({ 'payment-identifier': structuredClone(declared) }) : {};
-  // A voucher signed ahead for one tool pays another of the same price: it names no tool; the payment names this call's.
+  // The voucher names no tool; the payment names this call's.
   return { ...payment, ...(required.resource ? { resource: required.resource } : {}), extensions };
 }
 
@@ -103,15 +102,6 @@ export function createWallet(options, key) {
   const { channelIdOf, voucherOnly } = channelVouchers(batch, storage, signer);
 
   /**
-   * The next voucher, signed once the last paid call's receipt was taken in (./tool-calls.mjs does it after answering):
-   * for the same offer, valid while nothing was spent meanwhile (`spent`: another process sharing the state directory
-   * moves it). Signed only when that call would be paid: within the budget, from the channel's balance. It never
-   * leaves this process unless the next call is that call.
-   * @type {{ key: string, spent: bigint, payment: PaymentPayload } | null}
-   */
-  let ready = null;
-
-  /**
    * @param {PaymentRequired} required
    * @param {PaymentRequirements} requirement
    */
@@ -124,35 +114,16 @@ export function createWallet(options, key) {
     batch,
     channelIdOf,
     /**
-     * A payment of `requirement` (one of `required`'s offers): the voucher signed ahead when it fits, else signed now
-     * (a voucher, or a deposit with its voucher).
+     * A payment of `requirement` (one of `required`'s offers): a voucher from the channel's record, or the scheme's own
+     * payment (a deposit with its voucher, or an `exact` transfer).
      * @param {PaymentRequired} required
      * @param {PaymentRequirements} requirement
-     * @param {{ spent: bigint, left: bigint }} budget what is spent, and what is left
+     * @param {bigint} left what is left of the budget (a deposit's size depends on it)
      * @returns {Promise<PaymentPayload>}
      */
-    async sign(required, requirement, { spent, left }) {
-      const ahead = ready;
-      ready = null;
-      if (ahead && ahead.key === JSON.stringify(requirement) && ahead.spent === spent) return withId(ahead.payment, required);
+    async sign(required, requirement, left) {
       budgetLeft = left;
       return withId(await signed(required, requirement), required);
-    },
-    /**
-     * Signs the voucher for the next call of `requirement` ahead, when it would be paid: `spent` and `budget` leave
-     * room for it and the channel's balance covers it (a deposit is never signed ahead).
-     * @param {PaymentRequired} required
-     * @param {PaymentRequirements} requirement
-     * @param {bigint} spent
-     * @param {bigint} budget
-     */
-    async signAhead(required, requirement, spent, budget) {
-      ready = null;
-      const price = atomicUnits(requirement.amount);
-      if (requirement.scheme !== BATCH || spent + price > budget) return;
-      const record = await storage.get(channelIdOf(requirement));
-      if (!record || atomicUnits(record.balance) < atomicUnits(record.chargedCumulativeAmount) + price) return;
-      ready = { key: JSON.stringify(requirement), spent, payment: await signed(required, requirement) };
     },
     /**
      * Takes a paid call's receipt into the channel's state (the scheme's own bookkeeping).

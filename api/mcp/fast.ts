@@ -14,8 +14,10 @@
 //   each exactly as the body says (an encoded Mcp-Name, or any other spelling, goes to the SDK).
 // A priced tool only while the payment gate is off, asked on every call; tools/list and the free tools answer the
 // same with the gate on or off. The caller has already applied the loopback rule and the body limit.
-// Anything else (initialize, notifications, batches, malformed JSON, unknown methods or tools, payments,
-// any priced call with the gate on) gets `null`: the caller hands it to the SDK, exactly as before.
+// A priced tools/call carrying a payment (its `_meta` holding the payment, beside the 2026-07-28 envelope) with the
+// gate on goes to ./paid-fast.ts, which writes the tool's paid answer itself once its writing is proven.
+// Anything else (initialize, notifications, batches, malformed JSON, unknown methods or tools, a priced call without
+// payment while the gate is on) gets `null`: the caller hands it to the SDK, exactly as before.
 //
 // What is kept: the first time such a request comes (keyed by method and its params as JSON, the envelope
 // included: a 2026 answer is kept per client identity and version as sent, and never serves a 2025 request), the SDK

@@ -35,7 +35,7 @@ describe("the bridge's wallet", () => {
     const wallet = createWallet(parseOptions(['--state-dir', stateDir, '--rpc-url', 'http://127.0.0.1:9/']), key);
     const record = { chargedCumulativeAmount: '300000', balance: '1000000' };
     await new FileClientChannelStorage({ directory: stateDir }).set(wallet.channelIdOf(requirement as never), record);
-    const ours = await wallet.sign(required, requirement as never, { spent: 300_000n, left: 700_000n });
+    const ours = await wallet.sign(required, requirement as never, 700_000n);
     const official = new x402Client().register(NETWORK, new BatchSettlementEvmScheme(privateKeyToAccount(key), { storage: new FileClientChannelStorage({ directory: stateDir }) }));
     official.setSpendControls(false);
     const theirs = await official.createPaymentPayload({ ...(required as object), extensions: {} } as never);
