@@ -267,7 +267,8 @@ export class McpFastPath {
       const tool = typeof params.name === 'string' ? this.#options.tools.get(params.name) : undefined;
       if (!tool || !keyable(params.arguments)) return null;
       priced = tool.priced;
-      if (paying && !priced) return null;
+      // The SDK refuses arguments that are not an object as a protocol error, before the tool is called: its answer.
+      if (paying && (!priced || !(params.arguments === undefined || isObject(params.arguments)))) return null;
     } else return null;
     const paid = paying ? paidShape(meta as Record<string, unknown>, modern, header('mcp-protocol-version') ?? undefined, params!.name as string) : undefined;
     return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern, paid };

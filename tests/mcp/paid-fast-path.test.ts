@@ -2,8 +2,10 @@
 // local chain with the gate offering prepaid channels: a voucher-paid call answered through the fast path, then the
 // same request (the same payment and payment id: a retry, answered again and not charged) through the SDK, must be
 // the same bytes (status, every header in order, body), in a 2025 revision and in 2026-07-28; so must a refused
-// payment, a payment on a call with a bad argument, and a paid call that finds no figure. The fast path writes a
-// call's answer only once the writing is proven for its era, envelope and tool, and never charges twice.
+// payment, a payment on a call with a bad argument, and a paid call that finds no figure, and (fast-check) forged
+// payments mutated anywhere, with any id and arguments. The fast path writes a call's answer only once the writing
+// is proven for its era, envelope and tool, and never charges twice.
+import fc from 'fast-check';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
@@ -114,5 +116,38 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
     expect(emptyFast).toEqual(emptySdk);
     // All four written here (the tool's writing proven by its first call), none handed to the SDK.
     expect(fast.paid!.stats.written).toBe(written + 4);
+    // Arguments that are not an object are a protocol error the SDK gives before any tool runs: its answer, as it is.
+    for (const args of ['FL', ['FL'], 7]) {
+      const [listFast, listSdk] = await both(() => paidRequest(5, 'get_premium', args as never, next.payment));
+      expect(JSON.parse(listFast.body).error).toBeDefined();
+      expect(listFast).toEqual(listSdk);
+    }
+    expect(fast.paid!.stats.written).toBe(written + 4);
+  });
+  it('hostile payments and calls (fast-check): whatever the fast path takes, its answer is the SDK\'s, and nothing is charged', async () => {
+    const { payment } = await voucher('get_summary', { state: 'TX', year: 2021 });
+    // A voucher whose signature is no one's: the gate refuses it whatever else is changed, so no run is charged.
+    const forged = { ...payment, payload: { ...(payment.payload as object), voucher: { ...(payment.payload as { voucher: object }).voucher, signature: `0x${'ab'.repeat(65)}` } } };
+    const mutation = fc.record({
+      id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })),
+      args: fc.oneof(fc.constant({ state: 'TX', year: 2021 }), fc.dictionary(fc.constantFrom('state', 'year', 'line', 'x'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
+      path: fc.constantFrom(['payload', 'voucher', 'maxClaimableAmount'], ['accepted', 'amount'], ['accepted', 'payTo'], ['payload', 'type'], ['x402Version'], ['payload', 'channelConfig', 'payer'], ['extensions']),
+      value: fc.jsonValue({ maxDepth: 2 }),
+    });
+    const written = fast.paid!.stats.written;
+    await fc.assert(
+      fc.asyncProperty(mutation, async ({ id, args, path, value }) => {
+        const changed = structuredClone(forged) as Record<string, unknown>;
+        let at = changed;
+        for (const key of path.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+        at[path.at(-1)!] = value;
+        const [viaFast, viaSdk] = await both(() => paidRequest(id as number, 'get_summary', args, changed as never));
+        expect(viaFast).toEqual(viaSdk);
+        const answer = JSON.parse(viaFast.body) as { result?: { _meta?: Record<string, unknown> } };
+        expect((answer.result?._meta?.['x402/payment-response'] as { success?: boolean } | undefined)?.success).not.toBe(true);
+      }),
+      { numRuns: Math.max(20, Math.ceil(Number(process.env.FUZZ_RUNS ?? 200) / 10)) },
+    );
+    expect(fast.paid!.stats.written).toBeGreaterThan(written); // the fast path did write (refusals) in these runs
   });
 });
