@@ -1,10 +1,10 @@
 // Back to back: BACK_TO_BACK paid calls of the same tool in a row through the paid bridge, each sent as soon as the
 // last one's answer came back, then as many through the gate-off bridge. A paid call answers before its bookkeeping
-// (the receipt into the channel file, the spending written, the next voucher signed ahead), which it does holding the
-// state lock; the next paid call waits for that lock. The rounds (./bridge-rounds.ts) leave other calls between two
-// calls of one bridge, time enough for the bookkeeping; here nothing does, so each paid call also waits for the last
-// one's bookkeeping, signature included. Answers are checked after the run (no work between the calls); the chain
-// and the facilitator must not move.
+// (the receipt into the channel file, the spending written), which it does holding the state lock; the next paid
+// call waits for that lock. The rounds (./bridge-rounds.ts) leave other calls between two calls of one bridge, time
+// enough for the bookkeeping; here nothing does, so each paid call also waits for the previous call's bookkeeping
+// before it signs its own voucher. Answers are checked after the run (no work between the calls); the chain and the
+// facilitator must not move.
 import { BACK_TO_BACK, SUMMARY } from './bridge-config.ts';
 import type { BridgeResult } from './bridge-report.ts';
 import type { CallResult, McpClient, Servers } from './bridge-rig.ts';

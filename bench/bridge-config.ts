@@ -37,11 +37,11 @@ export const ARGS = { state: 'TX', year: 2021 };
 export const PRICE = priceOf(TOOL);
 export const SUMMARY: Call = { tool: TOOL, args: ARGS, price: PRICE };
 /**
- * A priced tool of another price, alternated with SUMMARY so that the voucher the bridge signs ahead (for the offer
- * it last paid) never fits the next call: each of those calls signs its voucher in the call.
+ * A priced tool of another price, alternated with SUMMARY: two offers paid from one channel, each call's voucher for
+ * another amount than the last one's (signed in the call, as every paid call's is).
  */
 export const OTHER: Call = { tool: 'compare_states', args: { states: 'FL,TX', granularity: 'year' }, price: priceOf('compare_states') };
-if (OTHER.price === PRICE) throw new Error(`${OTHER.tool} and ${TOOL} have the same price: the voucher signed ahead would fit both`);
+if (OTHER.price === PRICE) throw new Error(`${OTHER.tool} and ${TOOL} have the same price: alternating them would not alternate prices`);
 /** The alternating calls, in the order each bridge makes them. */
 export const ALTERNATING: readonly Call[] = [SUMMARY, OTHER];
 

@@ -1,7 +1,7 @@
 // What the bridge benchmark (bench/bridge.ts) prints, the results it writes to BENCH_JSON, and its section of
-// docs/benchmarks.md with its goal line (bench/all.ts writes them). The goal is judged on the paid calls that sign
-// their voucher in the call (two tools of different prices alternating); the same call repeated, whose voucher the
-// bridge signed ahead after the previous answer, is reported beside it.
+// docs/benchmarks.md with its goal line (bench/all.ts writes them). Every paid call signs its voucher in the call; the
+// goal is judged on the largest paid − gate off difference of the three measured: the same call repeated, and each of
+// two tools of different prices alternating.
 import { GOAL_MS, SUMMARY } from './bridge-config.ts';
 
 /** One row of the rounds: calls of one kind, ms. */
@@ -53,16 +53,24 @@ export interface BridgeResult {
   /** The deposit that opened the repeating paid bridge's channel (its first call, not timed). */
   depositTransaction: string;
   /**
-   * Issue 40's goal, signing included: through the bridge, each alternating tool's voucher-paid call (signing in the
-   * call) − its gate-off call (medians) ≤ `bound` ms; `diff` the larger. `signedAhead`: the same for the call repeated.
+   * Issue 40's goal, signing included: through the bridge, each measured voucher-paid call − its gate-off call
+   * (medians) ≤ `bound` ms; `diff` the largest. `calls`: the call repeated, then each tool of the two alternating.
    */
   goal: {
     diff: number;
     bound: number;
     met: boolean;
-    inCall: { tool: string; paid: number; off: number; diff: number }[];
-    signedAhead: { tool: string; paid: number; off: number; diff: number };
+    calls: GoalCall[];
   };
+}
+
+/** One of the goal's measurements: a tool's voucher-paid and gate-off medians through the bridge, repeated or alternating. */
+export interface GoalCall {
+  tool: string;
+  how: 'repeated' | 'alternating';
+  paid: number;
+  off: number;
+  diff: number;
 }
 
 const ms = (x: number, digits = 2) => x.toFixed(digits);
@@ -77,30 +85,39 @@ function rowOf(rows: Row[], key: string): Row {
   return row;
 }
 
+/** A step by its number ('1', '3a'). */
+function stepOf(b: BridgeResult, n: string): BridgeResult['steps'][number] {
+  const step = b.steps.find((s) => s.step.trim().startsWith(`${n}. `));
+  if (!step) throw new Error(`the bridge results have no step ${n}`);
+  return step;
+}
+
+/** A goal measurement in words: "get_summary repeated", "compare_states alternating". */
+const said = (c: GoalCall) => `${c.tool} ${c.how}`;
+
 export function goalOf(rows: Row[]): BridgeResult['goal'] {
-  const inCall = rows
-    .filter((r) => r.key.startsWith('bridgePaidInCall:'))
-    .map((r) => {
-      const tool = r.key.slice('bridgePaidInCall:'.length);
-      const off = rowOf(rows, `bridgeOffAlt:${tool}`).median;
-      return { tool, paid: r.median, off, diff: r.median - off };
-    });
   const [paid, off] = [rowOf(rows, 'bridgePaid'), rowOf(rows, 'bridgeOff')];
-  const signedAhead = { tool: SUMMARY.tool, paid: paid.median, off: off.median, diff: paid.median - off.median };
-  const diff = Math.max(...inCall.map((x) => x.diff));
-  return { diff, bound: GOAL_MS, met: diff <= GOAL_MS, inCall, signedAhead };
+  const repeated: GoalCall = { tool: SUMMARY.tool, how: 'repeated', paid: paid.median, off: off.median, diff: paid.median - off.median };
+  const alternating = rows
+    .filter((r) => r.key.startsWith('bridgePaidAlt:'))
+    .map((r): GoalCall => {
+      const tool = r.key.slice('bridgePaidAlt:'.length);
+      const off = rowOf(rows, `bridgeOffAlt:${tool}`).median;
+      return { tool, how: 'alternating', paid: r.median, off, diff: r.median - off };
+    });
+  const calls = [repeated, ...alternating];
+  const diff = Math.max(...calls.map((x) => x.diff));
+  return { diff, bound: GOAL_MS, met: diff <= GOAL_MS, calls };
 }
 
 /**
- * Where paid − gate off through the bridge goes, medians' differences, in three columns: the repeated tool signing in
- * the call, the same with the voucher signed ahead, and the other tool signing in the call. The server's paid path is
- * measured over direct HTTP for the repeated tool; for the other, its SDK path is measured and the payment's own work
- * taken from the repeated tool's.
+ * Where paid − gate off through the bridge goes, medians' differences, in three columns: the repeated tool, then the
+ * two tools alternating. The server's paid path is measured over direct HTTP for the repeated tool; for the other,
+ * its SDK path is measured and the payment's own work taken from the repeated tool's.
  */
 function parts(b: BridgeResult) {
   const row = (key: string) => rowOf(b.rows, key).median;
   const [tool, other] = [b.tools[0].tool, b.tools[1].tool];
-  const [paidAhead, paidInCall, off, sign, signature, , bookkeeping] = b.steps;
   const payment = row('directPaid') - row('directSdk');
   const sdkPath = row('directSdk') - row('directOff');
   const otherSdkPath = row(`directSdk:${other}`) - row(`directOff:${other}`);
@@ -109,42 +126,40 @@ function parts(b: BridgeResult) {
     tool,
     other,
     columns: [
-      column(row(`bridgePaidInCall:${tool}`) - row(`bridgeOffAlt:${tool}`), sdkPath, row(`ownInCall:${tool}`) - row('ownOff'), paidInCall.median - off.median),
-      column(row('bridgePaid') - row('bridgeOff'), sdkPath, row('ownPaid') - row('ownOff'), paidAhead.median - off.median),
-      column(row(`bridgePaidInCall:${other}`) - row(`bridgeOffAlt:${other}`), otherSdkPath, row(`ownInCall:${other}`) - row('ownOff'), null),
+      column(row('bridgePaid') - row('bridgeOff'), sdkPath, row('ownPaid') - row('ownOff'), stepOf(b, '1').median - stepOf(b, '2').median),
+      column(row(`bridgePaidAlt:${tool}`) - row(`bridgeOffAlt:${tool}`), sdkPath, row(`ownAlt:${tool}`) - row('ownOff'), null),
+      column(row(`bridgePaidAlt:${other}`) - row(`bridgeOffAlt:${other}`), otherSdkPath, row(`ownAlt:${other}`) - row('ownOff'), null),
     ],
     noise: row('directPaid') - row('directPaidAgain'),
     hop: row('bridgeOff') - row('directOff'),
-    sign,
-    signature,
-    bookkeeping,
+    sign: stepOf(b, '3'),
+    signature: stepOf(b, '3a'),
+    bookkeeping: stepOf(b, '4'),
   };
 }
 
 /** The lines saying where voucher-paid − gate off through the bridge goes. */
 function breakdown(b: BridgeResult): string[] {
   const p = parts(b);
-  const [inCall, ahead] = p.columns;
   const cell = (x: number | null, digits = 2) => (x === null ? '-' : signed(x, digits)).padStart(16);
   const line = (what: string, pick: (c: (typeof p.columns)[number]) => number | null, digits = 2) => `  ${what.padEnd(78)}${p.columns.map((c) => cell(pick(c), digits)).join('')}`;
   const cpuOf = (key: string) => cpu(rowOf(b.rows, key).bridgeCpuMs);
   return [
-    `where voucher-paid − gate off through the bridge goes (medians of ${b.calls}; ms):`,
-    `  ${''.padEnd(78)}${[`${p.tool}`, `${p.tool}`, `${p.other}`].map((x) => x.padStart(16)).join('')}`,
-    `  ${''.padEnd(78)}${['in the call', 'signed ahead', 'in the call'].map((x) => x.padStart(16)).join('')}`,
+    `where voucher-paid − gate off through the bridge goes (medians of ${b.calls}; ms; every paid call signing its voucher in the call):`,
+    `  ${''.padEnd(78)}${[p.tool, p.tool, p.other].map((x) => x.padStart(16)).join('')}`,
+    `  ${''.padEnd(78)}${['repeated', 'alternating', 'alternating'].map((x) => x.padStart(16)).join('')}`,
     line('through the bridge', (c) => c.bridge),
     line("the server's paid path over HTTP (direct voucher-paid − direct gate off)", (c) => c.server),
     line("  of which the SDK's path instead of kept bytes (gate off: SDK's path − fast)", (c) => c.sdk),
     line(`  and the payment's own work (direct voucher-paid − SDK's path; ${p.tool}'s)`, (c) => c.payment),
-    line("the bridge's paying (the rest)", (c) => c.bridge - c.server),
+    line("the bridge's paying, signing included (the rest)", (c) => c.bridge - c.server),
     line('  its own code until the answer, in process, instant remote, in the rounds', (c) => c.own),
-    line('  the same in a tight loop (steps 1b − 2, 1a − 2)', (c) => c.loop, 3),
+    line('  the same in a tight loop (steps 1 − 2)', (c) => c.loop, 3),
     line('  the rest (a bigger answer over stdio; the waits)', (c) => c.rest),
     `  the noise of a median here: the same direct voucher-paid call in two rows of the rounds differs by ${signed(p.noise)} ms`,
-    `  signing on the call's path (${p.tool}, in the call − signed ahead): ${signed(inCall.bridge - ahead.bridge)} ms through the bridge, ${signed(inCall.own - ahead.own)} ms its own code in the rounds; ` +
-      `wallet.sign alone (step 3) ${ms(p.sign.median, 3)} ms, of which the signature (3a) ${ms(p.signature.median, 3)} ms`,
+    `  signing, in every paid call: wallet.sign alone (step 3) ${ms(p.sign.median, 3)} ms, of which the voucher's signature (3a) ${ms(p.signature.median, 3)} ms`,
     `  after the answer, off the call's path unless the next call comes first: the bookkeeping (step 4) ${ms(p.bookkeeping.median, 3)} ms; ` +
-      `bridge CPU a call: ${p.tool} in the call ${cpuOf(`bridgePaidInCall:${p.tool}`)}, signed ahead ${cpuOf('bridgePaid')}, gate off ${cpuOf('bridgeOff')} ms`,
+      `bridge CPU a call: ${p.tool} repeated ${cpuOf('bridgePaid')}, ${p.tool} alternating ${cpuOf(`bridgePaidAlt:${p.tool}`)}, ${p.other} alternating ${cpuOf(`bridgePaidAlt:${p.other}`)}; gate off, ${p.tool} repeated, ${cpuOf('bridgeOff')} ms`,
     `the bridge's own hop, for context (bridge gate off − direct gate off, ${p.tool}): ${signed(p.hop)} ms`,
   ];
 }
@@ -155,7 +170,7 @@ function backToBackText(b: BridgeResult): string {
   return (
     `Back to back (not a goal): ${calls} paid calls of \`${tool}\` in a row through the paid bridge, each sent when the last answer came back, ${ms(paid.median)} ms a call (median; mean ${ms(paid.mean)}, p99 ${ms(paid.p99, 1)}, ${ms(paid.totalMs, 0)} ms in all), ` +
     `against ${ms(off.median)} ms (mean ${ms(off.mean)}, p99 ${ms(off.p99, 1)}, ${ms(off.totalMs, 0)} ms in all) for ${calls} in a row through the gate-off bridge: ${signed(paid.median - off.median)} ms a call (median), ${signed(paid.mean - off.mean)} ms (mean). ` +
-    `A paid call answers before its bookkeeping but holds the state lock through it, so a paid call sent at once waits for the last one's bookkeeping (the receipt into the channel file, the spending written, the next voucher signed): ` +
+    `A paid call answers before its bookkeeping but holds the state lock through it, so each paid call sent at once waits for the previous call's bookkeeping (the receipt into the channel file, the spending written) before it signs its own voucher: ` +
     `this is what a client calling without pause pays, which the rounds, with other calls between two calls of a bridge, hide.`
   );
 }
@@ -169,8 +184,7 @@ export function printBridge(b: BridgeResult): void {
   console.log("bridge CPU, server CPU: ms of the bridge's and the answering server's own CPU per call (user + system, from /proc, a mean in 10 ms ticks). p99 is the nearest rank.");
   const g = b.goal;
   console.log(`\nvoucher-paid − gate off through the bridge, medians of ${b.calls}:`);
-  for (const t of g.inCall) console.log(`  signing in the call (tools alternating), ${t.tool}: ${ms(t.paid)} against ${ms(t.off)} ms: ${signed(t.diff)} ms`);
-  console.log(`  the voucher signed ahead (the same call repeated), ${g.signedAhead.tool}: ${ms(g.signedAhead.paid)} against ${ms(g.signedAhead.off)} ms: ${signed(g.signedAhead.diff)} ms`);
+  for (const c of g.calls) console.log(`  ${said(c)}: ${ms(c.paid)} against ${ms(c.off)} ms: ${signed(c.diff)} ms`);
   console.log(`\n${backToBackText(b)}`);
   const { bytes } = b;
   console.log(
@@ -187,14 +201,14 @@ export function printBridge(b: BridgeResult): void {
   console.log(`\n${goalLine(b, false)}`);
 }
 
-/** The goal line: on the calls signing in the call; the voucher signed ahead beside it. */
+/** The goal line: the largest of the three differences, each given. */
 function goalLine(b: BridgeResult, md: boolean): string {
   const g = b.goal;
   const verdict = g.met ? (md ? 'Met' : 'goal MET') : md ? '**Missed**' : 'goal MISSED';
-  const each = g.inCall.map((t) => `${t.tool} ${ms(t.paid)} against ${ms(t.off)} ms, ${signed(t.diff)} ms`).join('; ');
+  const each = g.calls.map((c) => `${said(c)} ${ms(c.paid)} against ${ms(c.off)} ms, ${signed(c.diff)} ms`).join('; ');
   return (
-    `${verdict}: a voucher-paid tool call through the bridge, signing its voucher in the call (two tools of different prices alternating), ${signed(g.diff)} ms above the same call through the bridge with the gate off, the larger of the two tools' (medians of ${b.calls}: ${each}; goal ≤ ${g.bound} ms each). ` +
-    `With the voucher signed ahead after the previous answer (the same call repeated): ${signed(g.signedAhead.diff)} ms.`
+    `${verdict}: a voucher-paid tool call through the bridge, its voucher signed in the call, ${signed(g.diff)} ms above the same call through the bridge with the gate off, ` +
+    `the largest of three (medians of ${b.calls}; the same call repeated, and two tools of different prices alternating: ${each}; goal ≤ ${g.bound} ms each, signing included).`
   );
 }
 
@@ -205,13 +219,13 @@ export function bridgeSection(b: BridgeResult): { md: string[]; goal: string } {
   const md = [
     '## The MCP bridge (surplus-lines-mcp, stdio)',
     '',
-    `\`npm run bench:bridge\` (bench/bridge.ts): bridge/cli.mjs spawned over stdio by the MCP SDK's v2 client, as an MCP client launches it: two bridges forwarding to the built server with the gate on (each paying from its own prepaid channel, opened by its first call's deposit, not timed) and two to the same build with the gate off; each with a state directory of its own, on the same shards and the local chain. A paid call returns its answer once the receipt is checked and does its bookkeeping after, holding the state lock: the receipt into the channel file, the spending written, and the next voucher signed ahead for the same offer, which the next call uses if its offer is the same and nothing was spent meanwhile. ${b.calls} rounds after ${b.warmup} warm-up, one call at a time, the order rotating: ${call(one)} repeated through one paid bridge and one gate-off bridge (each paid call pays with the voucher signed ahead: the signature is not on its path); ${call(one)} and ${call(two)} alternating through the other two, each bridge calling them in the same order, twice a round (the voucher signed ahead is for the other price, so each paid call signs its voucher in the call: **the goal's measurement**); for context, ${call(one)} over direct HTTP MCP (no bridge; the SDK client the bridge uses upstream, the voucher signed beforehand by the bridge's wallet in the benchmark's process) paid, gate off, gate off through the server's SDK path (a \`_meta\` its MCP fast path does not take, as a paid call's), and paid again (the same call twice a round: their difference is the noise of a median), with ${call(two)} gate off both ways too; and in the benchmark's process the bridge's own code (bridge/tool-calls.mjs over its wallet, ledger and state lock) until its answer with a remote answering at once, paid with the voucher signed ahead, paid signing in the call, and gate off. Each call timed from the client's callTool to its resolution; every answer checked (the gate-off figures; on a paid call a successful receipt for its price with no chain transaction: a voucher; none gate off), and neither the chain nor the facilitator moved while timing. Times in ms; bridge and server CPU are each process's own CPU time per call (from /proc, in 10 ms ticks).`,
+    `\`npm run bench:bridge\` (bench/bridge.ts): bridge/cli.mjs spawned over stdio by the MCP SDK's v2 client, as an MCP client launches it: two bridges forwarding to the built server with the gate on (each paying from its own prepaid channel, opened by its first call's deposit, not timed) and two to the same build with the gate off; each with a state directory of its own, on the same shards and the local chain. A paid call signs its voucher in the call (from the channel's record), returns its answer once the receipt is checked and does its bookkeeping after, holding the state lock: the receipt into the channel file, the spending written. ${b.calls} rounds after ${b.warmup} warm-up, one call at a time, the order rotating: ${call(one)} repeated through one paid bridge and one gate-off bridge; ${call(one)} and ${call(two)} alternating through the other two, each bridge calling them in the same order, twice a round (two prices from one channel); all three paid − gate off differences are **the goal's measurement**, signing included. For context, ${call(one)} over direct HTTP MCP (no bridge; the SDK client the bridge uses upstream, the voucher signed by the bridge's wallet in the benchmark's process before the call is timed) paid, gate off, gate off through the server's SDK path (a \`_meta\` its MCP fast path does not take, as a paid call's), and paid again (the same call twice a round: their difference is the noise of a median), with ${call(two)} gate off both ways too; and in the benchmark's process the bridge's own code (bridge/tool-calls.mjs over its wallet, ledger and state lock) until its answer with a remote answering at once, paid (the same call repeated, and the two prices alternating) and gate off. Each call timed from the client's callTool to its resolution; every answer checked (the gate-off figures; on a paid call a successful receipt for its price with no chain transaction: a voucher; none gate off), and neither the chain nor the facilitator moved while timing. Times in ms; bridge and server CPU are each process's own CPU time per call (from /proc, in 10 ms ticks).`,
     '',
     '| call | n | median | p99 | mean | bridge CPU a call | server CPU a call |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...b.rows.map((r) => `| ${r.label} | ${r.n} | ${ms(r.median)} | ${ms(r.p99, 1)} | ${ms(r.mean)} | ${cpu(r.bridgeCpuMs)} | ${cpu(r.serverCpuMs)} |`),
     '',
-    `Voucher-paid − gate off through the bridge, medians: signing in the call ${b.goal.inCall.map((t) => `${signed(t.diff)} ms for \`${t.tool}\``).join(' and ')}; with the voucher signed ahead ${signed(b.goal.signedAhead.diff)} ms for \`${b.goal.signedAhead.tool}\`.`,
+    `Voucher-paid − gate off through the bridge, medians, every paid call signing its voucher in the call: ${b.goal.calls.map((c) => `${signed(c.diff)} ms for \`${c.tool}\` ${c.how}`).join(', ')}.`,
     '',
     backToBackText(b),
     '',
@@ -221,7 +235,7 @@ export function bridgeSection(b: BridgeResult): { md: string[]; goal: string } {
     '',
     `Size sent: a paid tools/call is ${b.bytes.paidRequest} bytes over HTTP against ${b.bytes.offRequest} gate off; its x402 payment is ${b.bytes.payment} bytes (${sizes(b.bytes.paymentParts)}; extensions: ${sizes(b.bytes.extensions)}); its answer ${b.bytes.paidAnswer} bytes against ${b.bytes.offAnswer}.`,
     '',
-    `Step by step in process (no stdio, no socket; median of ${b.steps[0].n} each, interleaved, the state lock drained before each): the bridge's own code for the call (bridge/tool-calls.mjs over its wallet, ledger and state lock in a temp directory) with a remote answering at once with recorded answers, until its answer, and its parts timed alone, the bookkeeping after the answer included; each paid step checked to sign in the call as its label says. Elapsed ms, and the process's CPU a run.`,
+    `Step by step in process (no stdio, no socket; median of ${b.steps[0].n} each, interleaved, the state lock drained before each): the bridge's own code for the call (bridge/tool-calls.mjs over its wallet, ledger and state lock in a temp directory) with a remote answering at once with recorded answers, until its answer, and its parts timed alone, the bookkeeping after the answer included; the paid call checked to sign one voucher in the call, and the bookkeeping none (the wallet's signatures counted). Elapsed ms, and the process's CPU a run.`,
     '',
     '| step | median | mean | CPU mean |',
     '|---|---:|---:|---:|',

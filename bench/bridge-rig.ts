@@ -117,7 +117,7 @@ export async function directPayer(direct: Client, tool: string, args: Record<str
   if ('refusal' in choice) throw new Error(`the direct payer refused the terms: ${choice.refusal.message}`);
   const { requirement } = choice;
   let spent = 0n;
-  const sign = () => wallet.sign(required, requirement, { spent, left: options.budget - spent });
+  const sign = () => wallet.sign(required, requirement, options.budget - spent);
   const settled = async (payment: PaymentPayload, receipt: SettleResponse) => {
     await wallet.settled(payment, receipt);
     spent += chargedBy(payment, receipt);

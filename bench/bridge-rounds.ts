@@ -1,15 +1,14 @@
 // The bridge benchmark's rounds, one call at a time, in an order that rotates round by round so machine noise hits
-// every target alike. Through the bridges: the same paid call repeated (so each call pays with the voucher the bridge
-// signed ahead, after the previous answer) against the same call through a gate-off bridge; and, on two bridges of
-// their own, two priced tools of different prices alternating (each bridge calling them in the same order), so the
-// voucher signed ahead (for the last call's offer) never fits the next call and every paid call signs its voucher in
-// the call: each tool's paid call against its gate-off twin. For context the repeated call over direct HTTP MCP (no
-// bridge; the voucher signed beforehand by the bridge's wallet in this process) paid and gate off, and gate off
-// through the server's SDK path instead of its fast path (the other tool's gate off both ways too); in this process, the bridge's own code with a remote
-// answering at once (./bridge-steps.ts): paid with the voucher signed ahead, paid signing in the call (alternating),
-// and gate off. Each call is timed from the client's callTool to its resolution; every answer is checked (a wrong one
-// stops the run): the figures the gate-off server gives, and on a paid one a successful receipt for its price with
-// no chain transaction (a voucher), on a gate-off one no receipt at all.
+// every target alike. Through the bridges, every paid call signing its voucher in the call: the same paid call
+// repeated against the same call through a gate-off bridge; and, on two bridges of their own, two priced tools of
+// different prices alternating (each bridge calling them in the same order): each tool's paid call against its
+// gate-off twin. For context the repeated call over direct HTTP MCP (no bridge; the voucher signed by the bridge's
+// wallet in this process before the call is timed) paid and gate off, and gate off through the server's SDK path
+// instead of its fast path (the other tool's gate off both ways too); in this process, the bridge's own code with a
+// remote answering at once (./bridge-steps.ts): paid, the same call repeated and the tools alternating, and gate
+// off. Each call is timed from the client's callTool to its resolution; every answer is checked (a wrong one stops
+// the run): the figures the gate-off server gives, and on a paid one a successful receipt for its price with no chain
+// transaction (a voucher), on a gate-off one no receipt at all.
 import type { Client } from '@modelcontextprotocol/client';
 import type { SettleResponse } from '@x402/core/types';
 import { ALTERNATING, type Call, N, OTHER, SUMMARY, WARMUP, voucherNote } from './bridge-config.ts';
@@ -45,20 +44,20 @@ export interface Targets {
 export function rowLabels(): { key: string; label: string }[] {
   const usd = (c: Call) => `${c.tool} (${formatUsd(c.price)} USD)`;
   return [
-    { key: 'bridgePaid', label: `bridge (stdio), voucher-paid, the same call repeated: the voucher signed ahead, ${usd(SUMMARY)}` },
+    { key: 'bridgePaid', label: `bridge (stdio), voucher-paid, the same call repeated, ${usd(SUMMARY)}` },
     { key: 'bridgeOff', label: `bridge (stdio), gate off, the same call repeated, ${SUMMARY.tool}` },
     ...ALTERNATING.flatMap((c) => [
-      { key: `bridgePaidInCall:${c.tool}`, label: `bridge (stdio), voucher-paid, tools alternating: signing in the call, ${usd(c)}` },
-      { key: `bridgeOffAlt:${c.tool}`, label: `bridge (stdio), gate off, tools alternating, ${c.tool}` },
+      { key: `bridgePaidAlt:${c.tool}`, label: `bridge (stdio), voucher-paid, two prices alternating, ${usd(c)}` },
+      { key: `bridgeOffAlt:${c.tool}`, label: `bridge (stdio), gate off, two prices alternating, ${c.tool}` },
     ]),
-    { key: 'directPaid', label: `direct HTTP MCP (no bridge), voucher-paid, signed beforehand, ${SUMMARY.tool}` },
+    { key: 'directPaid', label: `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}` },
     { key: 'directOff', label: `direct HTTP MCP (no bridge), gate off, ${SUMMARY.tool}` },
     { key: 'directSdk', label: `direct HTTP MCP (no bridge), gate off, the SDK's path, ${SUMMARY.tool}` },
     { key: `directOff:${OTHER.tool}`, label: `direct HTTP MCP (no bridge), gate off, ${OTHER.tool}` },
     { key: `directSdk:${OTHER.tool}`, label: `direct HTTP MCP (no bridge), gate off, the SDK's path, ${OTHER.tool}` },
-    { key: 'directPaidAgain', label: `direct HTTP MCP (no bridge), voucher-paid, signed beforehand, ${SUMMARY.tool}, again (a noise check)` },
-    { key: 'ownPaid', label: `in process: the bridge's paid call until its answer, instant remote, the voucher signed ahead, ${SUMMARY.tool}` },
-    ...ALTERNATING.map((c) => ({ key: `ownInCall:${c.tool}`, label: `in process: the bridge's paid call until its answer, instant remote, signing in the call, ${c.tool}` })),
+    { key: 'directPaidAgain', label: `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}, again (a noise check)` },
+    { key: 'ownPaid', label: `in process: the bridge's paid call until its answer, instant remote, the same call repeated, ${SUMMARY.tool}` },
+    ...ALTERNATING.map((c) => ({ key: `ownAlt:${c.tool}`, label: `in process: the bridge's paid call until its answer, instant remote, two prices alternating, ${c.tool}` })),
     { key: 'ownOff', label: `in process: the bridge's gate-off call, instant remote, ${SUMMARY.tool}` },
   ];
 }
@@ -126,8 +125,7 @@ function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
       return { row, ms };
     },
   });
-  // Each alternating bridge calls ALTERNATING in turn, both in the same order; the paid one's voucher signed ahead
-  // (for the offer it last paid, another price) never fits its next call.
+  // Each alternating bridge calls ALTERNATING in turn, both in the same order.
   const alternating = (client: McpClient, row: string, serverPid: number | undefined, paid: boolean): Target => {
     let next = 0;
     return {
@@ -169,10 +167,10 @@ function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
     serverPid: undefined,
     async run() {
       const { tool, ms } = await t.inProcess.alternating();
-      return { row: `ownInCall:${tool}`, ms };
+      return { row: `ownAlt:${tool}`, ms };
     },
   };
-  const paidAlt = alternating(t.bridgePaidAlt, 'bridgePaidInCall', on, true);
+  const paidAlt = alternating(t.bridgePaidAlt, 'bridgePaidAlt', on, true);
   const offAlt = alternating(t.bridgeOffAlt, 'bridgeOffAlt', off, false);
   // The direct paid call twice a round: the same call (the bridge's wallet already echoes only the
   // payment id of the server's declared extensions), so the two rows' difference is the noise of a median here.

@@ -1,15 +1,15 @@
 // Step by step, in this process (no stdio, no socket): the bridge's own code for a tool call, bridge/tool-calls.mjs
 // over its wallet, ledger and state lock in a temp state directory, with a remote that answers at once with answers
 // recorded from the servers (each tool's terms, a voucher-paid answer with a receipt for its price, the gate-off
-// answer). A paid call returns its answer before its bookkeeping (the receipt into the channel file, the spending
-// written, the next voucher signed ahead), which it does still holding the state lock; so every paid call here is
+// answer). A paid call signs its voucher in the call and returns its answer before its bookkeeping (the receipt into
+// the channel file, the spending written), which it does still holding the state lock; so every paid call here is
 // timed until its answer, and the lock is then let drain, untimed, before anything else is timed: the bookkeeping
-// is timed as a step of its own. Timed: the paid call with the voucher signed ahead (the same offer as the last
-// call's) and signing in the call (the last call's offer another price), the gate-off call, and the parts alone:
-// x402's createPaymentPayload (wallet.sign), the voucher's signature in it, the channel id, the bookkeeping and its
-// parts. The paid calls and the gate-off one are also timed in the rounds (./bridge-rounds.ts), between the calls
-// over stdio and HTTP: code run between waits is slower on this machine than in a tight loop. Every paid call is
-// checked to have signed in the call exactly as its label says (the wallet's signatures counted).
+// is timed as a step of its own. Timed: the paid call (its signing included), the gate-off call, and the parts
+// alone: wallet.sign (a voucher from the channel's record), the voucher's signature in it, the channel id, the
+// bookkeeping and its parts. The paid calls and the gate-off one are also timed in the rounds (./bridge-rounds.ts),
+// between the calls over stdio and HTTP: code run between waits is slower on this machine than in a tight loop.
+// Every paid call is checked to have signed one voucher in the call, and the bookkeeping none (the wallet's
+// signatures counted).
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
@@ -17,7 +17,7 @@ import { toClientEvmSigner } from '@x402/evm';
 import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ALTERNATING, type Call, OTHER, STEP_N, STEP_WARMUP, SUMMARY, voucherNote } from './bridge-config.ts';
+import { ALTERNATING, type Call, STEP_N, STEP_WARMUP, SUMMARY, voucherNote } from './bridge-config.ts';
 import type { BridgeResult } from './bridge-report.ts';
 import type { CallResult } from './bridge-rig.ts';
 import { mean, median } from './stats.ts';
@@ -64,7 +64,7 @@ export interface Recorded {
 
 /**
  * The bridge's code on a fresh payer whose channel file says it holds far more than the run spends (so no deposit is
- * ever signed, and nothing reads the chain): its vouchers go to no server, and only their signing is timed. The
+ * ever signed, and nothing reads the chain): its vouchers go to no server (its remote answers at once). The
  * signings are counted (the wallet's signer: one signature a voucher), and what the channel file and the
  * spending record must end up saying is kept.
  */
@@ -131,9 +131,9 @@ type OwnBridge = Awaited<ReturnType<typeof ownBridge>>;
 
 /** The bridge's own code in this process: its paid calls and its gate-off call, and the paid call's parts. */
 export interface InProcess {
-  /** SUMMARY, the same paid call again: the voucher signed ahead after the last answer (but the first call's); its ms until the answer. */
+  /** SUMMARY, the same paid call again, signing its voucher in the call; its ms until the answer. */
   paid(): Promise<number>;
-  /** The next of ALTERNATING on a bridge of its own: signing in the call; its tool and ms until the answer. */
+  /** The next of ALTERNATING on a bridge of its own, signing its voucher in the call; its tool and ms until the answer. */
   alternating(): Promise<{ tool: string; ms: number }>;
   /** The same call with the gate off (the answer forwarded as it is), checked; its elapsed ms. */
   off(): Promise<number>;
@@ -141,18 +141,15 @@ export interface InProcess {
   stepByStep(): Promise<BridgeResult['steps']>;
 }
 
-/**
- * A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed
- * `signs` vouchers in the call (null: not checked).
- */
-async function paidCall(own: OwnBridge, c: Call, signs: number | null): Promise<number> {
+/** A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed one voucher in the call. */
+async function paidCall(own: OwnBridge, c: Call): Promise<number> {
   const before = own.signings();
   const t = performance.now();
   const out = await own.paidCalls.call(c.tool, c.args);
   const ms = performance.now() - t;
   const signed = own.signings() - before;
   own.checkPaid(c, out);
-  if (signs !== null && signed !== signs) throw new Error(`the in-process paid call of ${c.tool} signed ${signed} voucher(s) in the call, not ${signs}`);
+  if (signed !== 1) throw new Error(`the in-process paid call of ${c.tool} signed ${signed} voucher(s) in the call, not 1`);
   await own.drained();
   return ms;
 }
@@ -160,17 +157,12 @@ async function paidCall(own: OwnBridge, c: Call, signs: number | null): Promise<
 export async function inProcess(recorded: Recorded, url: string, rpcUrl: string, tmp: string): Promise<InProcess> {
   const own = await ownBridge(recorded, url, rpcUrl, tmp);
   const alt = await ownBridge(recorded, url, rpcUrl, tmp);
-  let first = true;
   let next = 0;
   return {
-    async paid() {
-      const ms = await paidCall(own, SUMMARY, first ? null : 0);
-      first = false;
-      return ms;
-    },
+    paid: () => paidCall(own, SUMMARY),
     async alternating() {
       const c = ALTERNATING[next++ % ALTERNATING.length];
-      return { tool: c.tool, ms: await paidCall(alt, c, 1) };
+      return { tool: c.tool, ms: await paidCall(alt, c) };
     },
     async off() {
       const t = performance.now();
@@ -194,7 +186,7 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
   const { wallet, ledger, lock, options, channelId, expect } = own;
   const { required, requirement } = own.offers.get(SUMMARY.tool)!;
   const voucherSigner = toClientEvmSigner(privateKeyToAccount(own.key));
-  const payment: PaymentPayload = await wallet.sign(required, requirement, { spent: 0n, left: options.budget });
+  const payment: PaymentPayload = await wallet.sign(required, requirement, options.budget);
   const receipt = own.receiptOf(SUMMARY.price);
   let signed = 0;
   let signings = 0;
@@ -205,29 +197,16 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
       if (own.signings() - signings !== n) throw new Error(`a step signed ${own.signings() - signings} voucher(s), not ${n}`);
     },
   });
-  /** SUMMARY's next voucher signed ahead, as the last paid call's bookkeeping leaves it. */
-  const aheadForSummary = async () => {
-    await own.drained();
-    await lock.run(() => wallet.signAhead(required, requirement, ledger.read().spent, options.budget));
-  };
-  /** A paid call's step: SUMMARY's voucher signed ahead before it, `n` signings in it, its bookkeeping drained after. */
-  const call = (label: string, c: Call, n: number): Step => {
-    const count = signing(n);
-    return {
-      label,
-      before: async () => (await aheadForSummary(), await count.before()),
-      run: () => own.paidCalls.call(c.tool, c.args),
-      after: async (out) => (count.check(), own.checkPaid(c, out), await own.drained()),
-    };
-  };
   /** The spending as the bookkeeping writes it: read before (in the bridge, before the answer), untimed. */
   let spending = ledger.read();
-  const sign1 = signing(1);
-  const sign4 = signing(1);
-  const sign4b = signing(1);
+  const [sign1, sign3, sign4] = [signing(1), signing(1), signing(0)];
   return [
-    call(`1a. the bridge's paid call until its answer (its bookkeeping after, not included): the voucher signed ahead, the last call's offer (${SUMMARY.tool})`, SUMMARY, 0),
-    call(`1b. the same, signing in the call: the voucher signed ahead is for another price (${OTHER.tool} after ${SUMMARY.tool})`, OTHER, 1),
+    {
+      label: `1. the bridge's paid call until its answer, its voucher signed in it (its bookkeeping after, not included; ${SUMMARY.tool})`,
+      before: sign1.before,
+      run: () => own.paidCalls.call(SUMMARY.tool, SUMMARY.args),
+      after: async (out) => (sign1.check(), own.checkPaid(SUMMARY, out), await own.drained()),
+    },
     {
       label: '2. the same call, gate off (no terms: the answer forwarded as it is)',
       run: () => own.offCalls.call(SUMMARY.tool, SUMMARY.args),
@@ -235,22 +214,20 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
         if (out !== recorded.off) throw new Error('the in-process gate-off call did not forward the answer as it is');
       },
     },
-    { label: "  3. in 1b: wallet.sign (the channel's record read, the voucher signed: bridge/channel-vouchers.mjs)", before: sign1.before, run: () => wallet.sign(required, requirement, { spent: 0n, left: options.budget }), after: sign1.check },
+    { label: "  3. in 1: wallet.sign (the channel's record read, the voucher signed: bridge/channel-vouchers.mjs)", before: sign3.before, run: () => wallet.sign(required, requirement, options.budget), after: sign3.check },
     { label: "    3a. in 3: the voucher's signature, x402's signVoucher through the wallet's signer (native libsecp256k1)", run: () => signVoucher(wallet.signer, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
-    { label: "    3c. for comparison, the same signature by viem (signTypedData in JavaScript)", run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
+    { label: '    3c. for comparison, the same signature by viem (signTypedData in JavaScript)', run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
     {
       label: "    3b. x402's computeChannelId, once (the bridge derives it once per offer; the scheme's bookkeeping twice after the answer, in 4a)",
       run: async () => computeChannelId(wallet.batch.buildChannelConfig(requirement), requirement.network),
     },
     {
-      label: "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, wallet.signAhead (the next voucher signed), the lock let go",
+      label: "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, the lock let go (no voucher signed)",
       before: async () => (await own.drained(), (spending = ledger.read()), await sign4.before()),
       run: () =>
         lock.run(async () => {
-          const spent = spending.spent + SUMMARY.price;
           await wallet.settled(payment, receipt);
-          ledger.write({ ...spending, spent });
-          await wallet.signAhead(required, requirement, spent, options.budget);
+          ledger.write({ ...spending, spent: spending.spent + SUMMARY.price });
         }),
       after: () => {
         sign4.check();
@@ -260,13 +237,7 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
     },
     { label: "  4a. in 4: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse), under the lock", run: () => lock.run(() => wallet.settled(payment, receipt)), after: () => void (expect.charged += SUMMARY.price) },
     {
-      label: "  4b. in 4: wallet.signAhead (the channel's record read, the next voucher signed); 4 holds the lock, here none is taken",
-      before: async () => ((spending = ledger.read()), await sign4b.before()),
-      run: () => wallet.signAhead(required, requirement, spending.spent, options.budget),
-      after: sign4b.check,
-    },
-    {
-      label: '  4c. the state lock taken and released, the spending read once (1 does, before the answer) and written once (4 does)',
+      label: '  4c. in 4: the state lock taken and released, the spending read once (1 does, before the answer) and written once (4 does)',
       run: () => lock.run(async () => ledger.write({ ...ledger.read() })),
     },
   ];

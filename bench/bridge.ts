@@ -4,26 +4,25 @@
 // the MCP SDK's v2 client as an MCP client launches it, each with a fresh state directory, the local chain as its RPC,
 // and a budget and largest deposit that let one deposit pay for all its calls: two forwarding to the gate-on server
 // (paying: the first call reads the terms and deposits, then each call carries a voucher, one round trip), two to the
-// gate-off server (with keys of their own, never used). Nothing touches a real network. A paid call answers once the
-// receipt is checked, then (holding the state lock) takes the receipt in, writes the spending and signs the next
-// voucher ahead for the same offer, which the next call uses when its offer is the same and nothing was spent meanwhile.
+// gate-off server (with keys of their own, never used). Nothing touches a real network. A paid call signs its voucher
+// in the call, answers once the receipt is checked, then (holding the state lock) takes the receipt in and writes the
+// spending.
 //  1. The bytes of one paid tools/call over HTTP and of its answer, against the gate-off ones; those two answers are
 //     kept as the in-process remote's (3).
 //  2. Rounds, one call at a time, the order rotating (./bridge-rounds.ts): the same priced call repeated through one
-//     paid and one gate-off bridge (the voucher signed ahead: the signature off the call's path); two priced tools of
-//     different prices alternating through the other two, in the same order (the voucher signed ahead never fits:
-//     every paid call signs in the call); for context direct HTTP MCP (no bridge) paid and gate off, gate off through
-//     the SDK's path, and in this process the bridge's own code with a remote answering at once. Each call timed
-//     from the client's callTool to its resolution; each answer checked (a wrong one stops the run): the gate-off
-//     server's figures, on a paid call a successful receipt for its price with no chain transaction (a voucher), on a
-//     gate-off one no receipt; no chain transaction or facilitator call while timing. The deposit calls are not timed.
-//     Goal (issue 40), on the calls signing in the call: voucher-paid − gate off through the bridge ≤ 3 ms, medians,
-//     each tool; the signed-ahead difference reported beside it.
+//     paid and one gate-off bridge; two priced tools of different prices alternating through the other two, in the
+//     same order; for context direct HTTP MCP (no bridge) paid and gate off, gate off through the SDK's path, and in
+//     this process the bridge's own code with a remote answering at once. Each call timed from the client's callTool
+//     to its resolution; each answer checked (a wrong one stops the run): the gate-off server's figures, on a paid
+//     call a successful receipt for its price with no chain transaction (a voucher), on a gate-off one no receipt; no
+//     chain transaction or facilitator call while timing. The deposit calls are not timed. Goal (issue 40), signing
+//     included: voucher-paid − gate off through the bridge ≤ 3 ms, medians, the largest of the three (get_summary
+//     repeated; get_summary and compare_states alternating).
 //  3. Back to back (./bridge-back-to-back.ts): paid calls of one tool in a row with no gap, then gate off: each paid
-//     call waits for the last one's bookkeeping. Not a goal.
+//     call waits for the previous call's bookkeeping. Not a goal.
 //  4. Step by step, in this process (./bridge-steps.ts): the bridge's own code for the call with a remote answering at
-//     once, paid (signed ahead, and signing in the call) and gate off, until the answer; its bookkeeping after the
-//     answer; and the parts alone, down to signing one voucher.
+//     once, paid (signing in the call) and gate off, until the answer; its bookkeeping after the answer; and the
+//     parts alone, down to signing one voucher.
 // Not a test: it reports. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 // The parts: ./bridge-config.ts, ./bridge-rig.ts (the servers, the bridges, the direct clients and payer),
 // ./bridge-rounds.ts (1, 2), ./bridge-back-to-back.ts (3), ./bridge-steps.ts (4), ./bridge-report.ts (what is printed
@@ -84,9 +83,9 @@ try {
   const own = await inProcess({ ...recorded, terms: { [SUMMARY.tool]: payer.required, [OTHER.tool]: otherTerms } }, `${on.base}/mcp`, chain.rpcUrl, tmp);
 
   console.log(
-    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds (one call at a time, order rotating), node ${process.version}: ${SUMMARY.tool} repeated through a paid bridge (the voucher signed ahead) and a gate-off one; ` +
-      `${SUMMARY.tool} and ${OTHER.tool} alternating through another paid bridge (signing in the call) and another gate-off one, twice a round each; over direct HTTP MCP paid, gate off and gate off through the SDK's path; ` +
-      `and in this process the bridge's code paid (signed ahead, and signing in the call) and gate off`,
+    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds (one call at a time, order rotating), node ${process.version}; every paid call signs its voucher in the call: ${SUMMARY.tool} repeated through a paid bridge and a gate-off one; ` +
+      `${SUMMARY.tool} and ${OTHER.tool} alternating through another paid bridge and another gate-off one, twice a round each; over direct HTTP MCP paid, gate off and gate off through the SDK's path; ` +
+      `and in this process the bridge's code paid (repeated, and alternating) and gate off`,
   );
   const rows = await rounds(servers, { bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt, directPaid, directOff, payer, wire, inProcess: own }, refs);
   console.log(`back to back: ${BACK_TO_BACK} paid calls of ${SUMMARY.tool} in a row through the paid bridge, then ${BACK_TO_BACK} through the gate-off bridge`);
