@@ -62,5 +62,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => vo
 for (const [name, value] of Object.entries(values)) console.log(`${name}=${value}`);
 const shown = relative(process.cwd(), envFile); // .tmp/chain.env from the project's root
 console.log(`# Also in ${shown.startsWith('..') ? envFile : shown}: source it in another shell`);
-console.log(`# The payer holds ${Number(PAYER_FUNDING) / 1e6} test USDC. Serve with: X402_PAY_TO=$PAYEE X402_FACILITATOR_URL=$FACILITATOR_URL npm start`);
+console.log(`# The payer holds ${Number(PAYER_FUNDING) / 1e6} test USDC. Serve with: source ${shown.startsWith('..') ? envFile : shown} && npm start`);
 console.log('# Up until stopped (Ctrl-C).');
