@@ -15,32 +15,15 @@ import { BATCH, chooseTerms } from '../bridge/terms.mjs';
 import { PAYMENT_META, RECEIPT_META, termsOf } from '../bridge/tool-calls.mjs';
 import { chargedBy, createWallet } from '../bridge/wallet.mjs';
 import { BRIDGE } from '../tests/support/bridge.ts';
-import { type LocalChain, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
-import { startServer } from '../tests/support/server.ts';
+import { type LocalChain } from '../tests/support/chain.ts';
+import { startServerPair } from './channels-servers.ts';
 
-type ServerProcess = Awaited<ReturnType<typeof startServer>>;
 export type CallResult = Awaited<ReturnType<Client['callTool']>> & { _meta?: Record<string, unknown> };
 
-export interface Servers {
-  chain: LocalChain;
-  /** The facilitator's verify and settle calls so far. */
-  facilitatorCalls(): number;
-  on: ServerProcess;
-  off: ServerProcess;
-}
+export type { ServerPair as Servers } from './channels-servers.ts';
 
-/** Starts the chain, the facilitator and both servers, each pushed to `stops`; one after the other, so a failed start leaves nothing running. */
-export async function startServers(entry: string, shards: string, tmp: string, stops: (() => unknown)[]): Promise<Servers> {
-  const chain = await startLocalChain();
-  stops.push(() => chain.stop());
-  const facilitator = await serveFacilitator(chain.facilitator);
-  stops.push(() => facilitator.stop());
-  const on = await startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: join(tmp, 'server-channels') });
-  stops.push(on.stop);
-  const off = await startServer(entry, { SHARDS_DIR: shards });
-  stops.push(off.stop);
-  return { chain, facilitatorCalls: () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0), on, off };
-}
+/** The servers of the bridge benchmark: the pair, the gate-on server's channels in `tmp`. */
+export const startServers = (entry: string, shards: string, tmp: string, stops: (() => unknown)[]) => startServerPair(entry, shards, join(tmp, 'server-channels'), stops);
 
 export interface McpClient {
   client: Client;

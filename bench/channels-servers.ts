@@ -13,13 +13,17 @@ import { startServer } from '../tests/support/server.ts';
 
 type ServerProcess = Awaited<ReturnType<typeof startServer>>;
 
-export interface Servers {
+/** The chain, its facilitator and two servers over one build and the same shards, the gate on and off. */
+export interface ServerPair {
   chain: LocalChain;
   facilitatorUrl: string;
   /** The facilitator's verify and settle calls so far. */
   facilitatorCalls(): number;
   on: ServerProcess;
   off: ServerProcess;
+}
+
+export interface Servers extends ServerPair {
   /** Where the gate-on server keeps its channels. */
   channelsDir: string;
   /** The gate-off answer: the body every paid answer must have. */
@@ -28,19 +32,28 @@ export interface Servers {
   challenge: PaymentRequired;
 }
 
-/** Starts the chain, the facilitator and both servers (each pushed to `stops`), and checks the two answers against each other. */
-export async function startServers(entry: string, shards: string, channelsDir: string, stops: (() => unknown)[]): Promise<Servers> {
+/**
+ * Starts the chain, the facilitator and both servers, the gate-on one's channels in `channelsDir`, each pushed to
+ * `stops`; one after the other, so that a server that fails to start leaves no other one running.
+ */
+export async function startServerPair(entry: string, shards: string, channelsDir: string, stops: (() => unknown)[]): Promise<ServerPair> {
   const chain = await startLocalChain();
   stops.push(() => chain.stop());
   const facilitator = await serveFacilitator(chain.facilitator);
   stops.push(() => facilitator.stop());
   const facilitatorCalls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
 
-  // One after the other, so that a server that fails to start leaves no other one running.
   const on = await startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: channelsDir });
   stops.push(on.stop);
   const off = await startServer(entry, { SHARDS_DIR: shards });
   stops.push(off.stop);
+  return { chain, facilitatorUrl: facilitator.url, facilitatorCalls, on, off };
+}
+
+/** Starts the pair (startServerPair) and checks the two answers against each other. */
+export async function startServers(entry: string, shards: string, channelsDir: string, stops: (() => unknown)[]): Promise<Servers> {
+  const pair = await startServerPair(entry, shards, channelsDir, stops);
+  const { chain, on, off } = pair;
 
   const referenceRes = await fetch(`${off.base}${PREMIUM}`);
   const reference = await referenceRes.text();
@@ -49,7 +62,7 @@ export async function startServers(entry: string, shards: string, channelsDir: s
   if (challenge.accepts.map((a) => a.scheme).join(',') !== 'exact,batch-settlement' || challenge.accepts.some((a) => BigInt(a.amount) !== PRICE || a.payTo !== chain.payee))
     throw new Error(`gate-on ${PREMIUM}: unexpected offer ${JSON.stringify(challenge.accepts)}`);
   console.log(`${PREMIUM}: ${Buffer.byteLength(reference)} bytes, ${usdc(PRICE)}; the gate-on 402 offers exact and batch-settlement`);
-  return { chain, facilitatorUrl: facilitator.url, facilitatorCalls, on, off, channelsDir, reference, challenge };
+  return { ...pair, channelsDir, reference, challenge };
 }
 
 /** Stops a server process with SIGTERM and waits for it to exit (the gate-on server claims its vouchers first). */

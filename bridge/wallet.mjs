@@ -1,8 +1,8 @@
 // @ts-check
 // The payer: x402's official client (@x402/core's x402Client) with @x402/evm's `batch-settlement` and `exact` client
 // schemes, signing with the payer's key and reading the channel from the chain; the channel's state kept in the
-// state directory in the package's own file layout (./channel-file.mjs), so a restart pays from the same channel. The client's own
-// spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything.
+// state directory in the package's own file layout (./channel-file.mjs), so a restart pays from the same channel.
+// The client's own spend controls are off: the bridge's limits (./terms.mjs) are checked before this signs anything.
 import { x402Client } from '@x402/core/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { toClientEvmSigner } from '@x402/evm';
@@ -45,7 +45,6 @@ export class DepositRefused extends Error {
     this.refusal = refusal;
   }
 }
-
 
 /**
  * The payment as sent: only the payment-identifier extension echoed, with a fresh id (x402's payment-identifier,
@@ -147,7 +146,7 @@ export function createWallet(options, key) {
      * @param {string} channelId
      */
     async channel(channelId) {
-      const record = await storage.get(channelId.toLowerCase());
+      const record = await storage.get(channelId);
       return record ? { balance: atomicUnits(record.balance), charged: atomicUnits(record.chargedCumulativeAmount) } : null;
     },
   };

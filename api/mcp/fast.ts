@@ -38,7 +38,7 @@ import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
 import { MCP_PAYMENT_META } from '../payment/mcp-keys.ts';
-import { PaidCallPath, type PaidPathOptions } from './paid-fast.ts';
+import { PaidCallPath, type PaidPathOptions, unpaid } from './paid-fast.ts';
 import type { WireAnswer } from '../wire-answer.ts';
 
 
@@ -73,14 +73,15 @@ interface Kept {
 
 /** A request the fast path may answer, but for its id. */
 interface Shape {
+  /** What a kept answer is kept under; for a paid call, what its writing is proven for (./paid-fast.ts). */
   key: string;
   method: 'tools/list' | 'tools/call';
   params: Record<string, unknown> | undefined;
   priced: boolean;
   /** A 2026-07-28 request: its headers are derived from its body. */
   modern: boolean;
-  /** A priced call carrying a payment (in `_meta`, with its envelope in 2026-07-28): what the key names is that call unpaid. */
-  paid?: { meta: Record<string, unknown>; key: string; version: string | undefined };
+  /** A priced call carrying a payment (in `_meta`, with its envelope in 2026-07-28), and its 2025 version header. */
+  paid?: { meta: Record<string, unknown>; version: string | undefined };
 }
 
 /** A request the fast path may answer. */
@@ -102,16 +103,9 @@ const MAX_SHAPES_BYTES = 4 * 2 ** 20;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A paid call's part of its shape: its `_meta`, and the key its writing is proven for (era, envelope or version, tool). */
-function paidShape(meta: Record<string, unknown>, modern: boolean, version: string | undefined, tool: string): NonNullable<Shape['paid']> {
-  return { meta, version, key: `${modern ? JSON.stringify(unpaid(meta)) : `2025 ${version ?? '-'}`} ${tool}` };
-}
-
-/** A call's `_meta` without its payment: undefined when nothing else is left (a 2025 call's). */
-function unpaid(meta: Record<string, unknown>): Record<string, unknown> | undefined {
-  const { [MCP_PAYMENT_META]: _, ...rest } = meta;
-  return Object.keys(rest).length ? rest : undefined;
-}
+/** The key a paid call's writing is proven for: its era, its envelope (or 2025 version header), its tool. */
+const paidKey = (meta: Record<string, unknown>, modern: boolean, version: string | undefined, tool: string) =>
+  `${modern ? JSON.stringify(unpaid(meta)) : `2025 ${version ?? '-'}`} ${tool}`;
 
 /**
  * True when JSON.stringify writes `value` so that no other parsed value is written the same: no number
@@ -191,8 +185,8 @@ export class McpFastPath {
 
   /** A paid call with the gate on, to ./paid-fast.ts, with its unpaid twin for proving the writing. */
   #paid(eligible: Eligible, request: () => Request): Promise<WireAnswer> {
-    const { meta, key } = eligible.paid!;
-    const call = { name: eligible.params!.name as string, args: eligible.params!.arguments, meta, id: eligible.id, modern: eligible.modern, key };
+    const { meta } = eligible.paid!;
+    const call = { name: eligible.params!.name as string, args: eligible.params!.arguments, meta, id: eligible.id, modern: eligible.modern, key: eligible.key };
     return this.paid!.answer(call, request, () => this.#request(eligible, this.#sentinel, { ...eligible.params, _meta: unpaid(meta) }), this.#sentinel);
   }
 
@@ -270,8 +264,13 @@ export class McpFastPath {
       // The SDK refuses arguments that are not an object as a protocol error, before the tool is called: its answer.
       if (paying && (!priced || !(params.arguments === undefined || isObject(params.arguments)))) return null;
     } else return null;
-    const paid = paying ? paidShape(meta as Record<string, unknown>, modern, header('mcp-protocol-version') ?? undefined, params!.name as string) : undefined;
-    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern, paid };
+    if (paying) {
+      const version = header('mcp-protocol-version') ?? undefined;
+      const paid = { meta: meta as Record<string, unknown>, version };
+      // Not the kept answers' key: the payment would make it one request's, and no paid answer is kept.
+      return { key: paidKey(paid.meta, modern, version, params!.name as string), id: id as string | number, method, params, priced, modern, paid };
+    }
+    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern };
   }
 
   /** A 2026-07-28 request's `_meta` is its envelope alone, for this version, and its headers say what its body says. */

@@ -41,6 +41,12 @@ interface Writing {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A call's `_meta` without its payment: undefined when nothing else is left (a 2025 call's). */
+export function unpaid(meta: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { [MCP_PAYMENT_META]: _, ...rest } = meta;
+  return Object.keys(rest).length ? rest : undefined;
+}
+
 /** The members of a tool result in the order the SDK's result schema gives them back (its own, then any other). */
 const RESULT_ORDER = ['_meta', 'content', 'structuredContent', 'isError'];
 
@@ -93,7 +99,6 @@ export class PaidCallPath {
 
   /** The SDK's answer to the unpaid sample against the tool's own unpaid result written here: the writing, when they agree. */
   async #prove(call: PaidCall, sample: () => Request, sampleId: string): Promise<Writing | null> {
-    const { [MCP_PAYMENT_META]: _, ...unpaidMeta } = call.meta;
     const sdk = await this.#options.sdk(sample());
     const body = Buffer.concat(sdk.parts);
     let serverInfo: unknown;
@@ -104,8 +109,7 @@ export class PaidCallPath {
       return null;
     }
     const writing: Writing = { status: sdk.status, headers: sdk.headers, modern: call.modern, serverInfo };
-    const meta = Object.keys(unpaidMeta).length ? unpaidMeta : undefined;
-    const ours = written(writing, await this.#options.call(call.name, call.args, meta), sampleId);
+    const ours = written(writing, await this.#options.call(call.name, call.args, unpaid(call.meta)), sampleId);
     const same = ours.status === sdk.status && Buffer.concat(ours.parts).equals(body);
     return same ? writing : null;
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type SeriesRow, premiumResponse, summaryResponse } from '../../domain/contract.ts';
 import { loadDataset } from '../../ingest/load.ts';
 import { buildModel } from '../../ingest/model.ts';
+import { premiumAnswer as premium } from '../support/premium-answers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 import { HANDLERS } from '../../api/dispatch.ts';
 const getPremium = HANDLERS['/v1/premium'];
@@ -11,11 +12,6 @@ const getSummary = HANDLERS['/v1/premium/summary'];
 
 useShardsOf(REAL_DATA);
 
-async function premium(query: string) {
-  const res = await getPremium(new Request(`http://service.test/v1/premium?${query}`));
-  expect(res.status).toBe(200);
-  return premiumResponse.parse(await res.json());
-}
 
 /** A row's seven fields (docs/design.md §16), without what it printed beside them. */
 const fields = ({ printed: _, ...row }: SeriesRow) => row;

@@ -2,24 +2,11 @@
 // the exact figures they shorten, and the third round of stored pages is served. The expected figures were
 // read off the cited pages (the `search` tool's stored copies), not off our files or our code.
 import { describe, expect, it } from 'vitest';
-import { premiumResponse } from '../../domain/contract.ts';
+import { premiumAnswer as premium, premiumMonth as month } from '../support/premium-answers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
-import { HANDLERS } from '../../api/dispatch.ts';
-const getPremium = HANDLERS['/v1/premium'];
 
 useShardsOf(REAL_DATA);
 
-async function premium(query: string) {
-  const res = await getPremium(new Request(`http://service.test/v1/premium?${query}`));
-  expect(res.status).toBe(200);
-  return premiumResponse.parse(await res.json());
-}
-/** The one row of TX (or `state`) for `period`, as of `date` when given. */
-async function month(period: string, date?: string, state = 'TX') {
-  const body = await premium(`state=${state}&from=${period}&to=${period}${date ? `&report_date=${date}` : ''}`);
-  expect(body.data.map((r) => r.period)).toEqual([period]);
-  return { body, row: body.data[0] };
-}
 const urls = (body: { publications: { url: string }[] }) => body.publications.map((p) => p.url);
 
 describe('no exact figure hidden by a shortened citation (docs/design.md §1)', () => {

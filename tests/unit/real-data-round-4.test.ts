@@ -1,21 +1,10 @@
 // Issue 41 on the real dataset (data/), through /v1/premium in-process: the fourth round of stored pages. The
 // expected figures were read off the cited pages (the `search` tool's stored copies), not off our files or our code.
 import { describe, expect, it } from 'vitest';
-import { premiumResponse } from '../../domain/contract.ts';
-import { HANDLERS } from '../../api/dispatch.ts';
+import { premiumMonth as month } from '../support/premium-answers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
-const getPremium = HANDLERS['/v1/premium'];
 useShardsOf(REAL_DATA);
-
-/** The one row of TX for `period`, as of `date` when given, and the answer's publications. */
-async function month(period: string, date?: string) {
-  const res = await getPremium(new Request(`http://service.test/v1/premium?state=TX&from=${period}&to=${period}${date ? `&report_date=${date}` : ''}`));
-  expect(res.status).toBe(200);
-  const body = premiumResponse.parse(await res.json());
-  expect(body.data.map((r) => r.period)).toEqual([period]);
-  return { body, row: body.data[0] };
-}
 
 const OFFICE_JUNE_2021 = 'https://www.sltx.org/news/enews/texas-surplus-lines-premiums-reach-all-time-high-of-947-48m/';
 
