@@ -18,6 +18,14 @@
 // listed below, or printed words whose number cannot be found never agree: such a printing keeps
 // today's behaviour. Only levels are concerned (metrics with a series field, insurers' premiums and
 // policies): growth rates and shares have no series field to restate.
+//
+// Two exact printings of one figure to different precisions (SLTX's `$622.7 million`, a press copy's
+// `$622.75 million`) are held to the same rule: the coarser one is read as rounded, and when it agrees with the
+// finer to its own precision it is a shortened citation of it, whatever their ranks and dates; the finer
+// value stands from the day it was first published, the coarser until then. A tie agrees either way because
+// the finer printing is rounded too: behind `$622.75 million` may be 622,748,000, which both printings round
+// correctly. Printings that disagree beyond the coarser's precision (`$772.8M` beside `$772.88M`, a
+// truncation) are two figures, ranked as every other (docs/design.md §1).
 import { isPrintedMetric, type Figure } from './model-types.ts';
 
 /** Rounded either way: the exact figure is within half a unit of the printed precision. */
@@ -64,12 +72,13 @@ function valuePrecision(value: number): number {
 }
 
 /**
- * True when `short` (a rounded or qualified printing) agrees with `exact` to `short`'s own precision, and
- * `exact` is printed to a finer precision (its words, else its value's last non-zero digit).
+ * True when `short` (a rounded or qualified printing, or an exact one) agrees with `exact` to `short`'s own
+ * precision, and `exact` is printed to a finer precision (its words, else its value's last non-zero digit).
  */
-export function agreesToPrecision(short: Pick<Figure, 'value' | 'qualifier' | 'printed'>, exact: Pick<Figure, 'value' | 'printed'>): boolean {
+export function agreesToPrecision(short: Pick<Figure, 'value' | 'qualifier' | 'printed'> & Partial<Pick<Figure, 'exact'>>, exact: Pick<Figure, 'value' | 'printed'>): boolean {
   const word = short.qualifier?.trim().toLowerCase() ?? '';
-  const side = NEAR.has(word) ? 'near' : BELOW.has(word) ? 'below' : ABOVE.has(word) ? 'above' : null;
+  // An exact printing coarser than another (`$622.7 million` beside `$622.75 million`) is read as rounded.
+  const side = short.exact && !word ? 'near' : NEAR.has(word) ? 'near' : BELOW.has(word) ? 'below' : ABOVE.has(word) ? 'above' : null;
   if (!side) return false;
   const precision = printedPrecision(short.printed, short.value);
   if (precision === null) return false;
@@ -86,7 +95,7 @@ export function agreesToPrecision(short: Pick<Figure, 'value' | 'qualifier' | 'p
 const figureKey = (f: Figure) => [f.state, f.line, f.county ?? '', f.insurer ?? '', f.period.key, f.metric].join('|');
 
 export interface ShortenedCitation {
-  /** The rounded or qualified printing. */
+  /** The rounded or qualified printing, or an exact one coarser than `exact`. */
   short: Figure;
   /** The first-published exact figure it agrees with (the earliest report_date; the first read at a tie). */
   exact: Figure;
@@ -96,8 +105,8 @@ export interface ShortenedCitation {
 
 /**
  * Every rounded or qualified printing of a level (a metric with a series field, or an insurer's
- * premium or policies) that agrees with an exact printing of the same figure, with the exact one first
- * published. Printed-only metrics (growth rates, shares of premium) have no series field to restate.
+ * premium or policies), and every exact one printed coarser, that agrees with a (finer) exact printing of
+ * the same figure, with the exact one first published. Printed-only metrics (growth rates, shares of premium) have no series field to restate.
  */
 export function shortenedCitations(figures: readonly Figure[]): Map<Figure, ShortenedCitation> {
   const exactByKey = new Map<string, Figure[]>();
@@ -111,10 +120,10 @@ export function shortenedCitations(figures: readonly Figure[]): Map<Figure, Shor
   const out = new Map<Figure, ShortenedCitation>();
   if (!exactByKey.size) return out;
   for (const f of figures) {
-    if (f.exact || isPrintedMetric(f.metric)) continue;
+    if (isPrintedMetric(f.metric)) continue;
     let first: Figure | undefined;
     for (const e of exactByKey.get(figureKey(f)) ?? []) {
-      if (agreesToPrecision(f, e) && (!first || e.pub.reportDate < first.pub.reportDate)) first = e;
+      if (e !== f && agreesToPrecision(f, e) && (!first || e.pub.reportDate < first.pub.reportDate)) first = e;
     }
     if (first) out.set(f, { short: f, exact: first, from: first.pub.reportDate });
   }

@@ -12,7 +12,7 @@ export interface Model {
 }
 
 export function buildModel(dataset: Dataset): Model {
-  const all = baseSeries(dataset, chooseCountUnits(dataset.figures));
+  const all = baseSeries(dataset, chooseCountUnits(dataset.figures, dataset.bases));
   const pubById = new Map(dataset.publications.map((p) => [p.id, p]));
   rollUp(all, dataset, pubById, 'quarter', 'month');
   rollUp(all, dataset, pubById, 'half_year', 'month');

@@ -53,19 +53,34 @@ const sameValues = (a: SeriesValues, b: SeriesValues) => SERIES_FIELDS.every((f)
 const samePrinted = (a: PrintedFigures, b: PrintedFigures) => JSON.stringify(a) === JSON.stringify(b);
 const sortedKeys = (o: PrintedFigures): PrintedFigures => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
-/** The unit policy_count carries for a state and period type: the first of COUNT_UNITS it publishes. */
-export function chooseCountUnits(figures: Figure[]): Map<string, CountUnit> {
+/**
+ * The unit policy_count carries for a state and period type: the first of COUNT_UNITS it publishes. A
+ * quarter, half-year or year on its months' basis counts its months' units as its own, so that a period
+ * summed from its months and one the source printed carry one unit (a TX quarter's filings beside its
+ * months' policies are a printed entry, not a unit that would empty every summed quarter).
+ */
+export function chooseCountUnits(figures: Figure[], bases: Map<string, string>): Map<string, CountUnit> {
   const seen = new Map<string, Set<string>>();
+  const note = (key: string, metric: string) => {
+    if (!seen.has(key)) seen.set(key, new Set());
+    seen.get(key)!.add(metric);
+  };
   for (const f of figures) {
     if (!f.exact || f.insurer || !(COUNT_UNITS as readonly string[]).includes(f.metric)) continue;
-    const key = `${f.state}|${f.period.type}`;
-    if (!seen.has(key)) seen.set(key, new Set());
-    seen.get(key)!.add(f.metric);
+    note(`${f.state}|${f.period.type}`, f.metric);
+    if (f.period.type !== 'month') continue;
+    // The roll-ups' own test (ingest/rollups.ts): a period type with no basis of its own is summed from its months too.
+    const monthBasis = bases.get(`${f.state}|month`);
+    for (const type of ROLLED_UP) {
+      const basis = bases.get(`${f.state}|${type}`);
+      if (!basis || basis === monthBasis) note(`${f.state}|${type}`, f.metric);
+    }
   }
   const units = new Map<string, CountUnit>();
   for (const [key, metrics] of seen) units.set(key, COUNT_UNITS.find((u) => metrics.has(u))!);
   return units;
 }
+const ROLLED_UP = ['quarter', 'half_year', 'year'] as const;
 
 /** The publications a snapshot cites: those of every figure it shows. */
 export const snapshotPubs = (s: Snapshot) => union(Object.values(s.sources));
@@ -106,7 +121,7 @@ function placeFigure(f: Figure, unit: CountUnit | null, hiddenFrom: string | und
     return { periodType: 'month', period, placed };
   }
   const field = f.exact && !isPrintedMetric(f.metric) ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined)) : undefined;
-  const placed: Placed = field ? { metric: f.metric, field, value: f.value } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key), ...hidden };
+  const placed: Placed = field ? { metric: f.metric, field, value: f.value, ...hidden } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key), ...hidden };
   return { periodType: f.period.type, period: f.period.key, placed };
 }
 
@@ -115,8 +130,9 @@ function placeFigure(f: Figure, unit: CountUnit | null, hiddenFrom: string | und
  * takes the value of the latest publication that printed it. A press copy counts only for a figure no
  * office publication printed (docs/design.md §1), exact or not: a press copy that drops the office's
  * "nearly" does not turn the office's qualified figure into an exact one. A shortened citation of an exact
- * figure (ingest/citations.ts) counts for nothing from the day that exact figure was first published:
- * neither shown nor keeping a press copy's exact figure out, so the exact value stands (docs/design.md §1).
+ * figure (ingest/citations.ts), an exact printing coarser than another included, counts for nothing from
+ * the day the finer figure was first published: neither shown nor keeping a press copy's finer figure out,
+ * so the finer value stands (docs/design.md §1).
  */
 export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map<string, Series> {
   const shortened = shortenedCitations(dataset.figures);
@@ -138,12 +154,13 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
   };
   for (const f of dataset.figures) {
     if (f.insurer) continue;
-    const { periodType, period, placed } = placeFigure(f, units.get(`${f.state}|${f.period.type}`) ?? null, shortened.get(f)?.from);
+    const hiddenFrom = shortened.get(f)?.from;
+    const { periodType, period, placed } = placeFigure(f, units.get(`${f.state}|${f.period.type}`) ?? null, hiddenFrom);
     add(f, periodType, period, placed);
     // A year-to-date series of exact figures is kept too: /v1/coverage reports its span and unit.
     if (f.period.type === 'year_to_date' && f.exact && !isPrintedMetric(f.metric)) {
       const field = DIRECT_FIELDS[f.metric] ?? (f.metric === units.get(`${f.state}|year_to_date`) ? 'policy_count' : undefined);
-      if (field) add(f, 'year_to_date', f.period.key, { metric: f.metric, field, value: f.value });
+      if (field) add(f, 'year_to_date', f.period.key, { metric: f.metric, field, value: f.value, ...(hiddenFrom === undefined ? {} : { hiddenFrom }) });
     }
   }
   const out = new Map<string, Series>();

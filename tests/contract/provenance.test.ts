@@ -158,11 +158,13 @@ function printedUnit(words: string, value: number): number | null {
  * docs/design.md §1, a shortened citation is not a restatement: a qualified row that agrees with an exact row
  * of the same figure (printed finer) to its own precision is as if unprinted. "nearly"-like words put the
  * exact figure at most one unit below, "more than"-like at most one unit above; "rounded"-like within half.
+ * An exact row printed coarser than another exact row (`$622.7 million` beside `$622.75 million`) is read
+ * as rounded: within half its unit, a tie either way.
  */
 function shortens(q: DataRow, exact: DataRow[]): boolean {
   const unit = printedUnit(q.printed, q.value);
   if (unit === null) return false;
-  const side = /^(rounded|about|approximately|around|roughly|near|neighbourhood)$/.test(q.qualifier) ? 0
+  const side = /^(|rounded|about|approximately|around|roughly|near|neighbourhood)$/.test(q.qualifier) ? 0
     : /^(nearly|almost|just under)$/.test(q.qualifier) ? -1
     : /^(over|more than|exceeding|exceeded|exceed|just over|surpassing)$/.test(q.qualifier) ? 1 : null;
   if (side === null) return false;
@@ -182,7 +184,7 @@ function shortens(q: DataRow, exact: DataRow[]): boolean {
 function latestExact(state: string, line: string, period: string, metric: string): { value: number; pubs: Pub[] } | null {
   const printed = STATEWIDE.get(key(state, line, period, metric)) ?? [];
   const exactRows = printed.filter((r) => r.qualifier === '');
-  const all = printed.filter((r) => r.qualifier === '' || !shortens(r, exactRows));
+  const all = printed.filter((r) => !shortens(r, exactRows));
   const office = all.filter((r) => !r.pub.press);
   const exact = (office.length ? office : all).filter((r) => r.qualifier === '');
   if (!exact.length) return null;

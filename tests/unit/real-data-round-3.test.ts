@@ -83,11 +83,17 @@ describe('press copies, where no office page printed the figure', () => {
     expect(urls(body)).toEqual(['https://www.sltx.org/news/archive-news/texas-sl-premium-up-in-2019-q1/']);
   });
 
-  it('TX 2012 and 2014 years: the premium printed with "more than", the filings exact in the unit TX years count', async () => {
+  it('TX 2012 and 2014 years: the premium printed with "more than", the filings exact but printed beside the policies TX months count', async () => {
+    // Texas years count what Texas months count, policies (docs/design.md §3): the filings (transactions) are printed entries.
     const body = await premium('state=TX&granularity=year&from=2012-01&to=2014-12');
     const byPeriod = Object.fromEntries(body.data.map((r) => [r.period, r]));
-    expect(byPeriod['2012']).toMatchObject({ premium: null, policy_count: 824798, printed: { premium: { value: 4000000000, as_printed: 'more than $4 billion', qualifier: 'more than' } } });
-    expect(byPeriod['2014']).toMatchObject({ premium: null, policy_count: 925277, printed: { premium: { value: 5000000000, qualifier: 'more than' } } });
+    expect(byPeriod['2012']).toMatchObject({
+      premium: null,
+      policy_count: null,
+      printed: { premium: { value: 4000000000, as_printed: 'more than $4 billion', qualifier: 'more than' }, transactions: { value: 824798, as_printed: '824,798' } },
+    });
+    expect(byPeriod['2014']).toMatchObject({ premium: null, policy_count: null, printed: { premium: { value: 5000000000, qualifier: 'more than' }, transactions: { value: 925277, as_printed: '925,277' } } });
+    expect(body.printed_keys.transactions).toMatchObject({ unit: 'count' });
   });
 
   it('TX May 2015, 2016, 2017 and May 2018: printed rounded, never in the premium field', async () => {

@@ -72,6 +72,22 @@ describe('agreement to the shorter printing’s own precision', () => {
     expect(agreesToPrecision(short(947_500_000, '$947.5M'), exact(947_500_000, '$947.5 million'))).toBe(false);
   });
 
+  it('reads an exact printing coarser than another as rounded: within half its unit, a tie either way', () => {
+    const coarse = (value: number, printed: string) => ({ value, printed, qualifier: null, exact: true });
+    // SLTX's $622.7 million beside The Insurer's $622.75 million: a tie, agreeing
+    expect(agreesToPrecision(coarse(622_700_000, '$622.7 million'), exact(622_750_000, '$622.75 million'))).toBe(true);
+    expect(agreesToPrecision(coarse(622_700_000, '$622.7 million'), exact(622_650_000, '$622.65 million'))).toBe(true);
+    expect(agreesToPrecision(coarse(502_900_000, '$502.9 million'), exact(502_930_000, '$502.93 million'))).toBe(true);
+    // beyond half a unit: SLTX's unqualified $772.8M against $772.88M would be two figures, not one
+    expect(agreesToPrecision(coarse(772_800_000, '$772.8M'), exact(772_880_000, '$772.88M'))).toBe(false);
+    expect(agreesToPrecision(coarse(622_700_000, '$622.7 million'), exact(622_760_000, '$622.76 million'))).toBe(false);
+    // the same precision, or a coarser "exact" one, shortens nothing
+    expect(agreesToPrecision(coarse(622_700_000, '$622.7 million'), exact(622_700_000, '$622.7mn'))).toBe(false);
+    expect(agreesToPrecision(coarse(622_750_000, '$622.75 million'), exact(622_700_000, '$622.7 million'))).toBe(false);
+    // an exact printing is not read as rounded unless it is marked exact (a qualifier it lacks says nothing)
+    expect(agreesToPrecision({ value: 622_700_000, printed: '$622.7 million', qualifier: null }, exact(622_750_000, '$622.75 million'))).toBe(false);
+  });
+
   it('never agrees for a figure on another basis, an ambiguous one, or a qualifier it does not know', () => {
     expect(agreesToPrecision(short(19_100_000_000, '$19.1bn', 'other basis'), exact(19_080_000_000, '$19.08 billion'))).toBe(false);
     expect(agreesToPrecision(short(128_500, 'or 128,500 for the month', 'ambiguous'), exact(128_512))).toBe(false);
@@ -125,8 +141,44 @@ describe('in the model: fixture-like publications', () => {
     writeData(data, 'publications/office/2024-10-01-september.csv', publication({ title: 'Office September', report_date: '2024-10-01', data_as_of: '2024-09-30' }, [
       'FL,2024-08,all,,,policies,174117,,"174,117",',
     ]));
+    // Two exact printings of one figure to different precisions (docs/design.md §1). September: the office's
+    // "$2.345 million", then a press copy's "$2,345,500", a tie. October: the office's "$2.456 million" and a
+    // press copy's "$2,456,600", 600 apart: two figures. November: the press's finer figure first.
+    writeData(data, 'publications/office/2024-11-01-october.csv', publication({ title: 'Office October', report_date: '2024-11-01', data_as_of: '2024-10-31' }, [
+      'FL,2024-09,all,,,premium,2345000,,$2.345 million,',
+      'FL,2024-10,all,,,premium,2456000,,$2.456 million,',
+    ]));
+    writeData(data, 'publications/press/2024-11-20-wire.csv', publication({ ...PRESS, title: 'Wire on autumn', report_date: '2024-11-20', data_as_of: '2024-10-31' }, [
+      'FL,2024-09,all,,,premium,2345500,,"$2,345,500",',
+      'FL,2024-10,all,,,premium,2456600,,"$2,456,600",',
+    ]));
+    writeData(data, 'publications/press/2024-12-10-wire.csv', publication({ ...PRESS, title: 'Wire on November', report_date: '2024-12-10', data_as_of: '2024-11-30' }, [
+      'FL,2024-11,all,,,premium,2567890.12,,"$2,567,890.12",',
+    ]));
+    writeData(data, 'publications/office/2025-01-01-december.csv', publication({ title: 'Office December', report_date: '2025-01-01', data_as_of: '2024-12-31' }, [
+      'FL,2024-11,all,,,premium,2568000,,$2.568 million,November as cited in the December report',
+    ]));
     out = tmp.build(data);
     refs = readJson<{ publications: { url: string }[] }>(out, 'private/index.json').publications;
+  });
+
+  it('two exact printings that agree at a tie: the coarser office figure, then the finer press figure from its date', () => {
+    const september = rowOf(months(), '2024-09')!;
+    expect(september.snapshots.map(view)).toEqual([
+      ['2024-11-01', 2345000, null, [url('Office October')], null],
+      ['2024-11-20', 2345500, null, [url('Wire on autumn')], null],
+    ]);
+  });
+
+  it('two exact printings that disagree beyond the coarser’s precision are two figures: the office’s stands', () => {
+    const october = rowOf(months(), '2024-10')!;
+    expect(october.snapshots.map(view)).toEqual([['2024-11-01', 2456000, null, [url('Office October')], null]]);
+  });
+
+  it('an office’s coarser printing after the press’s finer one changes nothing and is not cited', () => {
+    const november = rowOf(months(), '2024-11')!;
+    expect(november.snapshots.map(view)).toEqual([['2024-12-10', 2567890.12, null, [url('Wire on November')], null]]);
+    expect(JSON.stringify(november)).not.toContain('2.568 million');
   });
 
   it('keeps the exact figure where a later office printing agrees with it to its precision, and does not print the shortened one', () => {
@@ -187,8 +239,13 @@ describe('in the real data (data/)', () => {
     expect(found).toEqual([
       'FL 2025-07 all policies: "more than 174K filings" (fslso/2025-07-newsletter) → 174117 (fslso/2025-10-newsletter)',
       'FL 2025-H1 all premium: "$9.92 billion" (press/2025-07-03-the-insurer) → 9918215077 (wsia/2025-midyear)',
-      'TX 2020-02 all premium: "$503 million" (sltx/2020-12-record-year-enews) → 502930000 (press/2020-09-30-insurance-journal)',
-      'TX 2020-02 all premium: "$503mn" (press/2021-01-26-the-insurer) → 502930000 (press/2020-09-30-insurance-journal)',
+      // two exact printings: SLTX's coarser one of 2020-04-03 gives way to the press's finer one (docs/design.md §1)
+      'TX 2020-02 all premium: "$502.9 million" (sltx/2020-03-q1-enews) → 502930000 (press/2020-09-30-insurance-journal)',
+      // the rounded printings agree with SLTX's exact $502.9 million, published first
+      'TX 2020-02 all premium: "$503 million" (sltx/2020-12-record-year-enews) → 502900000 (sltx/2020-03-q1-enews)',
+      'TX 2020-02 all premium: "$503mn" (press/2021-01-26-the-insurer) → 502900000 (sltx/2020-03-q1-enews)',
+      // a tie: $622.75 million may stand for 622,748,000, which rounds to $622.7 million too
+      'TX 2020-03 all premium: "$622.7 million" (sltx/2020-03-q1-enews) → 622750000 (press/2020-05-01-the-insurer)',
       'TX 2020-05 all premium: "$773 million" (sltx/2020-12-record-year-enews) → 772890000 (press/2020-06-01-the-insurer)',
       'TX 2020-05 all premium: "$773mn" (press/2021-01-26-the-insurer) → 772890000 (press/2020-06-01-the-insurer)',
       'TX 2021-06 all premium: "$947.5M" (sltx/2022-03-enews) → 947480000 (press/2021-07-01-surplus-line-reporter)',
@@ -202,10 +259,22 @@ describe('in the real data (data/)', () => {
     expect(txMonth('2021-06').snapshots.at(-1)!.printed.premium).toBeUndefined();
   });
 
-  it('TX February 2020 is 502,930,000 from 2020-09-30 on; "$503 million" is not printed', () => {
-    expect(inForce('2020-02', '2020-09-29')).toBeUndefined();
+  it('TX February 2020 is SLTX’s 502,900,000 from 2020-04-03, the press’s finer 502,930,000 from 2020-09-30 on; "$503 million" is not printed', () => {
+    expect(inForce('2020-02', '2020-04-02')).toBeUndefined();
+    for (const date of ['2020-04-03', '2020-09-29']) expect(inForce('2020-02', date)!.values.premium, date).toBe(502900000);
     for (const date of ['2020-09-30', '2021-01-26', '2099-01-01']) expect(inForce('2020-02', date)!.values.premium, date).toBe(502930000);
     expect(txMonth('2020-02').snapshots.at(-1)!.printed.premium).toBeUndefined();
+  });
+
+  it('TX March 2020 is SLTX’s 622,700,000 until The Insurer’s 622,750,000 of 2020-05-01, which agrees at a tie', () => {
+    expect(inForce('2020-03', '2020-04-02')).toBeUndefined();
+    expect(inForce('2020-03', '2020-04-03')!.values.premium).toBe(622700000);
+    expect(inForce('2020-03', '2020-04-30')!.values.premium).toBe(622700000);
+    for (const date of ['2020-05-01', '2099-01-01']) expect(inForce('2020-03', date)!.values.premium, date).toBe(622750000);
+    // the office's shorter printing is neither shown nor cited for the field once the finer one is out
+    const latest = txMonth('2020-03').snapshots.at(-1)!;
+    expect(latest.printed.premium).toBeUndefined();
+    expect(latest.sources.premium).toEqual(['press/2020-05-01-the-insurer']);
   });
 
   it('TX May 2020: "$773 million" agrees, but the March 2021 release’s "$772.8M" does not (a truncation of $772.88M): null until the May 2021 release', () => {
