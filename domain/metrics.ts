@@ -30,11 +30,13 @@ export const PRINTED_METRICS = [
   'new_business_item_pct',
   'renewal_item_pct',
   'non_policy_item_pct',
+  'state_premium_share_pct',
   'avg_premium_per_item',
   'avg_premium_per_policy',
   'avg_premium_per_transaction',
   'endorsement_items',
   'cancellation_items',
+  'exempt_purchaser_policies',
 ] as const;
 export const METRICS = [...LEVEL_METRICS, ...PRINTED_METRICS] as const;
 export type Metric = (typeof METRICS)[number];
@@ -66,11 +68,13 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   new_business_item_pct: { unit: 'percent', measures: 'new-business share of items' },
   renewal_item_pct: { unit: 'percent', measures: 'renewal share of items' },
   non_policy_item_pct: { unit: 'percent', measures: 'share of items other than policies (endorsements, audits, cancellations, ...)' },
+  state_premium_share_pct: { unit: 'percent', measures: "share of the state's all-lines premium for the period" },
   avg_premium_per_item: { unit: 'USD', measures: 'average premium per item' },
   avg_premium_per_policy: { unit: 'USD', measures: 'average premium per policy' },
   avg_premium_per_transaction: { unit: 'USD', measures: 'average premium per transaction' },
   endorsement_items: { unit: 'count', measures: 'premium-endorsement items' },
   cancellation_items: { unit: 'count', measures: 'cancellation items' },
+  exempt_purchaser_policies: { unit: 'count', measures: 'policies filed for exempt commercial purchasers' },
 };
 
 /** The key suffix of a year-to-date figure, printed on the row of its last month. */
