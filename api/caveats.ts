@@ -13,7 +13,7 @@ export interface Caveat {
 
 const VINTAGES: Caveat = {
   name: 'Vintages',
-  text: 'Publications restate figures; every version is kept. By default each period shows the latest report that has it. `report_date=YYYY-MM-DD` (on /v1/premium and /v1/compare) shows each period as published on or before that date, field by field: a field a later report back-fills stays null as of an earlier date. Periods first published later are absent.',
+  text: 'Every version of a restated figure is kept. Each period shows its latest report by default; `report_date=YYYY-MM-DD` (/v1/premium, /v1/compare) shows it as published by that date, field by field (a field back-filled later is null before; later periods absent). A shorter printing agreeing with a finer one to its last digit (`$622.7M`, `$622.75M`) is no restatement: the finer stands once published.',
   example: '/v1/publications?state=FL',
 };
 
@@ -50,7 +50,7 @@ const PARTIAL_YEARS: Caveat = {
 
 const PRINTED: Caveat = {
   name: 'Exact and printed figures',
-  text: 'The six series fields hold exact figures only, so `premium` is often null. What a publication printed otherwise for the period (a rounded or qualified level such as "$1.1B", a growth rate, a share, an average, a count in another unit, a year-to-date figure) is in the row\'s `printed` object (`{value, as_printed, qualifier?, period?}`: the words as printed, the qualifier only when there is one, the period only when it is not the row\'s); what each key measures and its unit are said once per answer, in `printed_keys`. Printed figures are never summed or used to derive another; an office\'s figure outranks a press copy.',
+  text: 'The six series fields hold exact figures only, so `premium` is often null. What a publication printed otherwise for the period (a rounded or qualified level such as "$1.1B", a growth rate, a share, an average, a count in another unit, a year-to-date figure) is in the row\'s `printed` object (`{value, as_printed, qualifier?, period?}`: the words as printed; a period only when not the row\'s); what each key measures and its unit are said once per answer, in `printed_keys`. Printed figures are never summed or used to derive another; an office\'s figure outranks a press copy.',
   example: '/v1/premium/sample?state=FL',
 };
 
