@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { answerClientErrors, clientErrorHandler, requestTimedOut } from './server/client-errors.ts';
-import { type NodeHandler, codingOf, fullAnswer } from './server/full-answer.ts';
+import { type NodeHandler, codingOf, router } from './server/router.ts';
 import { InFlight } from './server/in-flight.ts';
 import { KeptAnswers } from './server/kept-answers.ts';
 import { McpFront } from './server/mcp-front.ts';
@@ -30,7 +30,7 @@ const port = Number(process.env.PORT ?? 4321);
 const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 30_000);
 
 const mcp = new McpFront(host);
-const answer = fullAnswer({ port, astro, mcp, kept });
+const answer = router({ port, astro, mcp, kept });
 const inFlight = new InFlight();
 let stopping = false;
 

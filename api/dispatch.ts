@@ -1,4 +1,4 @@
-// The one way into the API, on every platform: the Node server (server/full-answer.ts) hands it every /v1 request (see isApiPath in
+// The one way into the API, on every platform: the Node server (server/router.ts) hands it every /v1 request (see isApiPath in
 // api/paths.ts), and on Vercel src/fetch.ts does, before Astro's router, whose answers (an HTML 404, a
 // plain-text 400 for odd percent-encoding, trailing-slash rules) are not the API's. A handler is chosen
 // by the exact path of the request's URL; any other spelling under /v1 gets the JSON 404 of docs/design.md §4.

@@ -1,7 +1,7 @@
 // Every route's HTTP behaviour: methods, CORS preflight, HEAD, the 304 of an answer the client holds, and
 // failures turned into the error body (api/errors.ts).
 import { ALLOWED_METHODS, errorResponse, failureOf, methodNotAllowed } from './errors.ts';
-import type { FreeOperation } from './operations.ts';
+import type { FreeOperation } from './operation.ts';
 import { parseQuery } from './params.ts';
 import { CORS_HEADERS, freeCsv, freeJson, holdsAnswer, notModifiedResponse, respond } from './responses.ts';
 

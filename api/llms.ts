@@ -9,7 +9,7 @@ import { CONDITIONAL_SHORT, LLMS_CAVEATS } from './caveats.ts';
 import { exampleInput } from './json-schemas.ts';
 import { LIST_CACHE_HINT } from './mcp/list-cache.ts';
 import { wrapKeyOf } from './mcp/tool-definition.ts';
-import { TEXT_LIMIT_TOKENS } from './mcp/text/index.ts';
+import { TEXT_LIMIT_TOKENS } from './text/index.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
 import { readableQuery } from './priced.ts';

@@ -9,7 +9,7 @@ import { insurers } from './queries/insurers.ts';
 import { premium } from './queries/premium.ts';
 import { publications } from './queries/publications.ts';
 import { summary } from './queries/summary.ts';
-import type { Operation } from './operations.ts';
+import type { Operation } from './operation.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   coverage,

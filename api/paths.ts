@@ -30,10 +30,10 @@ export function isApiPath(pathname: string): boolean {
 /** The prepaid channels' claim run (api/payment/claim-cron.ts), which a scheduler calls: Vercel's cron, declared at build. */
 export const CLAIMS_CRON_PATH = '/cron/claims';
 
-/** The MCP server's one endpoint (api/mcp/handle-mcp.ts), loaded through api/mcp/endpoint.ts. */
+/** The MCP server's one endpoint (api/mcp/handle-mcp.ts), loaded through api/mcp/lazy-handler.ts. */
 export const MCP_PATH = '/mcp';
 
-// The snapshot feed is Atom (RFC 4287): served as application/atom+xml by the Node server (server/full-answer.ts)
+// The snapshot feed is Atom (RFC 4287): served as application/atom+xml by the Node server (server/router.ts)
 // and by Vercel's CDN (a route header, src/vercel-free-files.ts), where a static .xml file would go as application/xml.
 export const FEED_PATH = '/snapshots/feed.xml';
 export const FEED_TYPE = 'application/atom+xml; charset=utf-8';

@@ -5,7 +5,7 @@ import { mayHoldAnswer } from './conditional.ts';
 import { type Handler, route } from './http.ts';
 import { holdsAnswer, notModifiedResponse, pricedCsv, pricedJson, respondOk } from './responses.ts';
 import { parseQuery } from './params.ts';
-import type { ComputedAnswer, PricedOperation } from './operations.ts';
+import type { ComputedAnswer, PricedOperation } from './operation.ts';
 import { configuredGate } from './payment/configured.ts';
 import { onStoreReset } from './store.ts';
 

@@ -263,7 +263,7 @@ try {
 
   md.push('## Cold start (Vercel function)', '');
   md.push(
-    `\`npm run bench:cold\` (bench/cold.ts): the function's entry (\`${cold.entry}\`) imported with \`await import()\` in ${cold.runs} fresh Node processes, one at a time, from the function's own folder as Vercel runs it; then, in each, one first request of each kind. Times in ms. The payment stack (viem, @x402/*) loads on the first priced request with the gate on, the MCP SDK on the first /mcp request (api/payment/configured.ts, api/mcp/endpoint.ts).`,
+    `\`npm run bench:cold\` (bench/cold.ts): the function's entry (\`${cold.entry}\`) imported with \`await import()\` in ${cold.runs} fresh Node processes, one at a time, from the function's own folder as Vercel runs it; then, in each, one first request of each kind. Times in ms. The payment stack (viem, @x402/*) loads on the first priced request with the gate on, the MCP SDK on the first /mcp request (api/payment/configured.ts, api/mcp/lazy-handler.ts).`,
     '',
     '| what | median | min | max |',
     '|---|---:|---:|---:|',

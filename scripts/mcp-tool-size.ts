@@ -2,11 +2,11 @@
 // server sends it (the JSON-RPC response body of POST /mcp, in bytes), in a 2025 revision and in 2026-07-28
 // (which adds resultType, the cache hints and the server's identity), each against its budget, then each
 // tool's share and the bytes of its description, input schema and output schema. Run: npm run size:mcp
-// (exits 1 over budget). Tokens are estimated as the MCP text's cap counts them (api/mcp/text/: 4 characters
+// (exits 1 over budget). Tokens are estimated as the MCP text's cap counts them (api/text/: 4 characters
 // each, the usual rule of thumb for English and JSON; nearly every byte here is ASCII); the bytes are exact.
 import type { Tool } from '@modelcontextprotocol/server';
 import { TOOLS_LIST_MAX_BYTES, handleMcp } from '../api/mcp/handle-mcp.ts';
-import { CHARS_PER_TOKEN } from '../api/mcp/text/index.ts';
+import { CHARS_PER_TOKEN } from '../api/text/index.ts';
 import { envelopeOf, headersOf } from '../tests/support/mcp-2026.ts';
 
 /** The tools/list answer's body as sent: in a 2025 revision, or with 2026-07-28's envelope and headers. */

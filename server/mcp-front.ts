@@ -5,7 +5,7 @@
 // do not change while the server runs), else by the SDK. Either way byte for byte the SDK's answer
 // (tests/mcp/fast-path.test.ts, tests/mcp/http.test.ts), compressed for this one request when worth it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mcpAnswer } from '../api/mcp/endpoint.ts';
+import { mcpAnswer } from '../api/mcp/lazy-handler.ts';
 import type { McpFastPath } from '../api/mcp/fast.ts';
 import { MCP_PATH } from '../api/paths.ts';
 import { type WireAnswer, partsLength } from '../api/wire-answer.ts';

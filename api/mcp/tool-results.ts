@@ -3,8 +3,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { errorBodyOf, failureOf } from '../errors.ts';
 import { toJson } from '../json.ts';
-import type { Operation } from '../operations.ts';
-import { TEXT_LIMIT_CHARS, tableText } from './text/index.ts';
+import type { Operation } from '../operation.ts';
+import { TEXT_LIMIT_CHARS, tableText } from '../text/index.ts';
 
 /** A result's content: one text block (JSON text for errors and payment terms, which clients parse). */
 export const content = (text: string) => [{ type: 'text' as const, text }];

@@ -1,11 +1,11 @@
-// An MCP tool made from an API operation (api/operations.ts): the route's parameters as its input
+// An MCP tool made from an API operation (api/operation.ts): the route's parameters as its input
 // schema, the route's answer as its structured output, the route's price (docs/design.md §8). A call is
 // answered exactly as the route answers a request: the same validation and messages (400, 404 become
 // tool errors), the same JSON, the same payment gate (x402's MCP transport), the same "no charge for
 // nothing".
 import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { SettleResponse } from '@x402/core/types';
-import type { FreeOperation, Operation, PricedOperation } from '../operations.ts';
+import type { FreeOperation, Operation, PricedOperation } from '../operation.ts';
 import { configuredGate } from '../payment/configured.ts';
 import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';

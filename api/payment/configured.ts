@@ -36,7 +36,7 @@ async function gateFromEnv(): Promise<Gate | null> {
   if (!settings) return null;
   const [{ createGate }, { memoryPaymentIds, redisPaymentIds }, stores, facilitator] = await Promise.all([
     import('./gate.ts'),
-    import('./payment-ids.ts'),
+    import('./settled-payment-ids.ts'),
     channelStores(settings),
     facilitatorClient(settings.facilitator),
   ]);

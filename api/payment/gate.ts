@@ -4,7 +4,7 @@
 // 503 when the facilitator (or a store the gate keeps) cannot be reached. Every 402 offers each scheme the gate
 // has at the same price: `exact` (./exact.ts, one settlement per answer) and `batch-settlement` (./batch.ts,
 // vouchers against a deposit) when the facilitator serves it; the steps every payment shares are here (the
-// payment matched to the offer, its payment id (./payment-identifier.ts), the refusal (./refusal.ts)), each scheme's
+// payment matched to the offer, its payment id (./payment-identifier.ts), the refusal (./refused-payment.ts)), each scheme's
 // own step in its module.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type x402HTTPResourceServer, type x402ResourceServer, FacilitatorResponseError } from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
@@ -15,9 +15,9 @@ import { BATCH_SCHEME, ChannelsUnavailable } from './batch.ts';
 import { type GateChannels, createOffers } from './offers.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { PAYMENT_ID_EXTENSION, PaymentIdsUnavailable, payOncePerId } from './payment-identifier.ts';
-import { type PaymentIds, memoryPaymentIds } from './payment-ids.ts';
-import { type CallOffer, MALFORMED_PAYLOAD, callPaymentRequired, malformedPayment402, refusedPayment402 } from './refusal.ts';
-import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessage, payment402, unavailable } from './replies.ts';
+import { type PaymentIds, memoryPaymentIds } from './settled-payment-ids.ts';
+import { type CallOffer, MALFORMED_PAYLOAD, callPaymentRequired, malformedPayment402, refusedPayment402 } from './refused-payment.ts';
+import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessage, payment402, unavailable } from './status-answers.ts';
 import { type Paid, type PaidStep, type PaymentOption, type PaymentState, refused } from './scheme.ts';
 import type { PaymentSettings } from './settings.ts';
 

@@ -1,10 +1,10 @@
 // x402's payment-identifier extension on the paid path: a payment that names an id is paid once for its key (the
 // method and canonical resource, or the call); a retry with that id gets the same answer and receipt without
-// paying again. The ids themselves are kept by ./payment-ids.ts.
+// paying again. The ids themselves are kept by ./settled-payment-ids.ts.
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { randomUUID } from 'node:crypto';
 import { errorLine } from './error-line.ts';
-import type { PaymentIds } from './payment-ids.ts';
+import type { PaymentIds } from './settled-payment-ids.ts';
 import { type Paid, type PaidStep, type SchemePart, refused } from './scheme.ts';
 
 /** Payment ids (x402 payment-identifier): one that is not 16-128 letters, digits, `-` and `_`; one settled for another resource; one whose retry is signed by another payer; one another request still settles. */

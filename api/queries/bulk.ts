@@ -3,7 +3,7 @@
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import { bulkCsvRoute, bulkParquetRoute } from '../../domain/route-contracts.ts';
 import { pricedFile } from '../responses.ts';
-import { pricedFileOperation } from '../operations.ts';
+import { pricedFileOperation } from '../operation.ts';
 import { ShardError, privateFile } from '../store.ts';
 
 function bulkFile(name: string): Uint8Array<ArrayBuffer> {

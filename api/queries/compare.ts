@@ -7,8 +7,8 @@ import { printedKeysOf } from '../../domain/metrics.ts';
 import type { CsvAnswer } from '../responses.ts';
 import { cite, csvSeries, readSeries, resolveLine, stateIndex } from './series.ts';
 import { compareRoute } from '../../domain/route-contracts.ts';
-import { pricedOperation } from '../operations.ts';
-import { seriesText } from '../mcp/text/index.ts';
+import { pricedOperation } from '../operation.ts';
+import { seriesText } from '../text/index.ts';
 
 /** Resolves every state and its line now (404), and returns the answer to compute once paid. */
 function prepareCompare(params: CompareParams): () => CompareResponse {

@@ -14,8 +14,8 @@ import {
   eligibilityRoute, enforcementRoute, rateActivityRoute, ratesRoute, ratesSampleRoute, solvencyRoute, solvencySampleRoute, syndicatesRoute, syndicatesSampleRoute,
 } from '../../domain/route-contracts.ts';
 import { requiredFreeBody } from '../store.ts';
-import { freeOperation, pricedOperation } from '../operations.ts';
-import { tableText } from '../mcp/text/index.ts';
+import { freeOperation, pricedOperation } from '../operation.ts';
+import { tableText } from '../text/index.ts';
 
 type Row<T> = DatasetShard<T>['records'][number];
 

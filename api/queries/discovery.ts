@@ -3,8 +3,8 @@
 import { csvFileName } from '../../domain/csv-answer.ts';
 import { coverageRoute, datapackageRoute, linesRoute, sampleRoute } from '../../domain/route-contracts.ts';
 import { freeStateBody, requiredFreeBody } from '../store.ts';
-import { freeOperation } from '../operations.ts';
-import { seriesText } from '../mcp/text/index.ts';
+import { freeOperation } from '../operation.ts';
+import { seriesText } from '../text/index.ts';
 
 export const coverage = freeOperation(coverageRoute, () => requiredFreeBody('coverage.json'));
 

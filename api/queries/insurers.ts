@@ -9,8 +9,8 @@ import type { InsurersShard, RankingsShard } from '../../domain/shard-types.ts';
 import { privateShard } from '../store.ts';
 import { cite, stateIndex } from './series.ts';
 import { insurersRoute } from '../../domain/route-contracts.ts';
-import { pricedOperation } from '../operations.ts';
-import { insurersText } from '../mcp/text/index.ts';
+import { pricedOperation } from '../operation.ts';
+import { insurersText } from '../text/index.ts';
 
 /** The route's parameters, as its contract parses them. */
 type InsurersParams = z.infer<typeof insurersRoute.params>;

@@ -6,8 +6,8 @@ import { printedKeysOf } from '../../domain/metrics.ts';
 import type { CsvAnswer } from '../responses.ts';
 import { cite, csvSeries, readSeries, resolveCounty, resolveLine, stateIndex } from './series.ts';
 import { premiumRoute } from '../../domain/route-contracts.ts';
-import { pricedOperation } from '../operations.ts';
-import { seriesText } from '../mcp/text/index.ts';
+import { pricedOperation } from '../operation.ts';
+import { seriesText } from '../text/index.ts';
 
 /** Resolves state, line and county now (404), and returns the answer to compute once paid. */
 function preparePremium(params: PremiumParams): () => PremiumResponse {

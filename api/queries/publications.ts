@@ -4,7 +4,7 @@ import { type PublicationsParams } from '../../domain/contract-params.ts';
 import { type PublicationsResponse } from '../../domain/contract.ts';
 import { freeStateBody, requiredFreeBody } from '../store.ts';
 import { publicationsRoute } from '../../domain/route-contracts.ts';
-import { freeOperation } from '../operations.ts';
+import { freeOperation } from '../operation.ts';
 
 /** Each listing parsed once per body the store keeps (forgotten with it). */
 const parsed = new WeakMap<Uint8Array, PublicationsResponse>();

@@ -6,8 +6,8 @@ import { monthsOf, parsePeriod } from '../../domain/periods.ts';
 import { emptyValues, latestPublication, sumValues } from '../../domain/vintages.ts';
 import { type PreparedRow, type PreparedSnapshot, cite, seriesRows, stateIndex } from './series.ts';
 import { summaryRoute } from '../../domain/route-contracts.ts';
-import { pricedOperation } from '../operations.ts';
-import { summaryText } from '../mcp/text/index.ts';
+import { pricedOperation } from '../operation.ts';
+import { summaryText } from '../text/index.ts';
 
 type Basis = SummaryResponse['basis'];
 interface YearTotal {

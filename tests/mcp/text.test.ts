@@ -1,10 +1,10 @@
-// The text of an MCP tool result (docs/design.md §11, api/mcp/text/), on the real dataset: a compact
+// The text of an MCP tool result (docs/design.md §11, api/text/), on the real dataset: a compact
 // rendering at most half the JSON's length that still holds every figure, each in its row, every
 // printed figure with its words, and every publication; under the 20,000-token cap, whole rows left out
 // (the earliest) with the call that gets them. The answers are the REST routes' own, called in
 // process; the parameters are parsed by the routes' schemas, as the MCP tools parse them.
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMIT_CHARS, tableText } from '../../api/mcp/text/index.ts';
+import { TEXT_LIMIT_CHARS, tableText } from '../../api/text/index.ts';
 import { OPERATIONS } from '../../api/operation-list.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { SERIES_FIELDS } from '../../domain/contract.ts';

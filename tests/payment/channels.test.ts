@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleMcp } from '../../api/mcp/endpoint.ts';
+import { handleMcp } from '../../api/mcp/lazy-handler.ts';
 import { claimCron } from '../../api/payment/claim-cron.ts';
 import { claimAndRefund } from '../../api/payment/claims.ts';
 import { installGate } from '../../api/payment/configured.ts';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
-import { type PaymentIds, SETTLED_TTL_MS, memoryPaymentIds, redisPaymentIds } from '../../api/payment/payment-ids.ts';
+import { type PaymentIds, SETTLED_TTL_MS, memoryPaymentIds, redisPaymentIds } from '../../api/payment/settled-payment-ids.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { callHandler } from '../support/handlers.ts';
 import { type LocalRedis, startRedis } from '../support/redis.ts';

@@ -1,6 +1,6 @@
 // A premium series (a state's, a sample of it, or several states' side by side): one table row per period.
-import { SERIES_FIELDS } from '../../../domain/contract.ts';
-import { parsePeriod } from '../../../domain/periods.ts';
+import { SERIES_FIELDS } from '../../domain/contract.ts';
+import { parsePeriod } from '../../domain/periods.ts';
 import { type Obj, type Sized, type TextRenderer, asArray, asObj, basisText, callText, cell, fit, fitPublications, isObj, limitWords, oneLine, periodRange, plain, publicationLines, rowsWord, startMonth, str } from './shared.ts';
 import { orTable } from './table.ts';
 

@@ -1,9 +1,9 @@
 // The pieces every rendering of a tool result's text shares: values written in full, the call as
 // text, the publication lines, what /v1/coverage says of a state's figures, and the fitting of rows
 // under the cap.
-import { firstMonthKey, parsePeriod } from '../../../domain/periods.ts';
-import type { CoverageItem } from '../../../domain/contract.ts';
-import { coverage } from '../../store.ts';
+import { firstMonthKey, parsePeriod } from '../../domain/periods.ts';
+import type { CoverageItem } from '../../domain/contract.ts';
+import { coverage } from '../store.ts';
 
 /** The most an agent should have to read in one tool result, in tokens (docs/design.md §11). */
 export const TEXT_LIMIT_TOKENS = 20_000;

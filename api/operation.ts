@@ -3,7 +3,7 @@
 // 404) before anything is paid for, then answer the same JSON.
 import type { z } from 'zod';
 import type { RouteContract } from '../domain/route-contracts.ts';
-import type { TextRenderer } from './mcp/text/shared.ts';
+import type { TextRenderer } from './text/shared.ts';
 import type { AnswerBytes, CsvAnswer } from './responses.ts';
 
 /** A priced answer as computed (api/priced.ts): a 200's bytes and headers (AnswerBytes), and whether it holds a figure. */
@@ -21,7 +21,7 @@ export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   body(params: z.infer<S>): Uint8Array<ArrayBuffer>;
   /** The precomputed CSV answer, for a route that takes `format=csv`. */
   csv?(params: z.infer<S>): CsvAnswer;
-  /** Its MCP tool's text (api/mcp/text/); the table rendering when not given. */
+  /** Its MCP tool's text (api/text/); the table rendering when not given. */
   text?: TextRenderer;
 }
 
@@ -36,7 +36,7 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
   csv?(body: unknown, params: z.infer<S>): CsvAnswer;
   /** For a route whose answer is a file (a bulk download), not JSON: its bytes and headers, and whether it holds a figure. */
   file?(body: unknown): ComputedAnswer;
-  /** Its MCP tool's text (api/mcp/text/); the table rendering when not given. */
+  /** Its MCP tool's text (api/text/); the table rendering when not given. */
   text?: TextRenderer;
 }
 

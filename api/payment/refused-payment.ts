@@ -5,7 +5,7 @@ import type { x402ResourceServer } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import { BATCH_SCHEME } from './batch.ts';
-import { payment402 } from './replies.ts';
+import { payment402 } from './status-answers.ts';
 import { reasonCode } from './scheme.ts';
 
 /** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a well-formed payment payload. */

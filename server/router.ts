@@ -36,7 +36,7 @@ export interface Parts {
   kept: KeptAnswers;
 }
 
-export function fullAnswer({ port, astro, mcp, kept }: Parts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function router({ port, astro, mcp, kept }: Parts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const method = req.method ?? 'GET';
     const { url, api } = targetOf(req, port);
