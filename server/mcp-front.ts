@@ -14,9 +14,11 @@ import { hostProblemOf, listensOnLoopback, mcpHostAllowed, toRequest } from './r
 import { writeWire } from './send.ts';
 import type { SimpleRequest } from './simple-request.ts';
 
+type McpServer = typeof import('../api/mcp/handle-mcp.ts');
+
 interface LoadedMcp {
+  server: McpServer;
   fast: McpFastPath;
-  maxBody: number;
 }
 
 /** A request's body, read whole (its length is declared and bounded). */
@@ -56,7 +58,7 @@ export class McpFront {
 
   #load(): Promise<LoadedMcp> {
     return (this.#loading ??= import('../api/mcp/handle-mcp.ts').then(
-      (m) => (this.#loaded = { fast: m.mcpFastPath(64 * 2 ** 20), maxBody: m.MAX_BODY_BYTES }),
+      (server) => (this.#loaded = { server, fast: server.mcpFastPath(64 * 2 ** 20) }),
     ));
   }
 
@@ -81,23 +83,25 @@ export class McpFront {
     writeWire(res, withLength(mcpInCoding(await mcpAnswer(request, this.#options), coding)));
   }
 
-  /** A POST that takes() accepted: from the fast path when it takes the request, else as `otherwise` answers it. */
+  /**
+   * A POST that takes() accepted: the loopback rule applied here, once; then the fast path's answer or the SDK's
+   * (api/mcp/handle-mcp.ts, postAnswer). A body declared too large goes as `otherwise` answers it: the SDK's 413.
+   */
   async answerPost(req: IncomingMessage, res: ServerResponse, coding: Coding | null, otherwise: () => Promise<void>): Promise<void> {
-    const mcp = this.#loaded ?? (await this.#load());
-    if (!(Number(req.headers['content-length']) <= mcp.maxBody)) return otherwise(); // the SDK's 413, unread
-    if (!this.#hostAllowed(req.headers.host, req.headers.origin)) return otherwise(); // the 403
+    const { server, fast } = this.#loaded ?? (await this.#load());
+    if (!(Number(req.headers['content-length']) <= server.MAX_BODY_BYTES)) return otherwise(); // unread
+    if (!this.#hostAllowed(req.headers.host, req.headers.origin)) return writeWire(res, withLength(mcpInCoding(await server.forbiddenAnswer(), coding)));
     const body = await bodyBytes(req).catch(() => null);
     if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
     const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);
-    const fast = mcp.fast.answer(body, (name) => req.headers[name] as string | undefined, again);
-    const answer = fast ? (fast instanceof Promise ? await fast : fast) : await mcpAnswer(again(), this.#options);
-    writeWire(res, withLength(mcpInCoding(answer, coding)));
+    const answer = server.postAnswer(fast, body, (name) => req.headers[name] as string | undefined, again);
+    writeWire(res, withLength(mcpInCoding(answer instanceof Promise ? await answer : answer, coding)));
   }
 
   /** The kept answer the raw front may write itself (answerPost's checks first), or null. */
   rawAnswerOf(request: SimpleRequest, host: string, coding: Coding | null): WireAnswer | null {
     const mcp = this.#loaded;
-    if (request.target !== MCP_PATH || !mcp || !(request.body!.length <= mcp.maxBody)) return null;
+    if (request.target !== MCP_PATH || !mcp || !(request.body!.length <= mcp.server.MAX_BODY_BYTES)) return null;
     if (!this.#hostAllowed(host, request.headers.get('origin'))) return null;
     const kept = mcp.fast.keptAnswer(request.body!, (name) => request.headers.get(name));
     return kept && mcpInCoding(kept, coding);

@@ -10,14 +10,14 @@
 //   stream, which every 2025 client reads but costs a client that posts and parses JSON).
 // Each request gets its own server, as the SDK requires without sessions; the tools are made once.
 // GET (and any other method) answers 405: a stateless server has no stream to open.
-// Given a fast path (api/mcp/fast.ts; the Node server passes its own), tools/list and tool calls that can
+// The Node server drives a fast path (api/mcp/fast.ts) through postAnswer: tools/list and tool calls that can
 // only be answered one way are answered from the SDK's own answer kept from before, their id put in.
 import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
 import { MCP_PATH } from '../paths.ts';
 import { configuredGate } from '../payment/configured.ts';
-import { McpFastPath } from './fast.ts';
+import { type HeaderOf, McpFastPath } from './fast.ts';
 import { type WireAnswer, responseOf, wireAnswerOf } from '../wire-answer.ts';
 import { LIST_CACHE_HINT } from './list-cache.ts';
 import { namesLoopback } from './loopback.ts';
@@ -99,20 +99,14 @@ function methodNotAllowed(method: string): Response {
  * DNS rebinding: a server listening on a loopback address answers only requests that name it so, in
  * Host and (when a browser sends one) Origin; a web page whose domain was rebound to 127.0.0.1 is refused.
  */
-function rebound(request: Request): Response | null {
-  if (namesLoopback(request.headers.get('host'), request.headers.get('origin'))) return null;
+export function forbiddenAnswer(): Promise<WireAnswer> {
   const body = { jsonrpc: '2.0', error: { code: -32000, message: 'forbidden: this MCP server listens on a loopback address and answers only requests whose Host (and Origin, if any) name localhost, 127.0.0.1 or [::1]' }, id: null };
-  return new Response(JSON.stringify(body), { status: 403, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json' } });
+  return wireAnswerOf(new Response(JSON.stringify(body), { status: 403, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json' } }));
 }
 
 export interface McpOptions {
   /** The server listens on a loopback address (the Node server's default, 127.0.0.1): refuse other Host and Origin names. */
   loopbackOnly?: boolean;
-  /**
-   * Answers kept from the SDK, for the requests that can only be answered one way (see api/mcp/fast.ts):
-   * given by a server whose shards do not change while it runs (server/mcp-front.ts); without it, the SDK answers every request.
-   */
-  fast?: McpFastPath;
 }
 
 const PRICED = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.operationId));
@@ -145,39 +139,23 @@ export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
 
 /** The MCP server's answer to a request, as bytes (what the Node server writes; see handleMcp for a Response). */
 export async function mcpAnswer(request: Request, options: McpOptions = {}): Promise<WireAnswer> {
-  const refused = options.loopbackOnly ? rebound(request) : null;
-  if (refused) return wireAnswerOf(refused);
+  if (options.loopbackOnly && !namesLoopback(request.headers.get('host'), request.headers.get('origin'))) return forbiddenAnswer();
   if (request.method === 'OPTIONS') return wireAnswerOf(preflight());
   if (request.method !== 'POST') return wireAnswerOf(methodNotAllowed(request.method));
-  // A body declared too large is left to the SDK (413, unread); any other is read here, up to just past the limit.
-  if (!options.fast || !request.body || Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return sdkAnswer(request);
-  const { bytes, whole } = await readUpTo(request.body, MAX_BODY_BYTES);
-  // The request as it came, its body the bytes read (past the limit, the SDK still refuses it: 413).
-  const again = () => new Request(request.url, { method: 'POST', headers: request.headers, body: bytes });
-  const fast = whole ? options.fast.answer(bytes, (name) => request.headers.get(name), again) : null;
-  return fast ?? sdkAnswer(again());
+  return sdkAnswer(request);
+}
+
+/**
+ * A POST whose body was read whole (at most MAX_BODY_BYTES) and whose Host and Origin passed the loopback rule:
+ * from the fast path when it takes the request (at once when its answer is kept), else the SDK's. The one way the
+ * fast path is driven (server/mcp-front.ts); `again` makes the request anew, its body the bytes read.
+ */
+export function postAnswer(fast: McpFastPath, body: Uint8Array, header: HeaderOf, again: () => Request): WireAnswer | Promise<WireAnswer> {
+  return fast.answer(body, header, again) ?? sdkAnswer(again());
 }
 
 /** The MCP server's answer to a request, as a Web Response (Vercel's functions answer Responses). */
 export const handleMcp = async (request: Request, options: McpOptions = {}): Promise<Response> => responseOf(await mcpAnswer(request, options));
-
-/** A body's bytes, read until its end or until more than `limit` have come (then `whole` is false). */
-async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; whole: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return { bytes: Buffer.concat(chunks, received), whole: true };
-      chunks.push(value);
-      received += value.byteLength;
-      if (received > limit) return { bytes: Buffer.concat(chunks, received), whole: false };
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
 
 /** The SDK's answer to a POST (after the loopback rule), in the request's era, with CORS; the body read whole, once. */
 async function sdkAnswer(request: Request): Promise<WireAnswer> {

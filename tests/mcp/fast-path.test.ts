@@ -1,6 +1,6 @@
 // The MCP fast path (api/mcp/fast.ts) against the SDK path, in process: every request is answered twice
-// by handleMcp with a fast path (the first time by the SDK, which the fast path then keeps; the second from
-// the kept bytes) and once without one (the SDK, as before), and the three answers must be the same bytes:
+// as the Node server answers it (postAnswer: the first time by the SDK, which the fast path then keeps; the
+// second from the kept bytes) and once by handleMcp (the SDK alone), and the three answers must be the same bytes:
 // status, every header in order, body. The requests cover every tool (with figures on the fixture data),
 // JSON-RPC ids of every kind, several spellings of the arguments and of the headers; and the requests the
 // fast path must leave to the SDK (malformed, unknown, erroring, paying, batched, priced with the gate on)
@@ -13,6 +13,7 @@ import type { McpFastPath } from '../../api/mcp/fast.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import type { Gate } from '../../api/payment/gate.ts';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
+import { viaFastPath } from '../support/mcp-fast.ts';
 import { FIXTURE_CALLS } from '../support/mcp-calls.ts';
 import { MCP_2026, envelopeOf, headersOf } from '../support/mcp-2026.ts';
 import { FIXTURE_DATA, useShardsOf } from '../support/shards.ts';
@@ -61,8 +62,8 @@ let fast: McpFastPath;
 /** The SDK's answer (no fast path), and the fast path's first and second answers, for the same request. */
 async function threeWays(body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS): Promise<{ sdk: Answer; first: Answer; second: Answer }> {
   const sdk = await answerOf(await handleMcp(request(body, headers)));
-  const first = await answerOf(await handleMcp(request(body, headers), { fast }));
-  const second = await answerOf(await handleMcp(request(body, headers), { fast }));
+  const first = await answerOf(await viaFastPath(fast, request(body, headers)));
+  const second = await answerOf(await viaFastPath(fast, request(body, headers)));
   return { sdk, first, second };
 }
 
@@ -184,10 +185,10 @@ describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
     const before = fast.count;
     const body = (id: number) => call(id, 'list_publications', { state: 'FL' });
     const sdk = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await handleMcp(request(body(id))))));
-    const got = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await handleMcp(request(body(id)), { fast }))));
+    const got = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await viaFastPath(fast, request(body(id))))));
     got.forEach((g, i) => expectSame(sdk[i], g));
     expect(fast.count).toBe(before + 1);
-    expectSame(sdk[3], await answerOf(await handleMcp(request(body(3)), { fast })));
+    expectSame(sdk[3], await answerOf(await viaFastPath(fast, request(body(3)))));
   });
 });
 
@@ -445,7 +446,7 @@ describe('bounded', () => {
   it('the kept answers never weigh more than the limit: the oldest go first, answers stay the SDK\'s', async () => {
     const free = CALLS.filter((c) => !PRICED.has(c.tool));
     const all = mcpFastPath();
-    for (const { tool, args } of free) await handleMcp(request(call(1, tool, args)), { fast: all });
+    for (const { tool, args } of free) await viaFastPath(all, request(call(1, tool, args)));
     expect(all.count).toBe(free.length);
     const limit = Math.floor(all.size / 2);
     fast = mcpFastPath(limit);
@@ -459,9 +460,9 @@ describe('bounded', () => {
     expect(fast.count).toBeLessThan(free.length);
     // The newest is still kept, the oldest is not.
     const hits = fast.stats.hits;
-    await handleMcp(request(call(2, free.at(-1)!.tool, free.at(-1)!.args)), { fast });
+    await viaFastPath(fast, request(call(2, free.at(-1)!.tool, free.at(-1)!.args)));
     expect(fast.stats.hits).toBe(hits + 1);
-    await handleMcp(request(call(2, free[0].tool, free[0].args)), { fast });
+    await viaFastPath(fast, request(call(2, free[0].tool, free[0].args)));
     expect(fast.stats.hits).toBe(hits + 1);
   });
 });

@@ -22,6 +22,7 @@ import { type BatchPayer, batchPayer } from '../support/batch-client.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { callHandler } from '../support/handlers.ts';
 import { envelopeOf, headersOf } from '../support/mcp-2026.ts';
+import { viaFastPath } from '../support/mcp-fast.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
@@ -78,7 +79,7 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
   }
   /** The same request answered with the fast path, then by the SDK alone. */
   async function both(request: () => Request): Promise<[Answer, Answer]> {
-    const viaFast = await answerOf(await handleMcp(request(), { fast }));
+    const viaFast = await answerOf(await viaFastPath(fast, request()));
     const viaSdk = await answerOf(await handleMcp(request()));
     return [viaFast, viaSdk];
   }
@@ -102,7 +103,7 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
   it('a refused payment (the same voucher again, with no payment id), a payment on a bad argument, a paid call with no figure: the SDK\'s bytes', async () => {
     const { payment } = await voucher('get_premium', { state: 'FL' });
     const written = fast.paid!.stats.written;
-    const paid = await answerOf(await handleMcp(paidRequest(1, 'get_premium', { state: 'FL' }, payment), { fast }));
+    const paid = await answerOf(await viaFastPath(fast, paidRequest(1, 'get_premium', { state: 'FL' }, payment)));
     await payer.client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, settleResponse: result(paid)._meta!['x402/payment-response'] as never });
     const [replayFast, replaySdk] = await both(() => paidRequest(2, 'get_premium', { state: 'FL' }, payment));
     expect(result(replayFast).isError).toBe(true);
