@@ -12,7 +12,7 @@ import { wrapKeyOf } from './mcp/tool-definition.ts';
 import { TEXT_LIMIT_TOKENS } from './text/index.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
-import { readableQuery } from './priced.ts';
+import { readableQuery } from './paid-execution.ts';
 
 export interface LlmsInput {
   /**

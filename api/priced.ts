@@ -1,13 +1,12 @@
-// A priced route: parameters checked and the request resolved (400/404) before any payment is asked
-// for, so a bad request is never charged; then the payment gate, when it is on, around the answer.
-import { AnswerCache } from './answer-cache.ts';
+// A priced route over HTTP: its query parsed, then the paid execution every front shares (api/paid-execution.ts:
+// the request resolved before any payment is asked for, the answer kept, the gate around it), with the HTTP
+// parts of its own: the answer as JSON or CSV bytes, a 304 for an answer the client holds, the 402 as a Response.
 import { mayHoldAnswer } from './conditional.ts';
 import { type Handler, route } from './http.ts';
 import { holdsAnswer, notModifiedResponse, pricedCsv, pricedJson, respondOk } from './responses.ts';
 import { parseQuery } from './params.ts';
 import type { ComputedAnswer, PricedOperation } from './operation.ts';
-import { configuredGate } from './payment/configured.ts';
-import { onStoreReset } from './store.ts';
+import { PaidAnswers, behindGate, readableQuery } from './paid-execution.ts';
 
 /**
  * The request's URL with its query rebuilt from the parsed parameters (defaults applied, duplicates
@@ -20,29 +19,11 @@ export function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
   return canonical;
 }
 
-/** A query string of parameter values (a list joined with commas), commas left readable: `states=FL,TX`, as a person would write it. */
-export const readableQuery = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)).replaceAll('%2C', ',')}`)
-    .join('&');
-
 /**
- * Every figure an answer shows comes from a publication it lists (docs/design.md §10), and every listed
- * publication gave one of them: an answer that lists none holds no figure (empty data, or every figure
- * null), and is not charged (§7).
+ * Each priced answer once computed, as its bytes, by path and canonical query (format included), up to 32 MiB.
+ * Only what is computed is kept, never a payment's outcome: each request still pays, or gets the 402.
  */
-export const citesPublications = (body: unknown) => ((body as { publications?: unknown[] }).publications?.length ?? 0) > 0;
-
-
-/**
- * Each priced answer once computed, by path and canonical query (format included), up to 32 MiB: the
- * shards do not change while a process runs, so the same query gives the same bytes, and a paid request's
- * answer is ready at once, its settle started sooner (issue 22). Only what is computed is kept, never a
- * payment's outcome: each request still pays, or gets the 402.
- */
-const computedAnswers = new AnswerCache<ComputedAnswer>(32 * 2 ** 20);
-onStoreReset(() => computedAnswers.clear());
+const httpAnswers = new PaidAnswers<ComputedAnswer>(32 * 2 ** 20);
 
 /**
  * Whether a request may hold its answer already: `*` or an ETag of this API's form in If-None-Match, else an
@@ -51,22 +32,13 @@ onStoreReset(() => computedAnswers.clear());
 const conditional = (request: Request) => mayHoldAnswer(request.headers.get('if-none-match'), request.headers.get('if-modified-since'));
 
 export function pricedRoute(operation: PricedOperation): Handler {
-  const { contract, params, prepare, csv, file } = operation;
+  const { contract, params, csv, file } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
-    const compute = prepare(parsed);
-    const key = `${url.pathname}?${readableQuery(parsed)}`;
-    const computed = () => {
-      let kept = computedAnswers.get(key);
-      if (!kept) {
-        const body = compute();
-        // The same answer in either format: figures, price and the no-charge rule are the JSON's.
-        if (file) kept = file(body);
-        else kept = { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures: citesPublications(body) };
-        computedAnswers.set(key, kept);
-      }
-      return kept;
-    };
+    // The same answer in either format: figures, price and the no-charge rule are the JSON's.
+    const computed = httpAnswers.prepare(operation, parsed, `${url.pathname}?${readableQuery(parsed)}`, (body, hasFigures) =>
+      file ? file(body) : { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures },
+    );
     const answer = () => {
       const kept = computed();
       return { body: respondOk(kept), hasFigures: kept.hasFigures };
@@ -76,7 +48,6 @@ export function pricedRoute(operation: PricedOperation): Handler {
       const headers = new Headers(computed().headers);
       if (holdsAnswer(request, headers)) return notModifiedResponse(headers);
     }
-    const gate = await configuredGate();
-    return gate ? gate.charge(request, contract, answer, canonicalUrl(url, parsed)) : answer().body;
+    return behindGate((gate) => gate.charge(request, contract, answer, canonicalUrl(url, parsed)), () => answer().body);
   });
 }

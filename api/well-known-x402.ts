@@ -24,7 +24,7 @@ import { type Handler, route } from './http.ts';
 import { freeJson } from './responses.ts';
 import { exampleInput } from './json-schemas.ts';
 import { type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
-import { readableQuery } from './priced.ts';
+import { readableQuery } from './paid-execution.ts';
 
 export const WELL_KNOWN_X402_PATH = '/.well-known/x402';
 

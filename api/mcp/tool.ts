@@ -6,10 +6,9 @@
 import type { CallToolResult, Tool as ToolDefinition } from '@modelcontextprotocol/server';
 import type { SettleResponse } from '@x402/core/types';
 import type { FreeOperation, Operation, PricedOperation } from '../operation.ts';
-import { configuredGate } from '../payment/configured.ts';
 import type { CallResource } from '../payment/gate.ts';
 import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from '../payment/mcp-keys.ts';
-import { citesPublications, readableQuery } from '../priced.ts';
+import { PaidAnswers, behindGate, readableQuery } from '../paid-execution.ts';
 import { parsedArguments } from './tool-arguments.ts';
 import { definition, wrapKeyOf } from './tool-definition.ts';
 import { content, guarded, textOf, toolError } from './tool-results.ts';
@@ -45,20 +44,35 @@ function freeTool(operation: FreeOperation): Tool {
   };
 }
 
+/** A priced answer as a tool keeps it: the route's JSON, whether it holds a figure, and the text a model reads of it. */
+interface ToolAnswer {
+  body: unknown;
+  hasFigures: boolean;
+  text: string;
+  /** What it weighs kept: its JSON's bytes and its text's. */
+  bytes: number;
+}
+
+/**
+ * Each priced tool's answer once computed, by tool and arguments as parsed, up to 32 MiB: the text of an answer
+ * is rendered once, not per call. Never a payment's outcome: each call still pays, or gets the terms.
+ */
+const toolAnswers = new PaidAnswers<ToolAnswer>(32 * 2 ** 20, (answer) => answer.bytes);
+
 /** A priced answer: the route's JSON as structuredContent, and the text a model reads (docs/design.md §11). */
-function answered(operation: PricedOperation, params: Record<string, unknown>, body: unknown, receipt?: SettleResponse): CallToolResult {
+function answered({ body, text }: ToolAnswer, receipt?: SettleResponse): CallToolResult {
   return {
-    content: content(textOf(operation, params, body)),
+    content: content(text),
     structuredContent: body as Record<string, unknown>,
     ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}),
   };
 }
 
 function pricedTool(operation: PricedOperation): Tool {
-  const { contract, params, prepare } = operation;
+  const { contract, params } = operation;
   const tool = definition(contract, params);
   // What the tool is sold as in its x402 challenge; Bazaar discovery describes it as an MCP tool. Made when the
-  // gate is first on for it: discovery.ts loads x402's Bazaar extension, which a gate-off server never needs (issue 22).
+  // gate is first on for it: discovery.ts loads x402's Bazaar extension, which a gate-off server never needs.
   const url = `mcp://tool/${contract.operationId}`;
   let resource: Promise<CallResource> | undefined;
   const resourceOf = () =>
@@ -74,23 +88,32 @@ function pricedTool(operation: PricedOperation): Tool {
       guarded(async () => {
         // Validation and existence first, as on HTTP: a bad call is never asked to pay.
         const parsed = parsedArguments(args, params);
-        const compute = prepare(parsed);
-        const answer = () => {
-          const body = compute();
-          return { body, hasFigures: citesPublications(body) };
+        // What the answer is kept under, and what a payment id is bound to: the tool and its arguments as parsed.
+        const key = `${url}?${readableQuery(parsed)}`;
+        const render = (body: unknown, hasFigures: boolean): ToolAnswer => {
+          const text = textOf(operation, parsed, body);
+          return { body, hasFigures, text, bytes: Buffer.byteLength(JSON.stringify(body)) + Buffer.byteLength(text) };
         };
-        const gate = await configuredGate();
-        if (!gate) return answered(operation, parsed, answer().body);
-        // What a payment id is bound to: the tool and its arguments as parsed (defaults applied).
-        const outcome = await gate.chargeCall(contract, await resourceOf(), `${url}?${readableQuery(parsed)}`, meta?.[MCP_PAYMENT_META], answer);
-        if (outcome.kind === 'answered') return answered(operation, parsed, outcome.body, outcome.receipt);
-        if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
-        return {
-          isError: true,
-          structuredContent: outcome.paymentRequired as unknown as Record<string, unknown>,
-          content: content(JSON.stringify(outcome.paymentRequired)),
-          ...(outcome.receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: outcome.receipt } } : {}),
-        };
+        const answer = toolAnswers.prepare(operation, parsed, key, render);
+        return behindGate(
+          async (gate) => {
+            let given: ToolAnswer | undefined;
+            const outcome = await gate.chargeCall(contract, await resourceOf(), key, meta?.[MCP_PAYMENT_META], () => (given = answer()));
+            // The answer paid for; else what the gate gives instead (a settled payment id's answer again, a refund's
+            // acknowledgement), rendered here.
+            const paidFor = given as ToolAnswer | undefined;
+            if (outcome.kind === 'answered')
+              return answered(paidFor && paidFor.body === outcome.body ? paidFor : render(outcome.body, true), outcome.receipt);
+            if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
+            return {
+              isError: true,
+              structuredContent: outcome.paymentRequired as unknown as Record<string, unknown>,
+              content: content(JSON.stringify(outcome.paymentRequired)),
+              ...(outcome.receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: outcome.receipt } } : {}),
+            };
+          },
+          () => answered(answer()),
+        );
       }),
   };
 }
