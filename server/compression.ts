@@ -1,4 +1,4 @@
-// Compressed answers for the Node server (issue 23): br or gzip, as the request's Accept-Encoding allows, for
+// Compressed answers for the Node server, fewer bytes on the wire for the larger answers: br or gzip, as the request's Accept-Encoding allows, for
 // an answer of /v1 or /mcp over 1 KB of a text type. Such an answer says `Vary: Accept-Encoding` in every
 // coding, identity too, so a shared cache keeps them apart. Bytes that are kept (the prepared free answers,
 // the kept priced ones, a priced answer's body computed once) are compressed once, at full strength; an answer

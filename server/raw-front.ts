@@ -1,5 +1,5 @@
-// The raw front of the Node server (issue 22): every connection's bytes are read here first, and a request
-// whose answer is already bytes (a prepared free answer, a kept priced one, a kept MCP answer) is answered
+// The raw front of the Node server, the fastest way to a kept answer: every connection's bytes are read here
+// first, and a request whose answer is already bytes (a prepared free answer, a kept priced one, a kept MCP answer) is answered
 // straight off the socket with the very bytes Node's HTTP server would write for it, Date and keep-alive
 // headers included. Node's parser and response objects cost the free routes a third of their throughput
 // against a raw node:net server (docs/benchmarks.md); this is that raw server, for the requests it can take.

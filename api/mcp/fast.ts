@@ -1,4 +1,5 @@
-// MCP answers from kept bytes (issue 22), as the REST routes answer from prepared ones (api/prepared.ts):
+// MCP answers from kept bytes, to keep a tool call near the cost of a REST answer, as the REST routes answer
+// from prepared ones (api/prepared.ts):
 // the SDK path (api/mcp/handle-mcp.ts) builds an MCP server and a transport for every POST and validates
 // what never changes, about 0.7-1 ms of CPU a call. Here a request that can only be answered one way
 // is answered from the bytes the SDK itself gave for it before, with the request's own JSON-RPC id put in.

@@ -40,7 +40,8 @@ const DEFINITIONS = TOOLS.map((t) => t.definition);
 
 /**
  * The most the tools/list answer may weigh, as sent (the JSON-RPC response body): every agent session
- * loads it before its first call (issue 21). `npm run size:mcp` prints it; tests/mcp/in-process.test.ts holds it.
+ * loads it before its first call, and pays for it in tokens. `npm run size:mcp` prints it;
+ * tests/mcp/in-process.test.ts holds it.
  */
 export const TOOLS_LIST_MAX_BYTES = 24_000;
 const BY_NAME = new Map(TOOLS.map((t) => [t.definition.name, t]));
