@@ -17,7 +17,7 @@ import type { PaymentSettings } from './settings.ts';
 import { type VoucherCheck, voucherCheck } from './voucher-check.ts';
 import { ownVoucherCheck } from './voucher-hooks.ts';
 import { type PaidStep, type Paid, type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
-import { minDepositAmount, paymentPrice, paymentTerms } from './terms.ts';
+import { minDepositAmount, paymentPrice } from './prices.ts';
 
 export const BATCH_SCHEME = 'batch-settlement';
 /**
@@ -46,7 +46,7 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
   });
   const check = voucherCheck(settings.network);
   ownVoucherCheck(server, check, setAside);
-  const terms = paymentTerms(settings);
+  const terms = { asset: settings.asset, minDepositUsd: settings.channels.minDepositUsd };
 
   return {
     scheme: BATCH_SCHEME,

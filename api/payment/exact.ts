@@ -7,7 +7,7 @@ import { FacilitatorResponseError } from '@x402/core/server';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import type { PaymentSettings } from './settings.ts';
 import { type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
-import { paymentPrice } from './terms.ts';
+import { paymentPrice } from './prices.ts';
 
 export const EXACT_SCHEME = 'exact';
 
