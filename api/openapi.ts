@@ -5,17 +5,22 @@ import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.t
 import { CONDITIONAL_SENTENCE, OPENAPI_CAVEATS, PROVENANCE, caveatBullet } from './caveats.ts';
 import { FREE_CACHE, PRICED_CACHE } from './responses.ts';
 import { parametersSchema } from './json-schemas.ts';
-import { type PaymentTerms, X402_SCHEMES, X402_VERSION, atomicAmount, minDepositAmount, paymentTerms } from './payment/terms.ts';
+import { type PaymentTerms, X402_VERSION, atomicAmount, paymentTerms } from './payment/terms.ts';
 import { type PaymentSettings, paymentSettings } from './payment/settings.ts';
+import { registeredSchemes } from './payment/schemes.ts';
 
 type Json = Record<string, unknown>;
+
+/** The payment schemes' own rules (./payment/schemes.ts), each a bullet after the prices'. */
+const SCHEME_RULES = registeredSchemes()
+  .flatMap((scheme) => (scheme.openApiRule ? [`${scheme.openApiRule}\n`] : []))
+  .join('');
 
 const RULES = `${PROVENANCE}
 
 ${OPENAPI_CAVEATS.map(caveatBullet).join('\n')}
 - **Prices.** Priced routes cost the USD amount in \`x-price-usd\` per query, paid with x402 version 2 (USDC on Base by default). Each priced operation's \`x-payment-info\` states the price and the x402 terms (version, scheme, network, asset, and \`amount\` in the asset's atomic units); its \`payTo\` is there only when the deployment was built with the payment gate on. The authoritative terms are always the 402 challenge's. When the payment gate is on, a request without a valid payment gets 402 with a \`PAYMENT-REQUIRED\` header and body \`{}\`; validation (400) and existence (404) come first, so a bad request is never charged. The challenge's \`resource.url\` names the route with its query as parsed (defaults applied, duplicates folded, codes uppercased), never the request's own text, so its size does not grow with the request. The client retries with the signed payment in \`PAYMENT-SIGNATURE\`; a header that is not base64 JSON gets 402 with the reason \`invalid_payment_header\`; the answer is computed (kept, not sent) and the payment settled, the facilitator's settle checking it (no separate verify), and the 200 carries \`PAYMENT-RESPONSE\`. Retry-safe payments: every 402 declares the x402 \`payment-identifier\` extension (not required); a payment carrying an id already settled within 24 hours for the same method and canonical query gets that answer again with the original receipt, its own payment verified (same payer) and not settled; the same id for another query is refused (\`payment_identifier_conflict\`); two requests racing with one id settle once. No charge for nothing: an answer that holds no figure (its \`publications\` list is empty: empty \`data\`, or nothing at all) is answered 200 and never settled, with no \`PAYMENT-RESPONSE\`, and the payer keeps the money (the signed authorization expires unused). An answer that fails (500) is not settled; a payment that fails verification or settlement gets 402 and no data; a payment is good for one answer. If the payment facilitator is unreachable the answer is 503 with \`Retry-After\` and nothing served; nothing is charged unless the facilitator was lost while settling, which the message then says. HEAD never pays: it answers the challenge. Free routes never need payment.
-- **Prepaid channels (x402 \`batch-settlement\`).** Every 402 offers, after \`exact\`, \`batch-settlement\` at the same price, network and asset, when the facilitator serves it: the first payment deposits into x402's escrow contract (at least the offer's \`extra.minDeposit\`; its receipt names the deposit transaction and \`amount\`), and every later answer is paid by a signed voucher (a cumulative maximum for the channel) that the server checks itself and records before answering: no chain transaction and no facilitator call, so a paid answer takes milliseconds. Receipts carry \`extra.chargedAmount\` and \`extra.channelState\` (the channel's balance and charged total). The same rules hold: an answer without a figure releases the voucher uncharged; a replayed or out-of-step voucher gets 402 with the reason \`invalid_batch_settlement_evm_cumulative_amount_mismatch\` and the channel state to resynchronise to (the official client recovers by itself); two vouchers at once on one channel: one is answered, the other gets \`invalid_batch_settlement_evm_channel_busy\` (retry); a voucher above the deposit gets \`invalid_batch_settlement_evm_cumulative_exceeds_balance\` (deposit more). A voucher is accepted only in the form the escrow accepts when it is claimed (a 65-byte ECDSA signature with low \`s\` and \`v\` 27 or 28, by the channel's payer authorizer, for this chain and escrow); any other gets \`invalid_batch_settlement_evm_voucher_signature\`, a deposit carrying one is not settled. A channel whose voucher the escrow refused at claim time is set aside (\`channel_set_aside\`), and one whose payer asked the escrow to withdraw takes no more vouchers (\`channel_withdrawal_pending\`): open a new channel (another salt). The server claims vouchers on chain in batches (hourly by default, and when it stops), refunds the rest of a deposit to a channel idle for 30 days, or at once on the payer's cooperative refund (the official client's \`refund\`, sent to any priced route: 200 with the refund's receipt, no data); a payer can always withdraw after the channel's \`withdrawDelay\`.
-- **Re-checking is free (conditional requests).** ${CONDITIONAL_SENTENCE[0].toUpperCase()}${CONDITIONAL_SENTENCE.slice(1)}
+${SCHEME_RULES}- **Re-checking is free (conditional requests).** ${CONDITIONAL_SENTENCE[0].toUpperCase()}${CONDITIONAL_SENTENCE.slice(1)}
 - **Bulk files.** \`/v1/bulk/premium.csv\` and \`/v1/bulk/premium.parquet\` are the whole premium table, every figure and vintage, one row per figure; \`/v1/bulk/datapackage.json\` (free) describes them as a Frictionless Data Package with each file's size and SHA-256. They are HTTP downloads, not MCP tools. The official x402 client refuses a payment over $1 unless its spend controls allow more (\`maxAmountPerPayment\`).
 - **Paths and methods.** Each route answers at its exact path (lower case, no trailing slash); any other path under /v1, however spelled, is a 404 in the error body whose message names the route it was near (\`/v1/premium/\` → did you mean \`/v1/premium\`). GET and HEAD; OPTIONS answers CORS preflight; any other method is 405.
 - **Errors.** \`{"error":{"code","message"}}\`: 400 invalid_request (the message names the parameter and what was expected; unknown and repeated parameters are refused; a malformed Host header or HTTP request is refused too), 404 not_found (unknown state, line, county or route), 500 internal, 503 internal (payment facilitator unavailable). Messages quote what was sent cut to 80 characters. A 500 on any route, free ones included, means a data file of the deployment is missing or damaged: it says nothing of which, is never cached (\`no-store\`), and the next request tries again.`;
@@ -155,20 +160,21 @@ function responses(route: RouteContract): Json {
 
 /**
  * x402 discovery for crawlers: the price, and the x402 terms a 402 challenge will state for each scheme (version,
- * scheme, network, asset, amount in atomic units; a channel's least deposit), with the payee when the gate's settings are known.
+ * scheme, network, asset, amount in atomic units, and what the scheme adds: a channel's least deposit), with the
+ * payee when the gate's settings are known.
  */
 export function paymentInfo(priceUsd: string, terms: PaymentTerms): Json {
   return {
     price: { mode: 'fixed', currency: 'USD', amount: priceUsd },
-    protocols: X402_SCHEMES.map((scheme) => ({
+    protocols: registeredSchemes().map((scheme) => ({
       x402: {
         version: X402_VERSION,
-        scheme,
+        scheme: scheme.name,
         network: terms.network,
         asset: terms.asset.address,
         amount: atomicAmount(priceUsd, terms),
         ...(terms.payTo ? { payTo: terms.payTo } : {}),
-        ...(scheme === 'batch-settlement' ? { minDeposit: minDepositAmount(priceUsd, terms) } : {}),
+        ...scheme.paymentInfo?.(priceUsd, terms),
       },
     })),
   };

@@ -4,12 +4,31 @@
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { VerifyError } from '@x402/core/types';
 import { FacilitatorResponseError } from '@x402/core/server';
+import { z } from 'zod';
 import type { RouteContract } from '../../domain/route-contracts.ts';
+import { address, bytes32, hex, whole } from './payload-fields.ts';
+import { paymentPrice } from './prices.ts';
+import type { OfferedPart, PaymentScheme } from './scheme-registry.ts';
 import type { PaymentSettings } from './settings.ts';
 import { type SchemePart, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
-import { paymentPrice } from './terms.ts';
 
-export const EXACT_SCHEME = 'exact';
+const EXACT_SCHEME = 'exact';
+
+/** What the payer signs: an EIP-3009 transfer authorization, or a Permit2 one. */
+const exactEvmPayload = z.union([
+  z.object({
+    signature: hex.optional(),
+    authorization: z.object({
+      from: address,
+      to: address,
+      value: whole,
+      validAfter: whole,
+      validBefore: whole,
+      nonce: bytes32,
+    }),
+  }),
+  z.object({ signature: hex, permit2Authorization: z.object({ from: address }).loose() }),
+]);
 
 /** The facilitator's verify: that the new authorization is good and signed by its payer (nothing moves). */
 const payerOf: SchemePart['payerOf'] = async ({ server, payload, matching, declared, transport }) => {
@@ -24,11 +43,16 @@ const payerOf: SchemePart['payerOf'] = async ({ server, payload, matching, decla
   return { payer: verified.payer ?? '' };
 };
 
-export function exactPart(settings: PaymentSettings): SchemePart & { server: ExactEvmScheme } {
+export function exactPart(settings: PaymentSettings): OfferedPart & { server: ExactEvmScheme } {
   return {
     scheme: EXACT_SCHEME,
     server: new ExactEvmScheme(),
-    option: (route: RouteContract) => ({ scheme: EXACT_SCHEME, network: settings.network, payTo: settings.payTo, price: paymentPrice(route.priceUsd!, settings.asset) }),
+    option: (route: RouteContract) => ({
+      scheme: EXACT_SCHEME,
+      network: settings.network,
+      payTo: settings.payTo,
+      price: paymentPrice(route.priceUsd!, settings.asset),
+    }),
     async pay(step) {
       const computed = await step.answer(); // an answer that fails is a 500, and nothing is settled
       if (computed.hasFigures) return paidOrRefused(await facilitatorSettle(step), computed);
@@ -40,3 +64,10 @@ export function exactPart(settings: PaymentSettings): SchemePart & { server: Exa
     payerOf,
   };
 }
+
+/** The scheme as the gate offers it (./schemes.ts): always, as it needs no store. */
+export const exactScheme: PaymentScheme = {
+  name: EXACT_SCHEME,
+  payload: exactEvmPayload,
+  part: (settings) => exactPart(settings),
+};

@@ -2,23 +2,28 @@
 // matching, settlement, header codecs) is @x402/core's resource server; this module runs the one paid path on it
 // for HTTP and MCP alike and shapes its outcomes into this API's responses: 402 with body {} and no internals,
 // 503 when the facilitator (or a store the gate keeps) cannot be reached. Every 402 offers each scheme the gate
-// has at the same price: `exact` (./exact.ts, one settlement per answer) and `batch-settlement` (./batch.ts,
-// vouchers against a deposit) when the facilitator serves it; the steps every payment shares are here (the
-// payment matched to the offer, its payment id (./payment-identifier.ts), the refusal (./refused-payment.ts)), each scheme's
-// own step in its module.
+// has (./schemes.ts lists them, ./offers.ts decides which are offered) at the same price; the steps every payment
+// shares are here (the payment matched to the offer, its payment id (./payment-identifier.ts), the refusal
+// (./refused-payment.ts)), each scheme's own step in its module.
 import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type x402HTTPResourceServer, type x402ResourceServer, FacilitatorResponseError } from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
-import type { ChannelStorage } from '@x402/evm/batch-settlement/server';
 import type { RouteContract } from '../../domain/route-contracts.ts';
-import { BATCH_SCHEME, ChannelsUnavailable } from './batch.ts';
 import { type GateChannels, createOffers } from './offers.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { PAYMENT_ID_EXTENSION, PaymentIdsUnavailable, payOncePerId } from './payment-identifier.ts';
 import { type PaymentIds, memoryPaymentIds } from './settled-payment-ids.ts';
 import { type CallOffer, MALFORMED_PAYLOAD, callPaymentRequired, malformedPayment402, refusedPayment402 } from './refused-payment.ts';
-import { CHANNELS_DOWN, PAYMENT_IDS_DOWN, acknowledgement, facilitatorDownMessage, payment402, unavailable } from './status-answers.ts';
-import { type Paid, type PaidStep, type PaymentOption, type PaymentState, refused } from './scheme.ts';
+import {
+  PAYMENT_IDS_DOWN,
+  acknowledgement,
+  facilitatorDownMessage,
+  payment402,
+  unavailable,
+} from './status-answers.ts';
+import type { Paid, PaidStep, PaymentOption, PaymentState } from './scheme.ts';
+import { StoreUnavailable, refused } from './scheme.ts';
+import type { SchemeStores } from './scheme-registry.ts';
 import type { PaymentSettings } from './settings.ts';
 
 /** A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
@@ -44,7 +49,7 @@ export interface Gate {
   chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => PricedAnswer<unknown> | Promise<PricedAnswer<unknown>>): Promise<CallOutcome>;
   /**
    * The prepaid channels, for claims, settlements and refunds (./claims.ts): the scheme's channel manager on this
-   * gate's store and facilitator, the store, and the channels set aside; null when `batch-settlement` is not offered.
+   * gate's store and facilitator, the store, and the channels set aside; null when no scheme offered keeps channels.
    */
   channels(): Promise<GateChannels | null>;
 }
@@ -135,29 +140,25 @@ async function buildCallTerms(server: x402ResourceServer, options: PaymentOption
 function outageMessage(e: unknown, state: PaymentState): string {
   if (e instanceof FacilitatorResponseError) return facilitatorDownMessage(state.settling);
   if (e instanceof PaymentIdsUnavailable) return PAYMENT_IDS_DOWN;
-  if (e instanceof ChannelsUnavailable) return CHANNELS_DOWN;
+  if (e instanceof StoreUnavailable) return e.message;
   throw e;
 }
 
-/** What the gate keeps of a scheme beyond its part: a channel store for `batch-settlement`. */
-export interface GateStores {
+/** What the gate keeps: settled payment ids, and the schemes' stores (a scheme lacking one it needs is not offered). */
+export interface GateStores extends SchemeStores {
   /** Settled payment ids (default: this process's memory). */
   ids?: PaymentIds | Promise<PaymentIds>;
-  /** Prepaid channels; without one, the gate offers `exact` alone. */
-  channels?: ChannelStorage;
-  /** The channels set aside, beside `channels` (default: this process's memory). */
-  setAside?: GateChannels['setAside'];
 }
 
 /**
- * The gate for `routes` (the priced ones), paid to `settings.payTo` through `facilitator`. With a channel store in
- * `stores`, every 402 also offers `batch-settlement`, once the facilitator says it serves it (else `exact` alone,
- * said once in the log).
+ * The gate for `routes` (the priced ones), paid to `settings.payTo` through `facilitator`. Every 402 offers each
+ * registered scheme that `stores` allow, those that ask the facilitator once it says it serves them (the others said
+ * once in the log).
  */
 export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[], stores: GateStores = {}): Gate {
   const ids = stores.ids ?? memoryPaymentIds();
   const pricedRoutes = routes.filter((r) => r.priceUsd);
-  const offers = createOffers(settings, facilitator, pricedRoutes, stores.channels, stores.setAside);
+  const offers = createOffers(settings, facilitator, pricedRoutes, stores);
   const resourceServer = offers.server;
 
   // A route's challenge is the same bytes for the same method and resource (it holds no time or nonce),
@@ -210,8 +211,11 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         const key = `${request.method} ${resource.pathname}${resource.search}`;
         const transport = { request: contextOf(request, resource, route) };
         const outcome = await pay(offered, payload, key, answer, transport, state);
-        if (outcome.kind === 'refused')
-          return await refusedPayment402({ server: resourceServer, route, offered, payload, transport, channelsOffered: !!offers.partOf(BATCH_SCHEME) }, outcome);
+        if (outcome.kind === 'refused') {
+          const corrective = !!offers.partOf(payload.accepted?.scheme)?.correctiveRefusal;
+          const request = { server: resourceServer, route, offered, payload, transport, corrective };
+          return await refusedPayment402(request, outcome);
+        }
         if (outcome.kind === 'acknowledged') return acknowledgement(outcome.body, outcome.receipt);
         const response = outcome.answer.body;
         if (outcome.receipt) response.headers.set('PAYMENT-RESPONSE', encodePaymentResponseHeader(outcome.receipt));

@@ -4,7 +4,6 @@ import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/
 import type { x402ResourceServer } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { RouteContract } from '../../domain/route-contracts.ts';
-import { BATCH_SCHEME } from './batch.ts';
 import { payment402 } from './status-answers.ts';
 import { reasonCode } from './scheme.ts';
 
@@ -29,8 +28,8 @@ export interface RefusedRequest {
   offered: PaymentRequired;
   payload: PaymentPayload;
   transport: unknown;
-  /** Whether `batch-settlement` is among the schemes offered. */
-  channelsOffered: boolean;
+  /** Whether the payment's scheme is offered and corrects a refused payment's 402 (./scheme-registry.ts). */
+  corrective: boolean;
 }
 
 /** The 402 of a refused payment, with the refusal's receipt in PAYMENT-RESPONSE when it was refused at settlement. */
@@ -41,13 +40,14 @@ export async function refusedPayment402(request: RefusedRequest, { reason, recei
 }
 
 /**
- * The 402 of a refused payment: the route's challenge with the reason as its error. A refused channel payment's
- * is built anew with the payment beside it, so that the scheme can put in it the channel state the payer must
+ * The 402 of a refused payment: the route's challenge with the reason as its error. That of a scheme that corrects
+ * it is built anew with the payment beside it, so that the scheme can put in it the state the payer must
  * resynchronise to (x402's corrective 402: the official client recovers from it by itself).
  */
-async function refusalRequired({ server, offered, payload, transport, channelsOffered }: RefusedRequest, reason: string): Promise<PaymentRequired> {
+async function refusalRequired(request: RefusedRequest, reason: string): Promise<PaymentRequired> {
+  const { server, offered, payload, transport, corrective } = request;
   const error = reasonCode(reason, 'invalid_payment');
-  if (payload.accepted?.scheme !== BATCH_SCHEME || !channelsOffered) return { ...offered, error };
+  if (!corrective) return { ...offered, error };
   return server.createPaymentRequiredResponse(offered.accepts, offered.resource, error, offered.extensions, transport as never, payload);
 }
 

@@ -1,6 +1,6 @@
 // What a payment scheme contributes to the one paid path of api/payment/gate.ts: its offer in every 402, how a
 // payment made with it pays for an answer, and how a retry with a settled payment id proves its payer. Each
-// scheme's part is a module of its own (./exact.ts, ./batch.ts); the gate runs the steps every payment shares.
+// scheme's part is a module of its own (listed in ./schemes.ts); the gate runs the steps every payment shares.
 import type { RouteConfig, x402ResourceServer } from '@x402/core/server';
 import { type PaymentPayload, type PaymentRequirements, type SettleResponse, SettleError } from '@x402/core/types';
 import { isAddress } from 'viem';
@@ -42,6 +42,12 @@ export interface SchemePart {
   /** A retry's payment, not paid with: the payer it proves (signed by its key), or why it proves none. */
   payerOf(step: Omit<PaidStep<{ hasFigures: boolean }>, 'answer' | 'state'>): Promise<{ payer: string } | { reason: string }>;
 }
+
+/**
+ * A store a scheme keeps could not be reached before anything was charged or answered: the gate answers 503 with
+ * the error's message, which says so.
+ */
+export class StoreUnavailable extends Error {}
 
 /** A reason as a machine code (`invalid_exact_evm_payload_signature`), never a facilitator's free text. */
 const SDK_REASONS = new Set(['Payment required', 'No matching payment requirements']);

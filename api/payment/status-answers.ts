@@ -31,9 +31,6 @@ export function unavailable(message: string): Response {
 
 export const PAYMENT_IDS_DOWN = 'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
 
-/** The channel store could not be reached before anything was recorded: 503, nothing charged. */
-export const CHANNELS_DOWN = 'payment could not be processed: the store of prepaid channels is unavailable; you were not charged and no data was served; retry later';
-
 /** A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is cached). */
 export function acknowledgement(body: unknown, receipt: SettleResponse): Response {
   return new Response(JSON.stringify(body), {

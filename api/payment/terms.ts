@@ -1,36 +1,21 @@
 // What the service tells crawlers and agents about paying, before they ask (/openapi.json's
 // x-payment-info, /llms.txt): network, asset and the price of each priced route in the asset's atomic
 // units, and the payee when the gate was on at build time. The 402 challenge stays authoritative.
-import { parseUnits } from 'viem';
-import { BASE_MAINNET, type PaymentAsset, type PaymentSettings, defaultAsset, paymentSettings } from './settings.ts';
+import type { PaymentTerms } from './prices.ts';
+import { registeredSchemes } from './schemes.ts';
+import { BASE_MAINNET, type PaymentSettings, defaultAsset, paymentSettings } from './settings.ts';
 
-export interface PaymentTerms {
-  network: PaymentSettings['network'];
-  asset: PaymentAsset;
-  /** The payee: known only when the gate was configured (X402_PAY_TO) where the document was made. */
-  payTo: string | null;
-  /** A prepaid channel's least first deposit, in USD (X402_MIN_DEPOSIT_USD; a route's price when that is more). */
-  minDepositUsd: string;
-}
+export { type PaymentTerms, atomicAmount, minDepositAmount, paymentPrice } from './prices.ts';
+export { SCHEMES_SENTENCE } from './schemes.ts';
 
 /** The x402 protocol version the gate speaks. */
 export const X402_VERSION = 2;
-/**
- * The x402 payment schemes a 402 offers, in its order: `exact` (one settlement per answer) always, and
- * `batch-settlement` (a prepaid channel: a deposit once, then a voucher per answer) where the facilitator serves it.
- */
-export const X402_SCHEMES = ['exact', 'batch-settlement'] as const;
+/** The names of the x402 payment schemes a 402 offers (those the facilitator serves), in its order (./schemes.ts). */
+export const X402_SCHEMES: readonly string[] = registeredSchemes().map((scheme) => scheme.name);
 /** The least first deposit of a channel when X402_MIN_DEPOSIT_USD is unset. */
 const DEFAULT_MIN_DEPOSIT_USD = '1.00';
 /** x402's MCP transport keys: the payment in a call's `_meta`, the receipt in its result's (defined in ./mcp-keys.ts, which loads nothing). */
 export { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from './mcp-keys.ts';
-
-/** A USD price in the asset's atomic units (USDC: 6 decimals, so 0.10 is 100000), with the token's EIP-712 domain. */
-export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
-  amount: parseUnits(usd, asset.decimals).toString(),
-  asset: asset.address,
-  extra: { name: asset.name, version: asset.version },
-});
 
 const NETWORK_NAMES: Record<string, string> = { 'eip155:8453': 'Base', 'eip155:84532': 'Base Sepolia' };
 export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;
@@ -43,16 +28,3 @@ export function paymentTerms(settings: PaymentSettings | null = paymentSettings(
   if (settings) return { network: settings.network, asset: settings.asset, payTo: settings.payTo, minDepositUsd: settings.channels.minDepositUsd };
   return { network: BASE_MAINNET, asset: defaultAsset(BASE_MAINNET)!, payTo: null, minDepositUsd: DEFAULT_MIN_DEPOSIT_USD };
 }
-
-/** A USD price in the asset's atomic units, as the gate's challenge states it ("0.10" → "100000" for USDC). */
-export const atomicAmount = (usd: string, terms: PaymentTerms): string => paymentPrice(usd, terms.asset).amount;
-
-/** A route's least first deposit on a prepaid channel, in atomic units: X402_MIN_DEPOSIT_USD, or the price when that is more. */
-export const minDepositAmount = (usd: string, terms: PaymentTerms): string => {
-  const [price, min] = [BigInt(atomicAmount(usd, terms)), BigInt(atomicAmount(terms.minDepositUsd, terms))];
-  return String(price > min ? price : min);
-};
-
-/** What a person or an agent reads of the schemes, in one sentence (llms.txt, /.well-known/x402, OpenAPI). */
-export const SCHEMES_SENTENCE =
-  'Two ways to pay the same price, both in every 402 where the facilitator serves both: `exact`, one signed transfer settled on chain per answer; and `batch-settlement`, a prepaid channel: the first payment deposits at least `minDeposit` into x402\'s escrow, every later answer is paid by a signed voucher the server checks itself, in milliseconds and with no chain transaction, and the server claims vouchers in batches later (the rest of a deposit is refunded when the channel idles, or on request).';
