@@ -29,13 +29,13 @@ export default defineConfig({
   outDir: process.env.ASTRO_OUT_DIR ?? 'dist',
   // No image optimisation is used; this keeps sharp out of the Vercel function.
   image: { service: passthroughImageService() },
-  adapter:
-    target === 'vercel'
-      ? vercel({ includeFiles: shardFiles(), maxDuration: 30 })
-      : node({ mode: 'standalone' }),
+  adapter: target === 'vercel' ? vercel({ includeFiles: shardFiles(), maxDuration: 30 }) : node({ mode: 'standalone' }),
   // On Vercel the canonical free queries are static files the CDN answers, routed before the function, and the
   // prepaid channels' claims run on Vercel's cron.
-  integrations: target === 'vercel' ? [vercelFreeFiles(), vercelCrons(CLAIMS_CRON_PATH, Number(process.env.X402_CLAIM_INTERVAL_S || 3600))] : [],
+  integrations:
+    target === 'vercel'
+      ? [vercelFreeFiles(), vercelCrons(CLAIMS_CRON_PATH, Number(process.env.X402_CLAIM_INTERVAL_S || 3600))]
+      : [],
   // The API is cookieless and read-only: there is no form to forge. Astro's origin check would answer
   // 403 to a DELETE before the route can answer the 405 of docs/design.md §4.
   security: { checkOrigin: false },

@@ -2,7 +2,8 @@
 // /llms.txt (api/llms.ts) both quote them from here.
 
 /** What every figure is: the opening sentence of both documents. */
-export const PROVENANCE = 'Figures come from state surplus-lines stamping-office publications; every figure is one a publication printed, at the precision it printed.';
+export const PROVENANCE =
+  'Figures come from state surplus-lines stamping-office publications; every figure is one a publication printed, at the precision it printed.';
 
 export interface Caveat {
   name: string;
@@ -50,7 +51,7 @@ const PARTIAL_YEARS: Caveat = {
 
 const PRINTED: Caveat = {
   name: 'Exact and printed figures',
-  text: 'The six series fields hold exact figures only, so `premium` is often null. What a publication printed otherwise for the period (a rounded or qualified level such as "$1.1B", a growth rate, a share, an average, a count in another unit, a year-to-date figure) is in the row\'s `printed` object (`{value, as_printed, qualifier?, period?}`: the words as printed; a period only when not the row\'s); what each key measures and its unit are said once per answer, in `printed_keys`. Printed figures are never summed or used to derive another; an office\'s figure outranks a press copy.',
+  text: "The six series fields hold exact figures only, so `premium` is often null. What a publication printed otherwise for the period (a rounded or qualified level such as \"$1.1B\", a growth rate, a share, an average, a count in another unit, a year-to-date figure) is in the row's `printed` object (`{value, as_printed, qualifier?, period?}`: the words as printed; a period only when not the row's); what each key measures and its unit are said once per answer, in `printed_keys`. Printed figures are never summed or used to derive another; an office's figure outranks a press copy.",
   example: '/v1/premium/sample?state=FL',
 };
 
@@ -75,15 +76,30 @@ const BASES: Caveat = {
 
 const PUBLICATIONS: Caveat = {
   name: 'Publications',
-  text: 'Every data answer lists the `publications` (publisher, title, URL, `report_date`) behind its figures, to cite; /v1/publications lists a state\'s, with the `report_dates` that `report_date` can pin, or, without `state`, every state\'s, newest first (`since=YYYY-MM-DD`: only those published on or after that date).',
+  text: "Every data answer lists the `publications` (publisher, title, URL, `report_date`) behind its figures, to cite; /v1/publications lists a state's, with the `report_dates` that `report_date` can pin, or, without `state`, every state's, newest first (`since=YYYY-MM-DD`: only those published on or after that date).",
   example: '/v1/publications?state=TX',
 };
 
 /** The data rules of the OpenAPI description, in its order. */
-export const OPENAPI_CAVEATS: readonly Caveat[] = [VINTAGES, RESPONSE_DATES, NULLS, ROLL_UPS, CATEGORIES, PARTIAL_YEARS];
+export const OPENAPI_CAVEATS: readonly Caveat[] = [
+  VINTAGES,
+  RESPONSE_DATES,
+  NULLS,
+  ROLL_UPS,
+  CATEGORIES,
+  PARTIAL_YEARS,
+];
 
 /** The data rules of /llms.txt, in its order. */
-export const LLMS_CAVEATS: readonly Caveat[] = [VINTAGES, PRINTED, HALF_YEARS, BASES, CATEGORIES, PARTIAL_YEARS_AND_GROWTH, PUBLICATIONS];
+export const LLMS_CAVEATS: readonly Caveat[] = [
+  VINTAGES,
+  PRINTED,
+  HALF_YEARS,
+  BASES,
+  CATEGORIES,
+  PARTIAL_YEARS_AND_GROWTH,
+  PUBLICATIONS,
+];
 
 /** A caveat as a bullet of the OpenAPI description. */
 export const caveatBullet = (c: Caveat) => `- **${c.name}.** ${c.text}`;
@@ -94,4 +110,4 @@ export const CONDITIONAL_SENTENCE =
 
 /** The same in short, for llms.txt. */
 export const CONDITIONAL_SHORT =
-  'Re-checking is free: send a 200\'s `ETag` back in `If-None-Match`; unchanged is 304, no body, no charge.';
+  "Re-checking is free: send a 200's `ETag` back in `If-None-Match`; unchanged is 304, no body, no charge.";

@@ -45,8 +45,14 @@ const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** RFC 9110 5.6.7's three forms, each read as [day, month, year, hours, minutes, seconds] in GMT. */
 const HTTP_DATES: [RegExp, (m: RegExpMatchArray) => string[]][] = [
   [new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`), (m) => m.slice(1, 7)], // IMF-fixdate
-  [new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`), (m) => [m[1], m[2], String(1900 + Number(m[3]) + (Number(m[3]) < 70 ? 100 : 0)), ...m.slice(4, 7)]], // RFC 850
-  [new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`), (m) => [m[2].trim(), m[1], m[6], ...m.slice(3, 6)]], // asctime
+  [
+    new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`),
+    (m) => [m[1], m[2], String(1900 + Number(m[3]) + (Number(m[3]) < 70 ? 100 : 0)), ...m.slice(4, 7)],
+  ], // RFC 850
+  [
+    new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`),
+    (m) => [m[2].trim(), m[1], m[6], ...m.slice(3, 6)],
+  ], // asctime
 ];
 
 /** The time an HTTP-date names (ms since the epoch), or null for anything else: an invalid date is ignored (RFC 9110 13.1.3). */
@@ -55,9 +61,21 @@ export function parseHttpDate(text: string): number | null {
     const m = text.match(pattern);
     if (!m) continue;
     const [day, month, year, hours, minutes, seconds] = fields(m);
-    const time = Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hours), Number(minutes), Number(seconds));
+    const time = Date.UTC(
+      Number(year),
+      MONTHS.indexOf(month),
+      Number(day),
+      Number(hours),
+      Number(minutes),
+      Number(seconds),
+    );
     // 31 Feb and 25:00 are not dates: the fields must read back as given.
-    return new Date(time).getUTCDate() === Number(day) && Number(hours) < 24 && Number(minutes) < 60 && Number(seconds) < 61 ? time : null;
+    return new Date(time).getUTCDate() === Number(day) &&
+      Number(hours) < 24 &&
+      Number(minutes) < 60 &&
+      Number(seconds) < 61
+      ? time
+      : null;
   }
   return null;
 }
@@ -66,7 +84,12 @@ export function parseHttpDate(text: string): number | null {
  * Whether the client already holds this answer: If-None-Match when sent (If-Modified-Since is then ignored,
  * RFC 9110 13.1.3), else If-Modified-Since when it is an HTTP-date no older than Last-Modified.
  */
-export function notModified(ifNoneMatch: string | null | undefined, ifModifiedSince: string | null | undefined, etag: string | undefined, lastModified: string | undefined): boolean {
+export function notModified(
+  ifNoneMatch: string | null | undefined,
+  ifModifiedSince: string | null | undefined,
+  etag: string | undefined,
+  lastModified: string | undefined,
+): boolean {
   if (ifNoneMatch != null) return etag !== undefined && matchesAny(ifNoneMatch, etag);
   if (ifModifiedSince == null || lastModified === undefined) return false;
   const since = parseHttpDate(ifModifiedSince.trim());
@@ -80,7 +103,15 @@ export function mayHoldAnswer(ifNoneMatch: string | null, ifModifiedSince: strin
 }
 
 /** The headers a 304 repeats of its 200 (RFC 9110 15.4.5): validators, caching, Vary, and CORS so a browser can read it. */
-const KEPT_ON_304 = new Set(['etag', 'last-modified', 'cache-control', 'cdn-cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']);
+const KEPT_ON_304 = new Set([
+  'etag',
+  'last-modified',
+  'cache-control',
+  'cdn-cache-control',
+  'vary',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+]);
 const notModifiedHeaderSets = new WeakMap<Record<string, string>, Record<string, string>>();
 
 /** A 200's headers (lower-case names) as its 304 gives them; made once per headers object. */

@@ -11,12 +11,18 @@ import { pricedRoute } from './priced.ts';
 
 /** Every route's handler by path, made from its operation. */
 export const HANDLERS: Readonly<Record<string, Handler>> = Object.fromEntries(
-  OPERATIONS.map((operation) => [operation.contract.path, operation.kind === 'free' ? freeRoute(operation) : pricedRoute(operation)]),
+  OPERATIONS.map((operation) => [
+    operation.contract.path,
+    operation.kind === 'free' ? freeRoute(operation) : pricedRoute(operation),
+  ]),
 );
 
 /** The route a near miss (trailing slash, case, doubled slashes, percent-encoding) was meant for. */
 function meant(pathname: string): string | undefined {
-  const normal = decodePath(pathname).toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  const normal = decodePath(pathname)
+    .toLowerCase()
+    .replace(/\/{2,}/g, '/')
+    .replace(/\/+$/, '');
   return Object.hasOwn(HANDLERS, normal) ? normal : undefined;
 }
 

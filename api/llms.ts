@@ -11,7 +11,16 @@ import { LIST_CACHE_HINT } from './mcp/list-cache.ts';
 import { wrapKeyOf } from './mcp/tool-definition.ts';
 import { TEXT_LIMIT_TOKENS } from './text/index.ts';
 import { type QueryParameter, queryParameters } from './openapi.ts';
-import { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import {
+  MCP_PAYMENT_META,
+  MCP_PAYMENT_RESPONSE_META,
+  type PaymentTerms,
+  SCHEMES_SENTENCE,
+  X402_SCHEMES,
+  X402_VERSION,
+  atomicAmount,
+  networkName,
+} from './payment/terms.ts';
 import { readableQuery } from './priced.ts';
 
 export interface LlmsInput {
@@ -35,7 +44,11 @@ export interface SnapshotPage {
 
 /** The /snapshots pages (src/pages/snapshots/), free and for people. */
 export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [
-  { name: 'Monthly snapshots', path: '/snapshots/', note: 'a cited page per month (`/snapshots/YYYY-MM/`, its `figures.csv`)' },
+  {
+    name: 'Monthly snapshots',
+    path: '/snapshots/',
+    note: 'a cited page per month (`/snapshots/YYYY-MM/`, its `figures.csv`)',
+  },
   { name: 'Feed', path: '/snapshots/feed.xml', note: 'Atom' },
 ];
 
@@ -48,7 +61,9 @@ export function exampleQuery(route: RouteContract): string {
   if (!route.params) return '';
   const required = exampleInput(route.params);
   if (Object.keys(required).length) return readableQuery(required);
-  const shown = queryParameters(route.params).filter((p) => !route.exampleParams || route.exampleParams.includes(p.name));
+  const shown = queryParameters(route.params).filter(
+    (p) => !route.exampleParams || route.exampleParams.includes(p.name),
+  );
   return readableQuery(Object.fromEntries(shown.map((p) => [p.name, p.example])));
 }
 
@@ -74,9 +89,15 @@ function parameterWhat(p: QueryParameter): string {
 function parameterNote(p: QueryParameter, route: RouteContract, seen: Map<string, string>): string {
   const schema = p.schema as { default?: unknown; enum?: string[] };
   const values = schema.enum;
-  const facts = [p.required ? 'required' : 'optional', ...(schema.default !== undefined ? [`default ${String(schema.default)}`] : [])];
+  const facts = [
+    p.required ? 'required' : 'optional',
+    ...(schema.default !== undefined ? [`default ${String(schema.default)}`] : []),
+  ];
   // The example, unless the route's example link shows it, it is the default, or the values are listed.
-  const example = p.example !== undefined && !p.required && !values && p.example !== schema.default ? `, e.g. ${String(p.example)}` : '';
+  const example =
+    p.example !== undefined && !p.required && !values && p.example !== schema.default
+      ? `, e.g. ${String(p.example)}`
+      : '';
   const full = `${parameterWhat(p)}${example}`;
   const first = full.length > 30 ? seen.get(`${p.name} ${full}`) : undefined;
   if (!first) seen.set(`${p.name} ${full}`, route.path);
@@ -89,14 +110,20 @@ const priceOf = (route: RouteContract) => (route.priceUsd ? `${route.priceUsd} U
 function exampleCaveat(route: RouteContract, coverage: readonly CoverageItem[]): string | null {
   if (route.path !== '/v1/insurers') return null;
   const ranked = coverage.filter((s) => s.insurer_periods.length);
-  if (!ranked.length) return 'No state has a ranked period yet, so it answers 404 until /v1/coverage lists `insurer_periods`.';
+  if (!ranked.length)
+    return 'No state has a ranked period yet, so it answers 404 until /v1/coverage lists `insurer_periods`.';
   const query = new URLSearchParams(exampleQuery(route));
   const state = coverage.find((s) => s.state === query.get('state'));
   if (state?.insurer_periods.includes(query.get('period')!)) return null;
   return 'The example has no ranking (404): States below lists the ranked periods.';
 }
 
-function routeItem(route: RouteContract, coverage: readonly CoverageItem[], link: (path: string) => string, seen: Map<string, string>): string {
+function routeItem(
+  route: RouteContract,
+  coverage: readonly CoverageItem[],
+  link: (path: string) => string,
+  seen: Map<string, string>,
+): string {
   const params = route.params ? queryParameters(route.params) : [];
   const parts = [
     `${priceOf(route)}.`,
@@ -117,7 +144,8 @@ function toolItem(route: RouteContract, link: (path: string) => string): string 
 }
 
 /** `from..to`; ` to ` between year-to-date periods, which hold `..` themselves (`2024-01..06`). */
-const span = (p: { from: string; to: string }) => (p.from === p.to ? p.from : `${p.from}${p.from.includes('..') ? ' to ' : '..'}${p.to}`);
+const span = (p: { from: string; to: string }) =>
+  p.from === p.to ? p.from : `${p.from}${p.from.includes('..') ? ' to ' : '..'}${p.to}`;
 
 /** The periods /v1/insurers ranks (months and years, ascending): each when a few, else how many and the first and last. */
 const rankedPeriods = (periods: readonly string[]) =>
@@ -126,12 +154,14 @@ const rankedPeriods = (periods: readonly string[]) =>
 /** The premium basis most period types of most states are on: the States section names only the others. */
 function commonBasis(coverage: readonly CoverageItem[]): string | null {
   const counts = new Map<string, number>();
-  for (const state of coverage) for (const p of Object.values(state.period_types)) counts.set(p!.basis, (counts.get(p!.basis) ?? 0) + 1);
+  for (const state of coverage)
+    for (const p of Object.values(state.period_types)) counts.set(p!.basis, (counts.get(p!.basis) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
 }
 
 /** How many periods of a type have figures, the count unit beside it: `(3 periods, policies)`. */
-const periodsNote = (p: { periods: number; count_unit: string | null }) => ` (${p.periods} ${p.periods === 1 ? 'period' : 'periods'}${p.count_unit ? `, ${p.count_unit}` : ''})`;
+const periodsNote = (p: { periods: number; count_unit: string | null }) =>
+  ` (${p.periods} ${p.periods === 1 ? 'period' : 'periods'}${p.count_unit ? `, ${p.count_unit}` : ''})`;
 
 /** One state: its office, then its period types with range, number of periods and count unit, grouped by premium basis (the common one first, unnamed). */
 function stateItem(state: CoverageItem, common: string | null, link: (path: string) => string): string {
@@ -142,7 +172,9 @@ function stateItem(state: CoverageItem, common: string | null, link: (path: stri
     if (!byBasis.has(p.basis)) byBasis.set(p.basis, []);
     byBasis.get(p.basis)!.push(`${type} ${span(p)}${periodsNote(p)}`);
   }
-  const periods = [...byBasis].filter(([, ranges]) => ranges.length).map(([basis, ranges]) => (basis === common ? ranges.join(', ') : `${basis}: ${ranges.join(', ')}`));
+  const periods = [...byBasis]
+    .filter(([, ranges]) => ranges.length)
+    .map(([basis, ranges]) => (basis === common ? ranges.join(', ') : `${basis}: ${ranges.join(', ')}`));
   const extras = [
     ...(state.capabilities.has_county_data ? ['county data'] : []),
     ...(state.insurer_periods.length ? [`insurer rankings ${rankedPeriods(state.insurer_periods)}`] : []),
@@ -160,7 +192,9 @@ export function llmsText({ site, coverage, terms, snapshots = SNAPSHOT_PAGES }: 
   const example = priced[0];
   const network = `${terms.network} (${networkName(terms.network)})`;
   const asset = `${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} decimals)`;
-  const amounts = [...new Set(priced.map((r) => r.priceUsd!))].map((usd) => `${usd} USD = ${atomicAmount(usd, terms)}`).join(', ');
+  const amounts = [...new Set(priced.map((r) => r.priceUsd!))]
+    .map((usd) => `${usd} USD = ${atomicAmount(usd, terms)}`)
+    .join(', ');
 
   const out = [
     '# Surplus Lines Market Data API',

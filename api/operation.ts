@@ -47,7 +47,8 @@ type ParamsOf<P extends z.ZodObject | null> = P extends z.ZodObject ? z.infer<P>
 
 /** The route's contract must be priced or free as its operation says. */
 function checked<P extends z.ZodObject | null>(contract: RouteContract<P>, priced: boolean): RouteContract<P> {
-  if (Boolean(contract.priceUsd) !== priced) throw new Error(`${contract.path} is not a ${priced ? 'priced' : 'free'} route of the contract`);
+  if (Boolean(contract.priceUsd) !== priced)
+    throw new Error(`${contract.path} is not a ${priced ? 'priced' : 'free'} route of the contract`);
   return contract;
 }
 
@@ -55,14 +56,39 @@ export const freeOperation = <P extends z.ZodObject | null>(
   contract: RouteContract<P>,
   body: (params: ParamsOf<P>) => Uint8Array<ArrayBuffer>,
   { csv, text }: { csv?: (params: ParamsOf<P>) => CsvAnswer; text?: TextRenderer } = {},
-): FreeOperation => ({ kind: 'free', contract: checked(contract, false), params: contract.params, body, csv, text }) as unknown as FreeOperation;
+): FreeOperation =>
+  ({
+    kind: 'free',
+    contract: checked(contract, false),
+    params: contract.params,
+    body,
+    csv,
+    text,
+  }) as unknown as FreeOperation;
 
 export const pricedOperation = <P extends z.ZodObject, B>(
   contract: RouteContract<P>,
   prepare: (params: z.infer<P>) => () => B,
   { csv, text }: { csv?: (body: B, params: z.infer<P>) => CsvAnswer; text?: TextRenderer } = {},
-): PricedOperation => ({ kind: 'priced', contract: checked(contract, true), params: contract.params, prepare, csv, text }) as unknown as PricedOperation;
+): PricedOperation =>
+  ({
+    kind: 'priced',
+    contract: checked(contract, true),
+    params: contract.params,
+    prepare,
+    csv,
+    text,
+  }) as unknown as PricedOperation;
 
 /** A priced route whose answer is a file the build wrote (the bulk downloads), served as the contract's `download` says. */
-export const pricedFileOperation = <P extends z.ZodObject>(contract: RouteContract<P>, file: () => ComputedAnswer): PricedOperation =>
-  ({ kind: 'priced', contract: checked(contract, true), params: contract.params, prepare: () => () => null, file }) as unknown as PricedOperation;
+export const pricedFileOperation = <P extends z.ZodObject>(
+  contract: RouteContract<P>,
+  file: () => ComputedAnswer,
+): PricedOperation =>
+  ({
+    kind: 'priced',
+    contract: checked(contract, true),
+    params: contract.params,
+    prepare: () => () => null,
+    file,
+  }) as unknown as PricedOperation;

@@ -18,7 +18,9 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
 }
 
 export const unknownParameter = (name: string, allowed: readonly string[]) =>
-  invalidRequest(`unknown parameter ${echo(name)}: ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
+  invalidRequest(
+    `unknown parameter ${echo(name)}: ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`,
+  );
 
 /** Checks parameter values (as a query string gives them: text) with a route's schema; errors name the parameter and what was expected. */
 export function parseValues<S extends z.ZodObject>(values: Record<string, string>, schema: S): z.infer<S> {

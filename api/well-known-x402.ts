@@ -23,7 +23,14 @@ import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.t
 import { type Handler, route } from './http.ts';
 import { freeJson } from './responses.ts';
 import { exampleInput } from './json-schemas.ts';
-import { type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import {
+  type PaymentTerms,
+  SCHEMES_SENTENCE,
+  X402_SCHEMES,
+  X402_VERSION,
+  atomicAmount,
+  networkName,
+} from './payment/terms.ts';
 import { readableQuery } from './priced.ts';
 
 export const WELL_KNOWN_X402_PATH = '/.well-known/x402';
@@ -55,13 +62,17 @@ export function wellKnownX402(site: URL | string, terms: PaymentTerms): WellKnow
     `Free routes, the same routes as MCP tools (${link('/mcp')}) and the data caveats: ${link('/llms.txt')}.`,
     '',
     'Resources (method, URL: price):',
-    ...routes.map((r) => `- GET ${link(resourcePath(r))}: ${r.priceUsd} USD (${atomicAmount(r.priceUsd!, terms)} atomic units). ${r.summary}.`),
+    ...routes.map(
+      (r) =>
+        `- GET ${link(resourcePath(r))}: ${r.priceUsd} USD (${atomicAmount(r.priceUsd!, terms)} atomic units). ${r.summary}.`,
+    ),
   ].join('\n');
   return { version: 1, resources: routes.map((r) => link(resourcePath(r))), instructions };
 }
 
 /** The document's bytes: 2-space JSON with a final newline. */
-export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): string => `${JSON.stringify(wellKnownX402(site, terms), null, 2)}\n`;
+export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): string =>
+  `${JSON.stringify(wellKnownX402(site, terms), null, 2)}\n`;
 
 /**
  * The route's handler: the document as a free answer (GET and HEAD; OPTIONS is the CORS preflight; any
@@ -69,5 +80,7 @@ export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): stri
  */
 export function wellKnownX402Handler(site: URL | string, terms: () => PaymentTerms): Handler {
   let body: Uint8Array<ArrayBuffer> | undefined;
-  return route(() => freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())) as Uint8Array<ArrayBuffer>)));
+  return route(() =>
+    freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())) as Uint8Array<ArrayBuffer>)),
+  );
 }

@@ -34,7 +34,11 @@ function run<T>(script: string, env: Record<string, string> = {}, nodeFlags: str
   const out = join(tmp, `${script.replace(/\W/g, '_')}.json`);
   console.log(`\n=== ${script} ===`);
   const t = performance.now();
-  execFileSync(process.execPath, [...nodeFlags, join(ROOT, 'bench', script)], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env, BENCH_JSON: out } });
+  execFileSync(process.execPath, [...nodeFlags, join(ROOT, 'bench', script)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...env, BENCH_JSON: out },
+  });
   console.log(`(${script}: ${((performance.now() - t) / 1000).toFixed(0)} s)`);
   return JSON.parse(readFileSync(out, 'utf8')) as T;
 }
@@ -60,7 +64,6 @@ const timed = (f: () => void) => {
   return performance.now() - t;
 };
 
-
 /**
  * A throughput goal's line; for a miss, what was measured about its cause: the spread of the rounds'
  * ratios, how much the ceiling itself varied from round to round (the host slowing the machine), and
@@ -71,7 +74,10 @@ function apiGoal(r: ApiResult, goal: number): string {
   if (r.met) return `Met: ${line}`;
   const [low, high] = [Math.min(...r.rounds), Math.max(...r.rounds)];
   const [slow, fast] = [Math.min(...r.ceilingRounds), Math.max(...r.ceilingRounds)];
-  const cpu = r.cpuUsPerRequest !== null && r.ceilingCpuUsPerRequest !== null ? ` CPU per request: ${r.cpuUsPerRequest.toFixed(0)} µs against the ceiling's ${r.ceilingCpuUsPerRequest.toFixed(0)} µs (${(r.cpuUsPerRequest / r.ceilingCpuUsPerRequest).toFixed(2)}×).` : '';
+  const cpu =
+    r.cpuUsPerRequest !== null && r.ceilingCpuUsPerRequest !== null
+      ? ` CPU per request: ${r.cpuUsPerRequest.toFixed(0)} µs against the ceiling's ${r.ceilingCpuUsPerRequest.toFixed(0)} µs (${(r.cpuUsPerRequest / r.ceilingCpuUsPerRequest).toFixed(2)}×).`
+      : '';
   return (
     `**Missed**: ${line} Measured: the rounds' ratios ran from ${low.toFixed(2)} to ${high.toFixed(2)}${high >= goal ? ', on both sides of the goal' : ''}; ` +
     `the ceiling itself answered from ${slow.toFixed(0)} to ${fast.toFixed(0)} req/s from round to round (${(fast / slow).toFixed(2)}× apart on identical work).${cpu}`
@@ -84,14 +90,18 @@ try {
   console.log('=== builds (real data) ===');
   const shards = join(tmp, 'shards');
   const ingestMs = timed(() => buildShards(REAL_DATA, shards));
-  const nodeBuildMs = timed(() => astroBuild({ ASTRO_OUT_DIR: join(tmp, 'dist-node'), DEPLOY_TARGET: 'node', SHARDS_DIR: shards }));
+  const nodeBuildMs = timed(() =>
+    astroBuild({ ASTRO_OUT_DIR: join(tmp, 'dist-node'), DEPLOY_TARGET: 'node', SHARDS_DIR: shards }),
+  );
   // The Vercel build packs shards/ (the folder it names) into the function, as `npm run build:vercel` does.
   buildShards(REAL_DATA, join(ROOT, 'shards'));
   const vercelBuildMs = timed(() => astroBuild({ ASTRO_OUT_DIR: join(tmp, 'dist-vercel'), DEPLOY_TARGET: 'vercel' }));
   const output = join(ROOT, '.vercel', 'output');
   const fn = sizeOf(join(output, 'functions', '_render.func'));
   const staticFiles = sizeOf(join(output, 'static'));
-  console.log(`ingest ${seconds(ingestMs)}, astro build (node) ${seconds(nodeBuildMs)}, (vercel) ${seconds(vercelBuildMs)}; function ${mib(fn.bytes)} in ${fn.files} files`);
+  console.log(
+    `ingest ${seconds(ingestMs)}, astro build (node) ${seconds(nodeBuildMs)}, (vercel) ${seconds(vercelBuildMs)}; function ${mib(fn.bytes)} in ${fn.files} files`,
+  );
 
   // The Vercel function just built, imported cold (bench/cold.ts builds nothing when .vercel/output exists).
   const cold = run<ColdResult>('cold.ts');
@@ -106,7 +116,10 @@ try {
   const goals: string[] = [];
   const md: string[] = [];
   md.push('# Benchmarks', '');
-  md.push(`Written by \`npm run bench\` (bench/all.ts) on ${started.toISOString().slice(0, 10)}; do not edit by hand.`, '');
+  md.push(
+    `Written by \`npm run bench\` (bench/all.ts) on ${started.toISOString().slice(0, 10)}; do not edit by hand.`,
+    '',
+  );
   md.push(
     `- **Commit:** \`${commit}\`${dirty ? ' **with uncommitted changes**' : ' (clean working tree)'}`,
     `- **Machine:** ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${mib(totalmem()).replace(' MiB', '')} MiB RAM, ${osType()} ${release()}`,
@@ -123,7 +136,10 @@ try {
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   );
   for (const r of api.results) {
-    const goal = r.goal === null ? 'none set' : `≥ ${r.goal.toFixed(2)}×${r.p99Goal === false ? '' : ', p99 ≤ 2× ceiling'}: **${r.met ? 'met' : 'missed'}**`;
+    const goal =
+      r.goal === null
+        ? 'none set'
+        : `≥ ${r.goal.toFixed(2)}×${r.p99Goal === false ? '' : ', p99 ≤ 2× ceiling'}: **${r.met ? 'met' : 'missed'}**`;
     md.push(
       `| ${r.connections} | ${r.label} | ${r.bytes} | ${r.reqs.toFixed(0)} | ${r.ceilingReqs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ${r.p50} | ${r.p99} | ${r.ceilingP99} | ${r.cpuUsPerRequest?.toFixed(0) ?? '-'} | ${r.ceilingCpuUsPerRequest?.toFixed(0) ?? '-'} | ${r.rounds.map((x) => x.toFixed(2)).join(', ')} | ${goal} |`,
     );
@@ -138,10 +154,18 @@ try {
     '| request | n | median | p99 | mean |',
     '|---|---:|---:|---:|---:|',
   );
-  for (const r of x402.rows) md.push(`| ${r.label} | ${r.n} | ${r.median.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.mean.toFixed(1)} |`);
+  for (const r of x402.rows)
+    md.push(`| ${r.label} | ${r.n} | ${r.median.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.mean.toFixed(1)} |`);
   const routes = Object.keys(x402.parts);
-  md.push('', `Parts of a paid request (median ms of each part; medians need not add up):`, '', `| part | ${routes.join(' | ')} |`, `|---|${routes.map(() => '---:').join('|')}|`);
-  for (const part of Object.keys(x402.parts[routes[0]])) md.push(`| ${part} | ${routes.map((r) => x402.parts[r][part].toFixed(1)).join(' | ')} |`);
+  md.push(
+    '',
+    `Parts of a paid request (median ms of each part; medians need not add up):`,
+    '',
+    `| part | ${routes.join(' | ')} |`,
+    `|---|${routes.map(() => '---:').join('|')}|`,
+  );
+  for (const part of Object.keys(x402.parts[routes[0]]))
+    md.push(`| ${part} | ${routes.map((r) => x402.parts[r][part].toFixed(1)).join(' | ')} |`);
   md.push(
     '',
     `The gate's own work, in process (no socket, median of 500): a 402 challenge ${x402.own.challenge.toFixed(3)} ms; a paid request with a MOCK facilitator answering at once ${x402.own.paid.toFixed(3)} ms, against ${x402.own.off.toFixed(3)} ms for the same answer with the gate off (priced answers are kept once computed, api/priced.ts): the gate's own part of a paid request is ${(x402.own.paid - x402.own.off).toFixed(3)} ms. The paid path makes no separate verify call: the rest of "paid request → 200 headers", beyond settle, is the facilitator's one HTTP call and the sockets.`,
@@ -163,7 +187,10 @@ try {
       '',
       '| request | n | median | p99 | mean | server CPU a request |',
       '|---|---:|---:|---:|---:|---:|',
-      ...c.rows.map((r) => `| ${r.label} | ${r.n} | ${r.median.toFixed(2)} | ${r.p99.toFixed(1)} | ${r.mean.toFixed(2)} | ${r.serverCpuMs === null ? '-' : r.serverCpuMs.toFixed(2)} |`),
+      ...c.rows.map(
+        (r) =>
+          `| ${r.label} | ${r.n} | ${r.median.toFixed(2)} | ${r.p99.toFixed(1)} | ${r.mean.toFixed(2)} | ${r.serverCpuMs === null ? '-' : r.serverCpuMs.toFixed(2)} |`,
+      ),
       '',
       `Voucher-paid − gate off: ${c.voucherMinusOff.toFixed(2)} ms, of which ${(challenge.median - off.median).toFixed(2)} ms is the gate-on server's path for a guarded request against the raw front's kept bytes (402 only − gate off) and ${(voucher.median - challenge.median).toFixed(2)} ms the payment and the answer (voucher-paid − 402 only). Exact-paid − gate off: ${c.exactMinusOff.toFixed(2)} ms.`,
       '',
@@ -191,14 +218,14 @@ try {
       '|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${p.calls} | ${p.seconds.toFixed(2)} s | ${p.reqPerSec.toFixed(0)} | ${p.median.toFixed(1)} | ${p.p99.toFixed(1)} | ${p.errors} | ${p.doubleCharges} | ${p.facilitatorCalls} |`,
       '',
-      `The gate-on server stopped with SIGTERM claims what it holds: the payee gained ${c.payee.gained} on chain, against ${c.payee.expected} charged in the run (${c.payee.vouchersCharged} channel charges, deposit calls included, and ${c.payee.exactPaid} exact payments); the server's journal, read after it stopped, holds ${c.payee.journalCharged} charged${c.payee.journalAgrees ? ', all of it claimed' : ', NOT all of it claimed or not the receipts\' total'}.`,
+      `The gate-on server stopped with SIGTERM claims what it holds: the payee gained ${c.payee.gained} on chain, against ${c.payee.expected} charged in the run (${c.payee.vouchersCharged} channel charges, deposit calls included, and ${c.payee.exactPaid} exact payments); the server's journal, read after it stopped, holds ${c.payee.journalCharged} charged${c.payee.journalAgrees ? ', all of it claimed' : ", NOT all of it claimed or not the receipts' total"}.`,
       '',
     );
     const g = c.goal;
     goals.push(
       `${sig.met ? 'Met' : '**Missed**'}: the voucher's signature check (the project's voucher check, timed alone) ${sig.median.toFixed(4)} ms, median of ${sig.n.toLocaleString('en-US')} calls each on its own voucher (p99 ${sig.p99.toFixed(4)} ms; goal ≤ ${sig.goalMs} ms).`,
       `${g.met ? 'Met' : '**Missed**'}: a voucher-paid request ${voucher.median.toFixed(2)} ms against ${off.median.toFixed(2)} ms for the same request with the gate off (median of ${c.vouchers}, over HTTP, one run): ${g.diff < 0 ? '−' : '+'}${Math.abs(g.diff).toFixed(2)} ms (goal ≤ ${g.bound} ms).`,
-      `${p.errors === 0 && p.doubleCharges === 0 && c.payee.exact && c.payee.journalAgrees ? 'Met' : '**Missed**'}: ${p.payers} payers in parallel on their own channels, ${p.callsEach} calls each after their deposits: ${p.errors} errors, ${p.doubleCharges} double charges; the payee gained ${c.payee.gained} on chain, ${c.payee.exact ? 'exactly' : 'NOT'} the ${c.payee.expected} charged in the run${c.payee.journalAgrees ? '' : ' (the server\'s journal disagrees with the receipts)'}.`,
+      `${p.errors === 0 && p.doubleCharges === 0 && c.payee.exact && c.payee.journalAgrees ? 'Met' : '**Missed**'}: ${p.payers} payers in parallel on their own channels, ${p.callsEach} calls each after their deposits: ${p.errors} errors, ${p.doubleCharges} double charges; the payee gained ${c.payee.gained} on chain, ${c.payee.exact ? 'exactly' : 'NOT'} the ${c.payee.expected} charged in the run${c.payee.journalAgrees ? '' : " (the server's journal disagrees with the receipts)"}.`,
     );
   }
 
@@ -218,7 +245,9 @@ try {
       '',
       '| transaction | n | gas, first | gas, typical | calldata bytes | USD, typical (example) |',
       '|---|---:|---:|---:|---:|---:|',
-      ...gas.transactions.map((t) => `| ${t.label} | ${t.n} | ${int(t.first)} | ${int(t.typical)} | ${t.calldata} | ${usd(t.typical)} |`),
+      ...gas.transactions.map(
+        (t) => `| ${t.label} | ${t.n} | ${int(t.first)} | ${int(t.typical)} | ${t.calldata} | ${usd(t.typical)} |`,
+      ),
       '',
       `Gas per paid answer: exact is one settlement an answer; a channel is its deposit + its share of one claim transaction of 1, 10 or 100 channels + its share of the settle after that claim, over the answers it paid (the deposit call's answer counted); "+ refund" adds a cooperative refund of each channel's rest. Claims measured on channels with ${gas.vouchersPerChannel} vouchers each (a claim carries a channel's latest voucher only).`,
       '',
@@ -233,9 +262,16 @@ try {
   }
 
   md.push('## Ingest', '');
-  md.push('Each corpus built in its own process (peak memory is that corpus\'s alone). SYNTHETIC corpora are generated for the benchmark and labelled so.', '', '| corpus | figures | time | ms per 1,000 figures | peak RSS | shard files | shard bytes |', '|---|---:|---:|---:|---:|---:|---:|');
+  md.push(
+    "Each corpus built in its own process (peak memory is that corpus's alone). SYNTHETIC corpora are generated for the benchmark and labelled so.",
+    '',
+    '| corpus | figures | time | ms per 1,000 figures | peak RSS | shard files | shard bytes |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  );
   for (const c of ingest.corpora)
-    md.push(`| ${c.label} | ${c.figures.toLocaleString('en-US')} | ${seconds(c.ms)} | ${c.msPer1k.toFixed(3)} | ${c.peakRssMiB.toFixed(0)} MiB | ${c.files} | ${mib(c.bytes)} |`);
+    md.push(
+      `| ${c.label} | ${c.figures.toLocaleString('en-US')} | ${seconds(c.ms)} | ${c.msPer1k.toFixed(3)} | ${c.peakRssMiB.toFixed(0)} MiB | ${c.files} | ${mib(c.bytes)} |`,
+    );
   const synthetic = ingest.corpora.filter((c) => /SYNTHETIC/.test(c.label));
   if (synthetic.length >= 2) {
     const [small, large] = [synthetic[0], synthetic.at(-1)!];
@@ -267,25 +303,33 @@ try {
     '',
     '| what | median | min | max |',
     '|---|---:|---:|---:|',
-    ...([
-      ['import of the entry', cold.importMs],
-      ['fresh process, spawn to exit', cold.processMs],
-      ['first answer: free route (`/v1/coverage`)', cold.firstMs.free],
-      ['first answer: priced route, gate off (`/v1/premium?state=TX`)', cold.firstMs.priced],
-      ['first answer: MCP `tools/list` (loads the MCP SDK)', cold.firstMs.mcp],
-    ] as const).map(([what, s]) => `| ${what} | ${s.median.toFixed(1)} | ${s.min.toFixed(1)} | ${s.max.toFixed(1)} |`),
+    ...(
+      [
+        ['import of the entry', cold.importMs],
+        ['fresh process, spawn to exit', cold.processMs],
+        ['first answer: free route (`/v1/coverage`)', cold.firstMs.free],
+        ['first answer: priced route, gate off (`/v1/premium?state=TX`)', cold.firstMs.priced],
+        ['first answer: MCP `tools/list` (loads the MCP SDK)', cold.firstMs.mcp],
+      ] as const
+    ).map(([what, s]) => `| ${what} | ${s.median.toFixed(1)} | ${s.min.toFixed(1)} | ${s.max.toFixed(1)} |`),
     '',
     `Function size: ${cold.size.bytes.toLocaleString('en-US')} bytes (${mib(cold.size.bytes)}) in ${cold.size.files} files, of which node_modules ${mib(cold.size.nodeModulesBytes)} in ${cold.size.nodeModulesFiles} files and shards ${mib(cold.size.shardsBytes)}.`,
     '',
   );
-  goals.push(`${cold.met ? 'Met' : '**Missed**'}: the Vercel function's entry imported in ${cold.importMs.median.toFixed(1)} ms (median of ${cold.runs} fresh processes; goal ≤ ${cold.goalMs} ms).`);
+  goals.push(
+    `${cold.met ? 'Met' : '**Missed**'}: the Vercel function's entry imported in ${cold.importMs.median.toFixed(1)} ms (median of ${cold.runs} fresh processes; goal ≤ ${cold.goalMs} ms).`,
+  );
 
   md.push('## Snapshot pages', '');
   md.push(
     `HTML plus CSS, uncompressed (budget ${kib(pages.budget)} a page): \`/\` ${kib(pages.home)}, \`/snapshots/\` ${kib(pages.index)}; ${pages.months.count} month pages: smallest ${kib(pages.months.smallest)}, median ${kib(pages.months.median)}, largest ${kib(pages.months.largest)} (\`${pages.months.largestPath}\`).`,
     '',
   );
-  goals.push(pages.over.length ? `**Missed**: page weight budget, over it: ${pages.over.join(', ')}.` : `Met: every snapshot page under ${kib(pages.budget)}.`);
+  goals.push(
+    pages.over.length
+      ? `**Missed**: page weight budget, over it: ${pages.over.join(', ')}.`
+      : `Met: every snapshot page under ${kib(pages.budget)}.`,
+  );
 
   md.push('## Goals', '', ...goals.map((g) => `- ${g}`), '');
   mkdirSync(join(ROOT, 'docs'), { recursive: true });

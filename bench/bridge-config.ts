@@ -40,13 +40,21 @@ export const SUMMARY: Call = { tool: TOOL, args: ARGS, price: PRICE };
  * A priced tool of another price, alternated with SUMMARY: two offers paid from one channel, each call's voucher for
  * another amount than the last one's (signed in the call, as every paid call's is).
  */
-export const OTHER: Call = { tool: 'compare_states', args: { states: 'FL,TX', granularity: 'year' }, price: priceOf('compare_states') };
-if (OTHER.price === PRICE) throw new Error(`${OTHER.tool} and ${TOOL} have the same price: alternating them would not alternate prices`);
+export const OTHER: Call = {
+  tool: 'compare_states',
+  args: { states: 'FL,TX', granularity: 'year' },
+  price: priceOf('compare_states'),
+};
+if (OTHER.price === PRICE)
+  throw new Error(`${OTHER.tool} and ${TOOL} have the same price: alternating them would not alternate prices`);
 /** The alternating calls, in the order each bridge makes them. */
 export const ALTERNATING: readonly Call[] = [SUMMARY, OTHER];
 
 /** The bridge's note after a voucher-paid call's figures (bridge/tool-calls.mjs): the price, from the channel, no deposit. */
-export const voucherNote = (price: bigint) => new RegExp(`^paid ${formatUsd(price).replace('.', '\\.')} USD from the prepaid channel; \\d+\\.\\d{2} of the \\d+\\.\\d{2} USD budget spent$`);
+export const voucherNote = (price: bigint) =>
+  new RegExp(
+    `^paid ${formatUsd(price).replace('.', '\\.')} USD from the prepaid channel; \\d+\\.\\d{2} of the \\d+\\.\\d{2} USD budget spent$`,
+  );
 
 /**
  * Every paying payer's budget and largest deposit, in USD: the most any of them spends (so that its first call's

@@ -76,7 +76,10 @@ export interface GoalCall {
 const ms = (x: number, digits = 2) => x.toFixed(digits);
 const signed = (x: number, digits = 2) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
 const cpu = (x: number | null) => (x === null ? '-' : ms(x));
-const sizes = (parts: Record<string, number>) => Object.entries(parts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+const sizes = (parts: Record<string, number>) =>
+  Object.entries(parts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ') || 'none';
 
 /** A row by its key. */
 function rowOf(rows: Row[], key: string): Row {
@@ -97,7 +100,13 @@ const said = (c: GoalCall) => `${c.tool} ${c.how}`;
 
 export function goalOf(rows: Row[]): BridgeResult['goal'] {
   const [paid, off] = [rowOf(rows, 'bridgePaid'), rowOf(rows, 'bridgeOff')];
-  const repeated: GoalCall = { tool: SUMMARY.tool, how: 'repeated', paid: paid.median, off: off.median, diff: paid.median - off.median };
+  const repeated: GoalCall = {
+    tool: SUMMARY.tool,
+    how: 'repeated',
+    paid: paid.median,
+    off: off.median,
+    diff: paid.median - off.median,
+  };
   const alternating = rows
     .filter((r) => r.key.startsWith('bridgePaidAlt:'))
     .map((r): GoalCall => {
@@ -120,14 +129,37 @@ function parts(b: BridgeResult) {
   const payment = row('directPaid') - row('directSdk');
   const sdkPath = row('directSdk') - row('directOff');
   const otherSdkPath = row(`directSdk:${other}`) - row(`directOff:${other}`);
-  const column = (bridge: number, sdk: number, own: number, loop: number | null) => ({ bridge, server: sdk + payment, sdk, payment, own, loop, rest: bridge - sdk - payment - own });
+  const column = (bridge: number, sdk: number, own: number, loop: number | null) => ({
+    bridge,
+    server: sdk + payment,
+    sdk,
+    payment,
+    own,
+    loop,
+    rest: bridge - sdk - payment - own,
+  });
   return {
     tool,
     other,
     columns: [
-      column(row('bridgePaid') - row('bridgeOff'), sdkPath, row('ownPaid') - row('ownOff'), stepOf(b, '1').median - stepOf(b, '2').median),
-      column(row(`bridgePaidAlt:${tool}`) - row(`bridgeOffAlt:${tool}`), sdkPath, row(`ownAlt:${tool}`) - row('ownOff'), null),
-      column(row(`bridgePaidAlt:${other}`) - row(`bridgeOffAlt:${other}`), otherSdkPath, row(`ownAlt:${other}`) - row('ownOff'), null),
+      column(
+        row('bridgePaid') - row('bridgeOff'),
+        sdkPath,
+        row('ownPaid') - row('ownOff'),
+        stepOf(b, '1').median - stepOf(b, '2').median,
+      ),
+      column(
+        row(`bridgePaidAlt:${tool}`) - row(`bridgeOffAlt:${tool}`),
+        sdkPath,
+        row(`ownAlt:${tool}`) - row('ownOff'),
+        null,
+      ),
+      column(
+        row(`bridgePaidAlt:${other}`) - row(`bridgeOffAlt:${other}`),
+        otherSdkPath,
+        row(`ownAlt:${other}`) - row('ownOff'),
+        null,
+      ),
     ],
     noise: row('directPaid') - row('directPaidAgain'),
     hop: row('bridgeOff') - row('directOff'),
@@ -141,7 +173,8 @@ function parts(b: BridgeResult) {
 function breakdown(b: BridgeResult): string[] {
   const p = parts(b);
   const cell = (x: number | null, digits = 2) => (x === null ? '-' : signed(x, digits)).padStart(16);
-  const line = (what: string, pick: (c: (typeof p.columns)[number]) => number | null, digits = 2) => `  ${what.padEnd(78)}${p.columns.map((c) => cell(pick(c), digits)).join('')}`;
+  const line = (what: string, pick: (c: (typeof p.columns)[number]) => number | null, digits = 2) =>
+    `  ${what.padEnd(78)}${p.columns.map((c) => cell(pick(c), digits)).join('')}`;
   const cpuOf = (key: string) => cpu(rowOf(b.rows, key).bridgeCpuMs);
   return [
     `where voucher-paid − gate off through the bridge goes (medians of ${b.calls}; ms; every paid call signing its voucher in the call):`,
@@ -177,10 +210,16 @@ function backToBackText(b: BridgeResult): string {
 /** The rounds' table, the goal's measurements, the calls in a row, the sizes, the steps and where the time goes. */
 export function printBridge(b: BridgeResult): void {
   const width = Math.max(...b.rows.map((r) => r.label.length));
-  console.log(`\n${'call'.padEnd(width)} ${'n'.padStart(4)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(7)} ${'mean ms'.padStart(8)} ${'bridge CPU'.padStart(10)} ${'server CPU'.padStart(10)}`);
+  console.log(
+    `\n${'call'.padEnd(width)} ${'n'.padStart(4)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(7)} ${'mean ms'.padStart(8)} ${'bridge CPU'.padStart(10)} ${'server CPU'.padStart(10)}`,
+  );
   for (const r of b.rows)
-    console.log(`${r.label.padEnd(width)} ${String(r.n).padStart(4)} ${ms(r.median).padStart(10)} ${ms(r.p99, 1).padStart(7)} ${ms(r.mean).padStart(8)} ${cpu(r.bridgeCpuMs).padStart(10)} ${cpu(r.serverCpuMs).padStart(10)}`);
-  console.log("bridge CPU, server CPU: ms of the bridge's and the answering server's own CPU per call (user + system, from /proc, a mean in 10 ms ticks). p99 is the nearest rank.");
+    console.log(
+      `${r.label.padEnd(width)} ${String(r.n).padStart(4)} ${ms(r.median).padStart(10)} ${ms(r.p99, 1).padStart(7)} ${ms(r.mean).padStart(8)} ${cpu(r.bridgeCpuMs).padStart(10)} ${cpu(r.serverCpuMs).padStart(10)}`,
+    );
+  console.log(
+    "bridge CPU, server CPU: ms of the bridge's and the answering server's own CPU per call (user + system, from /proc, a mean in 10 ms ticks). p99 is the nearest rank.",
+  );
   const g = b.goal;
   console.log(`\nvoucher-paid − gate off through the bridge, medians of ${b.calls}:`);
   for (const c of g.calls) console.log(`  ${said(c)}: ${ms(c.paid)} against ${ms(c.off)} ms: ${signed(c.diff)} ms`);
@@ -190,11 +229,18 @@ export function printBridge(b: BridgeResult): void {
     `\nsize sent over HTTP (one call, as the SDK client the bridge uses sends it): a paid tools/call ${bytes.paidRequest} bytes (its x402 payment ${bytes.payment} bytes) against ${bytes.offRequest} bytes gate off; ` +
       `the answer ${bytes.paidAnswer} bytes paid (with its receipt) against ${bytes.offAnswer} bytes`,
   );
-  console.log(`  the payment's members, JSON bytes: ${sizes(bytes.paymentParts)}; its extensions: ${sizes(bytes.extensions)}`);
-  console.log(`\nstep by step, in this process (no stdio, no socket; median of ${b.steps[0].n} each, interleaved, the lock drained before each; ms elapsed, and this process's CPU a run):`);
+  console.log(
+    `  the payment's members, JSON bytes: ${sizes(bytes.paymentParts)}; its extensions: ${sizes(bytes.extensions)}`,
+  );
+  console.log(
+    `\nstep by step, in this process (no stdio, no socket; median of ${b.steps[0].n} each, interleaved, the lock drained before each; ms elapsed, and this process's CPU a run):`,
+  );
   const stepWidth = Math.max(...b.steps.map((s) => s.step.length));
   console.log(`${'step'.padEnd(stepWidth)}  ${'median'.padStart(7)} ${'mean'.padStart(7)} ${'CPU mean'.padStart(8)}`);
-  for (const s of b.steps) console.log(`${s.step.padEnd(stepWidth)}  ${ms(s.median, 3).padStart(7)} ${ms(s.mean, 3).padStart(7)} ${ms(s.cpuMean, 3).padStart(8)}`);
+  for (const s of b.steps)
+    console.log(
+      `${s.step.padEnd(stepWidth)}  ${ms(s.median, 3).padStart(7)} ${ms(s.mean, 3).padStart(7)} ${ms(s.cpuMean, 3).padStart(8)}`,
+    );
   console.log('');
   for (const l of breakdown(b)) console.log(l);
   console.log(`\n${goalLine(b, false)}`);
@@ -223,7 +269,10 @@ export function bridgeSection(b: BridgeResult): { md: string[]; goal: string } {
     '',
     '| call | n | median | p99 | mean | bridge CPU a call | server CPU a call |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...b.rows.map((r) => `| ${r.label} | ${r.n} | ${ms(r.median)} | ${ms(r.p99, 1)} | ${ms(r.mean)} | ${cpu(r.bridgeCpuMs)} | ${cpu(r.serverCpuMs)} |`),
+    ...b.rows.map(
+      (r) =>
+        `| ${r.label} | ${r.n} | ${ms(r.median)} | ${ms(r.p99, 1)} | ${ms(r.mean)} | ${cpu(r.bridgeCpuMs)} | ${cpu(r.serverCpuMs)} |`,
+    ),
     '',
     `Voucher-paid − gate off through the bridge, medians, every paid call signing its voucher in the call: ${b.goal.calls.map((c) => `${signed(c.diff)} ms for \`${c.tool}\` ${c.how}`).join(', ')}.`,
     '',

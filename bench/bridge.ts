@@ -41,7 +41,8 @@ import { formatUsd } from '../bridge/usd.mjs';
 const { tmp, dist, stops, cleanup } = benchRun('bridge');
 
 try {
-  if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_BRIDGE_CALLS must be a whole number of calls ≥ 1, got '${process.env.BENCH_BRIDGE_CALLS}'`);
+  if (!(Number.isInteger(N) && N >= 1))
+    throw new Error(`BENCH_BRIDGE_CALLS must be a whole number of calls ≥ 1, got '${process.env.BENCH_BRIDGE_CALLS}'`);
   const { shards, entry } = paidBenchStart(tmp, dist);
   const servers = await startServers(entry, shards, tmp, stops);
   const { chain, on, off } = servers;
@@ -54,7 +55,9 @@ try {
   const refs: References = new Map();
   for (const c of [SUMMARY, OTHER]) {
     refs.set(c.tool, await referenceOf(directOff.client, c));
-    console.log(`${c.tool} ${JSON.stringify(c.args)}: the gate-off answer is ${refs.get(c.tool)!.bytes} bytes as a tool result`);
+    console.log(
+      `${c.tool} ${JSON.stringify(c.args)}: the gate-off answer is ${refs.get(c.tool)!.bytes} bytes as a tool result`,
+    );
   }
   const ref = refs.get(SUMMARY.tool)!;
   const otherTerms = await termsFor(directPaid.client, OTHER);
@@ -72,29 +75,58 @@ try {
     stops.push(() => bridge.client.close());
     return bridge;
   };
-  const [bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt] = [await paidBridge('bridge-paid'), await offBridge('bridge-off'), await paidBridge('bridge-paid-alt'), await offBridge('bridge-off-alt')];
+  const [bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt] = [
+    await paidBridge('bridge-paid'),
+    await offBridge('bridge-off'),
+    await paidBridge('bridge-paid-alt'),
+    await offBridge('bridge-off-alt'),
+  ];
   const depositTransaction = await openBridgeChannel(bridgePaid, ref);
   const altDeposit = await openBridgeChannel(bridgePaidAlt, ref);
   const payer = await directPayer(directPaid.client, SUMMARY.tool, SUMMARY.args, chain, `${on.base}/mcp`, tmp);
-  if (payer.requirement.amount !== String(SUMMARY.price)) throw new Error(`the gate-on server asks ${payer.requirement.amount} for ${SUMMARY.tool}, not ${SUMMARY.price}`);
-  console.log(`the two paid bridges and the direct payer each opened a channel with one deposit (the bridges': transactions ${depositTransaction}, ${altDeposit}); from here on, vouchers only`);
+  if (payer.requirement.amount !== String(SUMMARY.price))
+    throw new Error(`the gate-on server asks ${payer.requirement.amount} for ${SUMMARY.tool}, not ${SUMMARY.price}`);
+  console.log(
+    `the two paid bridges and the direct payer each opened a channel with one deposit (the bridges': transactions ${depositTransaction}, ${altDeposit}); from here on, vouchers only`,
+  );
 
   const { bytes, recorded } = await wireSizes({ directPaid, directOff, payer, wire }, ref);
-  const own = await inProcess({ ...recorded, terms: { [SUMMARY.tool]: payer.required, [OTHER.tool]: otherTerms } }, `${on.base}/mcp`, chain.rpcUrl, tmp);
+  const own = await inProcess(
+    { ...recorded, terms: { [SUMMARY.tool]: payer.required, [OTHER.tool]: otherTerms } },
+    `${on.base}/mcp`,
+    chain.rpcUrl,
+    tmp,
+  );
 
   console.log(
     `measuring: ${WARMUP} warm-up rounds, then ${N} rounds (one call at a time, order rotating), node ${process.version}; every paid call signs its voucher in the call: ${SUMMARY.tool} repeated through a paid bridge and a gate-off one; ` +
       `${SUMMARY.tool} and ${OTHER.tool} alternating through another paid bridge and another gate-off one, twice a round each; over direct HTTP MCP paid, gate off and gate off through the SDK's path; ` +
       `and in this process the bridge's code paid (repeated, and alternating) and gate off`,
   );
-  const rows = await rounds(servers, { bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt, directPaid, directOff, payer, wire, inProcess: own }, refs);
-  console.log(`back to back: ${BACK_TO_BACK} paid calls of ${SUMMARY.tool} in a row through the paid bridge, then ${BACK_TO_BACK} through the gate-off bridge`);
+  const rows = await rounds(
+    servers,
+    { bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt, directPaid, directOff, payer, wire, inProcess: own },
+    refs,
+  );
+  console.log(
+    `back to back: ${BACK_TO_BACK} paid calls of ${SUMMARY.tool} in a row through the paid bridge, then ${BACK_TO_BACK} through the gate-off bridge`,
+  );
   const inARow = await backToBack(servers, bridgePaid, bridgeOff, ref);
   for (const b of [bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt]) await b.client.close();
 
   const steps = await own.stepByStep();
   const tools = [SUMMARY, OTHER].map((c) => ({ tool: c.tool, args: c.args, priceUsd: formatUsd(c.price) }));
-  const result: BridgeResult = { tools, calls: N, warmup: WARMUP, rows, bytes, steps, backToBack: inARow, depositTransaction, goal: goalOf(rows) };
+  const result: BridgeResult = {
+    tools,
+    calls: N,
+    warmup: WARMUP,
+    rows,
+    bytes,
+    steps,
+    backToBack: inARow,
+    depositTransaction,
+    goal: goalOf(rows),
+  };
   printBridge(result);
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 1));
 } catch (e) {

@@ -51,5 +51,13 @@ export interface ChannelsResult {
    * every channel charge its receipts reported (deposit calls included) and every exact payment; and whether the
    * server's journal, read after it stopped, holds that charged total, all of it claimed.
    */
-  payee: { vouchersCharged: number; exactPaid: number; expected: string; gained: string; exact: boolean; journalCharged: string; journalAgrees: boolean };
+  payee: {
+    vouchersCharged: number;
+    exactPaid: number;
+    expected: string;
+    gained: string;
+    exact: boolean;
+    journalCharged: string;
+    journalAgrees: boolean;
+  };
 }

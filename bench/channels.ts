@@ -35,7 +35,15 @@ import { join } from 'node:path';
 import { M, N, PAYERS, STEP_N, STEP_WARMUP } from './channels-config.ts';
 import { httpRounds } from './channels-http.ts';
 import { parallelPayers } from './channels-parallel.ts';
-import { printHttpRounds, printParallel, printPayee, printSignatureCheck, printSteps, printWhereTimeGoes, resultOf } from './channels-report.ts';
+import {
+  printHttpRounds,
+  printParallel,
+  printPayee,
+  printSignatureCheck,
+  printSteps,
+  printWhereTimeGoes,
+  resultOf,
+} from './channels-report.ts';
 import { openRig } from './channels-rig.ts';
 import { payeeGain, startServers } from './channels-servers.ts';
 import { signatureCheckAlone } from './channels-signature.ts';
@@ -45,8 +53,14 @@ import { benchRun, paidBenchStart } from './run.ts';
 const { tmp, dist, stops, cleanup } = benchRun('channels');
 
 try {
-  if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_VOUCHERS must be a whole number of voucher-paid requests ≥ 1, got '${process.env.BENCH_VOUCHERS}'`);
-  if (!(Number.isInteger(M) && M >= 1)) throw new Error(`BENCH_PARALLEL_CALLS must be a whole number of calls per payer ≥ 1, got '${process.env.BENCH_PARALLEL_CALLS}'`);
+  if (!(Number.isInteger(N) && N >= 1))
+    throw new Error(
+      `BENCH_VOUCHERS must be a whole number of voucher-paid requests ≥ 1, got '${process.env.BENCH_VOUCHERS}'`,
+    );
+  if (!(Number.isInteger(M) && M >= 1))
+    throw new Error(
+      `BENCH_PARALLEL_CALLS must be a whole number of calls per payer ≥ 1, got '${process.env.BENCH_PARALLEL_CALLS}'`,
+    );
   const { shards, entry } = paidBenchStart(tmp, dist);
   const servers = await startServers(entry, shards, join(tmp, 'server-channels'), stops);
   const { chain } = servers;
@@ -63,9 +77,12 @@ try {
   printHttpRounds(http);
 
   // ---- 2. step by step, in process ----
-  console.log(`\nstep by step, in this process (no socket; median of ${STEP_N} each after ${STEP_WARMUP} warm-up; a channel journal in a temp dir; the chain's facilitator in process, called by the deposit only):`);
+  console.log(
+    `\nstep by step, in this process (no socket; median of ${STEP_N} each after ${STEP_WARMUP} warm-up; a channel journal in a temp dir; the chain's facilitator in process, called by the deposit only):`,
+  );
   const steps = await stepByStep(rig);
-  if (steps.facilitatorCalls !== 0) throw new Error(`${steps.facilitatorCalls} facilitator call(s) during the in-process vouchers`);
+  if (steps.facilitatorCalls !== 0)
+    throw new Error(`${steps.facilitatorCalls} facilitator call(s) during the in-process vouchers`);
   printSteps(steps);
 
   // ---- 2b. the signature check timed alone ----
@@ -74,7 +91,9 @@ try {
   const goal = printWhereTimeGoes(http, steps);
 
   // ---- 3. 32 payers in parallel ----
-  console.log(`\n${PAYERS} payers in parallel, each on its own channel, through the official client (@x402/fetch, globalThis.fetch): a deposit call each, then ${M} calls each`);
+  console.log(
+    `\n${PAYERS} payers in parallel, each on its own channel, through the official client (@x402/fetch, globalThis.fetch): a deposit call each, then ${M} calls each`,
+  );
   const parallel = await parallelPayers(servers);
   printParallel(parallel);
   const { errors, doubleCharges } = parallel.parallel;
@@ -84,10 +103,16 @@ try {
   printPayee(gain, chain.payee);
   const { payee } = gain;
 
-  if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(resultOf(http, steps, signature, goal, parallel.parallel, payee), null, 1));
+  if (process.env.BENCH_JSON)
+    writeFileSync(
+      process.env.BENCH_JSON,
+      JSON.stringify(resultOf(http, steps, signature, goal, parallel.parallel, payee), null, 1),
+    );
   // Reported as a goal (bench/all.ts), not thrown: the run's other results stand either way.
   const parallelMet = errors === 0 && doubleCharges === 0 && payee.exact && payee.journalAgrees;
-  console.log(`${PAYERS} payers: ${errors} errors, ${doubleCharges} double charges, the payee gained ${payee.exact ? 'exactly' : 'NOT exactly'} the charged total: ${parallelMet ? 'MET' : 'MISSED'}`);
+  console.log(
+    `${PAYERS} payers: ${errors} errors, ${doubleCharges} double charges, the payee gained ${payee.exact ? 'exactly' : 'NOT exactly'} the charged total: ${parallelMet ? 'MET' : 'MISSED'}`,
+  );
 } catch (e) {
   await cleanup();
   throw e;

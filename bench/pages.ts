@@ -17,7 +17,10 @@ export interface PagesResult {
 
 const BUDGET = 150 * 1024;
 const out = resolve('.tmp', 'bench-pages');
-execFileSync('npx', ['astro', 'build'], { env: { ...process.env, ASTRO_OUT_DIR: out, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'ignore' });
+execFileSync('npx', ['astro', 'build'], {
+  env: { ...process.env, ASTRO_OUT_DIR: out, ASTRO_TELEMETRY_DISABLED: '1' },
+  stdio: 'ignore',
+});
 const client = existsSync(join(out, 'client')) ? join(out, 'client') : out;
 
 /**
@@ -45,8 +48,13 @@ const pages = [
 const rows = pages.map(([path, file]) => ({ path, ...weight(join(client, file)) }));
 console.log('page                    HTML KB  CSS KB  total KB');
 for (const r of rows) console.log(`${r.path.padEnd(22)} ${kb(r.html)}  ${kb(r.css)}  ${kb(r.html + r.css)}`);
-const months = rows.filter((r) => /\d{4}-\d{2}/.test(r.path)).map((r) => r.html + r.css).sort((a, b) => a - b);
-console.log(`\n${months.length} month pages: smallest ${kb(months[0])} KB, median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB (budget ${BUDGET / 1024} KB)`);
+const months = rows
+  .filter((r) => /\d{4}-\d{2}/.test(r.path))
+  .map((r) => r.html + r.css)
+  .sort((a, b) => a - b);
+console.log(
+  `\n${months.length} month pages: smallest ${kb(months[0])} KB, median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB (budget ${BUDGET / 1024} KB)`,
+);
 const over = rows.filter((r) => r.html + r.css >= BUDGET);
 console.log(over.length ? `OVER BUDGET: ${over.map((r) => r.path).join(', ')}` : 'every page is under the budget');
 if (process.env.BENCH_JSON) {
@@ -57,7 +65,13 @@ if (process.env.BENCH_JSON) {
     budget: BUDGET,
     home: total(weightOf('/')),
     index: total(weightOf('/snapshots/')),
-    months: { count: months.length, smallest: months[0], median: months[Math.floor(months.length / 2)], largest: months.at(-1)!, largestPath: largest.path },
+    months: {
+      count: months.length,
+      smallest: months[0],
+      median: months[Math.floor(months.length / 2)],
+      largest: months.at(-1)!,
+      largestPath: largest.path,
+    },
     over: over.map((r) => r.path),
   };
   writeFileSync(process.env.BENCH_JSON, JSON.stringify(report));

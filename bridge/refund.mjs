@@ -22,7 +22,10 @@ export async function refundChannel({ wallet, ledger, lock, url }) {
     const before = channelId ? await wallet.channel(channelId) : null;
     const receipt = await wallet.batch.refund(new URL(REFUND_ROUTE, url).href);
     if (!receipt.success) throw new Error(`the server refused the refund: ${receipt.errorReason ?? 'no reason given'}`);
-    const rest = before && before.balance > before.charged ? ` (${formatUsd(before.balance - before.charged)} USD was unspent in the channel)` : '';
+    const rest =
+      before && before.balance > before.charged
+        ? ` (${formatUsd(before.balance - before.charged)} USD was unspent in the channel)`
+        : '';
     return `refunded channel ${channelId ?? '(recovered from the chain)'} to ${wallet.address}${rest}: transaction ${receipt.transaction}`;
   });
 }

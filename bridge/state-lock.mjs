@@ -53,7 +53,10 @@ export function stateLock(stateDir) {
         } catch {}
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`another process has held ${file} for ${WAIT_MS / 1000} s (pid ${owner}); is another bridge stuck on a paid call?`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `another process has held ${file} for ${WAIT_MS / 1000} s (pid ${owner}); is another bridge stuck on a paid call?`,
+        );
       await sleep(10);
     }
   }

@@ -12,7 +12,10 @@ export const USDC_DECIMALS = 6;
  */
 export function parseUsd(text, what) {
   const m = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
-  if (!m) throw new Error(`${what} must be an amount in USD such as 1.00 (at most 6 decimals), not ${JSON.stringify(text.slice(0, 40))}`);
+  if (!m)
+    throw new Error(
+      `${what} must be an amount in USD such as 1.00 (at most 6 decimals), not ${JSON.stringify(text.slice(0, 40))}`,
+    );
   return BigInt(m[1]) * 10n ** BigInt(USDC_DECIMALS) + BigInt((m[2] ?? '').padEnd(USDC_DECIMALS, '0'));
 }
 

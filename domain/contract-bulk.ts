@@ -23,13 +23,22 @@ export const bulkParquetResponse = z.string().meta({
 const dataResource = z
   .object({
     name: z.string(),
-    path: z.string().meta({ description: 'The file, relative to this descriptor: premium.csv is /v1/bulk/premium.csv.' }),
+    path: z
+      .string()
+      .meta({ description: 'The file, relative to this descriptor: premium.csv is /v1/bulk/premium.csv.' }),
     format: z.enum(['csv', 'parquet']),
     mediatype: z.string(),
     bytes: z.number().int().nonnegative().meta({ description: "The file's size in bytes, uncompressed." }),
-    hash: z.string().regex(/^sha256:[0-9a-f]{64}$/).meta({ description: "The file's SHA-256, `sha256:<hex>`: the hex is also the file's ETag." }),
+    hash: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/)
+      .meta({ description: "The file's SHA-256, `sha256:<hex>`: the hex is also the file's ETag." }),
     price_usd: z.string().meta({ description: 'What the file costs, per download (x402).' }),
-    schema: z.object({ fields: z.array(z.object({ name: z.enum(BULK_COLUMNS), type: z.string(), description: z.string() }).loose()) }).loose(),
+    schema: z
+      .object({
+        fields: z.array(z.object({ name: z.enum(BULK_COLUMNS), type: z.string(), description: z.string() }).loose()),
+      })
+      .loose(),
   })
   .loose();
 
@@ -39,13 +48,18 @@ export const dataPackageResponse = z
     name: z.string(),
     title: z.string(),
     description: z.string(),
-    version: z.string().meta({ description: 'The data\'s version: its data_as_of, the newest date any figure is current to.' }),
+    version: z
+      .string()
+      .meta({ description: "The data's version: its data_as_of, the newest date any figure is current to." }),
     data_as_of: z.string(),
-    sources: z.array(z.object({ title: z.string(), path: z.string() })).meta({ description: 'Every publication a row cites, with its URL.' }),
+    sources: z
+      .array(z.object({ title: z.string(), path: z.string() }))
+      .meta({ description: 'Every publication a row cites, with its URL.' }),
     resources: z.array(dataResource),
   })
   .loose()
   .meta({
     id: 'DataPackage',
-    description: 'A Frictionless Tabular Data Package (https://specs.frictionlessdata.io/tabular-data-package/) describing the bulk files: columns with types, units and meaning, sources, version, sizes and hashes.',
+    description:
+      'A Frictionless Tabular Data Package (https://specs.frictionlessdata.io/tabular-data-package/) describing the bulk files: columns with types, units and meaning, sources, version, sizes and hashes.',
   });

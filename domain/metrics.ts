@@ -50,7 +50,10 @@ export interface MetricInfo {
 export const METRIC_INFO: Record<Metric, MetricInfo> = {
   premium: { unit: 'USD', measures: 'premium' },
   policies: { unit: 'count', measures: 'policies' },
-  items: { unit: 'count', measures: 'premium-bearing items (policies plus endorsements, audits and other premium-bearing transactions)' },
+  items: {
+    unit: 'count',
+    measures: 'premium-bearing items (policies plus endorsements, audits and other premium-bearing transactions)',
+  },
   transactions: { unit: 'count', measures: 'transactions' },
   new_business_premium: { unit: 'USD', measures: 'new-business premium' },
   renewal_premium: { unit: 'USD', measures: 'renewal premium' },
@@ -64,10 +67,16 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   transactions_yoy_pct: { unit: 'percent', measures: 'change in transactions from the same period a year earlier' },
   new_business_premium_pct: { unit: 'percent', measures: 'new-business share of premium' },
   renewal_premium_pct: { unit: 'percent', measures: 'renewal share of premium' },
-  non_policy_premium_pct: { unit: 'percent', measures: 'share of premium from items other than policies (endorsements, audits, ...)' },
+  non_policy_premium_pct: {
+    unit: 'percent',
+    measures: 'share of premium from items other than policies (endorsements, audits, ...)',
+  },
   new_business_item_pct: { unit: 'percent', measures: 'new-business share of items' },
   renewal_item_pct: { unit: 'percent', measures: 'renewal share of items' },
-  non_policy_item_pct: { unit: 'percent', measures: 'share of items other than policies (endorsements, audits, cancellations, ...)' },
+  non_policy_item_pct: {
+    unit: 'percent',
+    measures: 'share of items other than policies (endorsements, audits, cancellations, ...)',
+  },
   state_premium_share_pct: { unit: 'percent', measures: "share of the state's all-lines premium for the period" },
   avg_premium_per_item: { unit: 'USD', measures: 'average premium per item' },
   avg_premium_per_policy: { unit: 'USD', measures: 'average premium per policy' },

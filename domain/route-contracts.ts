@@ -5,12 +5,40 @@ import type { z } from 'zod';
 import { bulkCsvResponse, bulkParams, bulkParquetResponse, dataPackageResponse } from './contract-bulk.ts';
 import { BULK_COLUMNS } from './contract-shared.ts';
 import {
-  eligibilityParams, eligibilityResponse, enforcementParams, enforcementResponse, rateActivityParams, rateActivityResponse, ratesParams, ratesResponse,
-  ratesSampleResponse, solvencyParams, solvencyResponse, solvencySampleResponse, syndicatesParams, syndicatesResponse, syndicatesSampleResponse,
+  eligibilityParams,
+  eligibilityResponse,
+  enforcementParams,
+  enforcementResponse,
+  rateActivityParams,
+  rateActivityResponse,
+  ratesParams,
+  ratesResponse,
+  ratesSampleResponse,
+  solvencyParams,
+  solvencyResponse,
+  solvencySampleResponse,
+  syndicatesParams,
+  syndicatesResponse,
+  syndicatesSampleResponse,
 } from './contract-datasets.ts';
-import { compareParams, insurersParams, linesParams, premiumParams, publicationsParams, sampleParams, summaryParams } from './contract-params.ts';
 import {
-  compareResponse, coverageResponse, insurersResponse, linesResponse, premiumResponse, publicationsResponse, sampleResponse, summaryResponse,
+  compareParams,
+  insurersParams,
+  linesParams,
+  premiumParams,
+  publicationsParams,
+  sampleParams,
+  summaryParams,
+} from './contract-params.ts';
+import {
+  compareResponse,
+  coverageResponse,
+  insurersResponse,
+  linesResponse,
+  premiumResponse,
+  publicationsResponse,
+  sampleResponse,
+  summaryResponse,
 } from './contract.ts';
 
 /** A route; `P` its parameters' schema (null: it takes none and ignores any query string). */
@@ -48,7 +76,13 @@ const routeContract = <P extends z.ZodObject | null>(contract: RouteContract<P>)
 
 const FL_SOURCE = 'Florida Surplus Lines Service Office';
 const NO_FIGURES = { publications: [], report_date: null, data_as_of: null, source: FL_SOURCE };
-const NO_DATASET_RECORDS = { publications: [], report_date: null, data_as_of: null, source: 'see the route description', note: 'an example with no record' };
+const NO_DATASET_RECORDS = {
+  publications: [],
+  report_date: null,
+  data_as_of: null,
+  source: 'see the route description',
+  note: 'an example with no record',
+};
 
 export const premiumRoute = routeContract({
   path: '/v1/premium',
@@ -67,7 +101,8 @@ export const summaryRoute = routeContract({
   path: '/v1/premium/summary',
   operationId: 'get_summary',
   summary: "A year's statewide totals and year-over-year change",
-  description: 'Statewide all-lines totals for a calendar year with their basis, and a like-for-like prior year. Latest vintage of every figure.',
+  description:
+    'Statewide all-lines totals for a calendar year with their basis, and a like-for-like prior year. Latest vintage of every figure.',
   priceUsd: '0.10',
   params: summaryParams,
   response: summaryResponse,
@@ -75,7 +110,14 @@ export const summaryRoute = routeContract({
   example: {
     state: 'TX',
     year: 2024,
-    ...{ premium: null, policy_count: null, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
+    ...{
+      premium: null,
+      policy_count: null,
+      new_business_premium: null,
+      renewal_premium: null,
+      new_business_policy_pct: null,
+      renewal_policy_pct: null,
+    },
     months_available: 0,
     basis: null,
     prior_year: { year: 2023, premium: null, policy_count: null, months_available: 0 },
@@ -96,7 +138,16 @@ export const compareRoute = routeContract({
   params: compareParams,
   response: compareResponse,
   errors: [400, 402, 404, 500, 503],
-  example: { line: 'all', granularity: 'month', series: { FL: [], TX: [] }, printed_keys: {}, report_date: null, data_as_of: null, source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' }, publications: [] },
+  example: {
+    line: 'all',
+    granularity: 'month',
+    series: { FL: [], TX: [] },
+    printed_keys: {},
+    report_date: null,
+    data_as_of: null,
+    source: { FL: FL_SOURCE, TX: 'Surplus Lines Stamping Office of Texas' },
+    publications: [],
+  },
 });
 
 export const insurersRoute = routeContract({
@@ -109,27 +160,42 @@ export const insurersRoute = routeContract({
   params: insurersParams,
   response: insurersResponse,
   errors: [400, 402, 404, 500, 503],
-  example: { state: 'TX', period: '2021', ranking: { entity: 'company', basis: 'see the answer', ranks_listed: 0 }, insurers: [], unranked: [], ...NO_FIGURES, source: null },
+  example: {
+    state: 'TX',
+    period: '2021',
+    ranking: { entity: 'company', basis: 'see the answer', ranks_listed: 0 },
+    insurers: [],
+    unranked: [],
+    ...NO_FIGURES,
+    source: null,
+  },
 });
 
 export const solvencyRoute = routeContract({
   path: '/v1/solvency',
   operationId: 'get_solvency',
-  summary: 'A carrier\'s receiverships and enforcement actions',
+  summary: "A carrier's receiverships and enforcement actions",
   description:
     'The per-carrier dossier, matched by normalized name (the sources publish no NAIC number). No match is a 200 with empty lists and a note saying there is no record in the covered states (not a judgment about the carrier), and is not charged.',
   priceUsd: '0.10',
   params: solvencyParams,
   response: solvencyResponse,
   errors: [400, 402, 500, 503],
-  example: { insurer: 'Maidstone Insurance Company', normalized_name: 'maidstone insurance', receiverships: [], enforcement_actions: [], ...NO_DATASET_RECORDS },
+  example: {
+    insurer: 'Maidstone Insurance Company',
+    normalized_name: 'maidstone insurance',
+    receiverships: [],
+    enforcement_actions: [],
+    ...NO_DATASET_RECORDS,
+  },
 });
 
 export const enforcementRoute = routeContract({
   path: '/v1/enforcement',
   operationId: 'list_enforcement_actions',
   summary: 'Enforcement actions of state regulators',
-  description: 'The action ledger, filterable by action_type, state, year and insurer (normalized name, as part of it). Nothing matching: 200, empty, not charged.',
+  description:
+    'The action ledger, filterable by action_type, state, year and insurer (normalized name, as part of it). Nothing matching: 200, empty, not charged.',
   priceUsd: '0.10',
   params: enforcementParams,
   response: enforcementResponse,
@@ -187,7 +253,8 @@ export const eligibilityRoute = routeContract({
   path: '/v1/eligibility',
   operationId: 'get_eligibility',
   summary: 'Surplus lines eligibility list entries',
-  description: 'By syndicate number (joined to /v1/syndicates) or by insurer name; both filters combine, and neither lists every entry.',
+  description:
+    'By syndicate number (joined to /v1/syndicates) or by insurer name; both filters combine, and neither lists every entry.',
   priceUsd: '0.10',
   params: eligibilityParams,
   response: eligibilityResponse,
@@ -216,7 +283,8 @@ export const bulkParquetRoute = routeContract({
   path: '/v1/bulk/premium.parquet',
   operationId: 'get_bulk_premium_parquet',
   summary: 'Every figure, every vintage, as Parquet',
-  description: 'The same table as /v1/bulk/premium.csv, row for row, with typed columns: value a double, report_date a date, latest a boolean.',
+  description:
+    'The same table as /v1/bulk/premium.csv, row for row, with typed columns: value a double, report_date a date, latest a boolean.',
   priceUsd: '5.00',
   params: bulkParams,
   response: bulkParquetResponse,
@@ -291,7 +359,7 @@ export const syndicatesSampleRoute = routeContract({
   operationId: 'get_syndicates_sample',
   summary: "Free sample: Lloyd's syndicate forecasts",
   description:
-    "Counts, the forecast years, the edition, and three syndicates with their years of account. Results are published forecast ranges, % on capacity, on a year-of-account basis: not audited, not calendar-year, not USD. Takes no parameters and ignores any query string.",
+    'Counts, the forecast years, the edition, and three syndicates with their years of account. Results are published forecast ranges, % on capacity, on a year-of-account basis: not audited, not calendar-year, not USD. Takes no parameters and ignores any query string.',
   priceUsd: null,
   params: null,
   response: syndicatesSampleResponse,

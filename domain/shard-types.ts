@@ -75,7 +75,10 @@ export interface InsurersShard {
 export interface RankingsShard {
   state: string;
   /** Sorted by period. */
-  rankings: (Pick<InsurersResponse, 'period' | 'ranking' | 'insurers' | 'unranked' | 'report_date' | 'data_as_of' | 'source'> & {
+  rankings: (Pick<
+    InsurersResponse,
+    'period' | 'ranking' | 'insurers' | 'unranked' | 'report_date' | 'data_as_of' | 'source'
+  > & {
     /** Positions in the index shard's publications. */
     publications: number[];
   })[];

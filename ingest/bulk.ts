@@ -65,22 +65,61 @@ const compareFigures = (a: BulkRow, b: BulkRow) =>
   compareText(a.values.join('\u0001'), b.values.join('\u0001'));
 
 /** A shard's rows: per period, each distinct figure (value, words, publication) once, `latest` where the last snapshot shows it. */
-function rowsOf({ shard, line }: BulkSeries, refs: readonly PublicationRef[], cited: Set<number>): { rows: BulkRow[]; dataAsOf: string } {
+function rowsOf(
+  { shard, line }: BulkSeries,
+  refs: readonly PublicationRef[],
+  cited: Set<number>,
+): { rows: BulkRow[]; dataAsOf: string } {
   const rows: BulkRow[] = [];
   let dataAsOf = '';
   for (const { period, snapshots } of shard.rows) {
     const seen = new Map<string, BulkRow>();
     snapshots.forEach((tuple, i) => {
-      const [, , asOfData, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, , sources, printed] = tuple;
+      const [
+        ,
+        ,
+        asOfData,
+        premium,
+        policy_count,
+        new_business_premium,
+        renewal_premium,
+        new_business_policy_pct,
+        renewal_policy_pct,
+        ,
+        sources,
+        printed,
+      ] = tuple;
       if (asOfData > dataAsOf) dataAsOf = asOfData;
-      const row = { period, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, printed };
-      const figures = Object.fromEntries(Object.entries(sources).map(([figure, at]) => [figure, at.map((p) => refs[p])]));
+      const row = {
+        period,
+        premium,
+        policy_count,
+        new_business_premium,
+        renewal_premium,
+        new_business_policy_pct,
+        renewal_policy_pct,
+        printed,
+      };
+      const figures = Object.fromEntries(
+        Object.entries(sources).map(([figure, at]) => [figure, at.map((p) => refs[p])]),
+      );
       for (const positions of Object.values(sources)) for (const p of positions) cited.add(p);
-      const csv = seriesRecords([{ state: shard.state, line, granularity: shard.granularity, countUnit: shard.count_unit, rows: [{ row, sources: figures }] }]);
+      const csv = seriesRecords([
+        {
+          state: shard.state,
+          line,
+          granularity: shard.granularity,
+          countUnit: shard.count_unit,
+          rows: [{ row, sources: figures }],
+        },
+      ]);
       for (const values of csv) {
         // The whole line is the figure's identity (no value holds the separator, a control character).
         const key = values.join('\u0001');
-        const bulk = seen.get(key) ?? { values: [...values.slice(0, 2), shard.county ?? '', ...values.slice(2)], latest: false };
+        const bulk = seen.get(key) ?? {
+          values: [...values.slice(0, 2), shard.county ?? '', ...values.slice(2)],
+          latest: false,
+        };
         seen.set(key, bulk);
         if (i === snapshots.length - 1) bulk.latest = true;
       }
@@ -100,7 +139,12 @@ const PARQUET_SCHEMA = [
         ? { name, type: 'DOUBLE' as const, repetition_type: 'REQUIRED' as const }
         : name === 'report_date'
           ? { name, type: 'INT32' as const, converted_type: 'DATE' as const, repetition_type: 'REQUIRED' as const }
-          : { name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'OPTIONAL' as const },
+          : {
+              name,
+              type: 'BYTE_ARRAY' as const,
+              converted_type: 'UTF8' as const,
+              repetition_type: 'OPTIONAL' as const,
+            },
   ),
 ];
 
@@ -124,7 +168,11 @@ export class BulkFiles {
   constructor(staging: Staging) {
     this.staging = staging;
     writeFileSync(staging.pathOf(CSV_PATH), csvText(BULK_COLUMNS, []));
-    this.parquet = new ParquetWriter({ writer: fileWriter(staging.pathOf(PARQUET_PATH)), schema: PARQUET_SCHEMA, createdBy: 'surplus-lines-market-data (hyparquet-writer)' });
+    this.parquet = new ParquetWriter({
+      writer: fileWriter(staging.pathOf(PARQUET_PATH)),
+      schema: PARQUET_SCHEMA,
+      createdBy: 'surplus-lines-market-data (hyparquet-writer)',
+    });
   }
 
   /** A series, appended to both files: the caller gives each state's series in file order (compareBulkPlaces), states by code. */
@@ -141,7 +189,10 @@ export class BulkFiles {
     if (!rows.length) return;
     this.pending = [];
     appendFileSync(this.staging.pathOf(CSV_PATH), csvRows(rows.map((r) => [...r.values, r.latest ? 'true' : 'false'])));
-    this.parquet.write({ columnData: BULK_COLUMNS.map((name, at) => ({ name, data: columnOf(rows, name, at) })), rowGroupSize: rows.length });
+    this.parquet.write({
+      columnData: BULK_COLUMNS.map((name, at) => ({ name, data: columnOf(rows, name, at) })),
+      rowGroupSize: rows.length,
+    });
   }
 
   /** Closes both files, records them in the build, and gives the free data package that describes them. */
@@ -152,7 +203,9 @@ export class BulkFiles {
     const parquet = this.staging.adopt(PARQUET_PATH);
     const file = ({ size, hash }: { size: number; hash: string }) => ({ bytes: size, hash: `sha256:${hash}` });
     const sources = [...this.cited].sort((a, b) => a - b).map((p) => refs[p]);
-    const descriptor = dataPackageResponse.parse(bulkDataPackage({ sources, dataAsOf: this.dataAsOf, csv: file(csv), parquet: file(parquet) }));
+    const descriptor = dataPackageResponse.parse(
+      bulkDataPackage({ sources, dataAsOf: this.dataAsOf, csv: file(csv), parquet: file(parquet) }),
+    );
     return ['free/bulk/datapackage.json', `${JSON.stringify(descriptor, null, 1)}\n`];
   }
 }

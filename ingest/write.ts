@@ -43,7 +43,7 @@ export class Staging {
   pathOf(path: string): string {
     const target = join(this.staging, path);
     const dir = dirname(target);
-    if (!this.dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.dirs.add(dir);
+    if (!this.dirs.has(dir)) (mkdirSync(dir, { recursive: true }), this.dirs.add(dir));
     return target;
   }
 
@@ -66,7 +66,9 @@ export class Staging {
 
   /** Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging tree into place. */
   commit(): void {
-    const files = Object.fromEntries([...this.written].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { hash }]) => [path, hash]));
+    const files = Object.fromEntries(
+      [...this.written].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { hash }]) => [path, hash]),
+    );
     this.write(MANIFEST, JSON.stringify({ files } satisfies Manifest, null, 1) + '\n');
     const old = join(this.work, 'old');
     if (existsSync(this.outDir)) renameSync(this.outDir, old);

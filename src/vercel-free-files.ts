@@ -90,14 +90,18 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
 
   // The function: where the adapter's routes after the filesystem phase send a free path.
   const paths = [...new Set([...answers.keys()].map((target) => new URL(target, 'http://x').pathname))];
-  const toFunction = routes.slice(filesystem + 1).find((r): r is Extract<Route, { src: string }> => 'src' in r && new RegExp(r.src).test(paths[0]));
-  if (!toFunction?.dest || toFunction.dest.startsWith('/') || toFunction.status) throw new Error(`vercel free files: no route sends ${paths[0]} to the function`);
+  const toFunction = routes
+    .slice(filesystem + 1)
+    .find((r): r is Extract<Route, { src: string }> => 'src' in r && new RegExp(r.src).test(paths[0]));
+  if (!toFunction?.dest || toFunction.dest.startsWith('/') || toFunction.status)
+    throw new Error(`vercel free files: no route sends ${paths[0]} to the function`);
   const fn = toFunction.dest;
 
   const contractOf = (path: string) => {
     const contract = ROUTE_CONTRACTS.find((r) => r.path === path);
     // Only a free route's answer may be a static file: a priced one is a buyer's, and reads private shards.
-    if (!contract || contract.priceUsd) throw new Error(`vercel free files: ${path} is not a free route of the contract`);
+    if (!contract || contract.priceUsd)
+      throw new Error(`vercel free files: ${path} is not a free route of the contract`);
     return contract;
   };
   const takes = (path: string) => Object.keys(contractOf(path).params?.shape ?? {});
@@ -106,7 +110,9 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
   const known = [...new Set(ROUTE_CONTRACTS.flatMap((r) => Object.keys(r.params?.shape ?? {})))].sort();
   const guards: Route[] = known.flatMap((key) => {
     const refusing = paths.filter((p) => !takes(p).includes(key));
-    return refusing.length ? [{ src: `^${anyOf(refusing)}$`, caseSensitive: true, has: [{ type: 'query', key }], dest: fn }] : [];
+    return refusing.length
+      ? [{ src: `^${anyOf(refusing)}$`, caseSensitive: true, has: [{ type: 'query', key }], dest: fn }]
+      : [];
   });
   guards.push({ src: `^/+${anyOf(paths)}$`, caseSensitive: true, dest: fn });
 
@@ -115,7 +121,8 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
     const url = new URL(target, 'http://x');
     const query = [...url.searchParams];
     for (const [, value] of query)
-      if (!/^[A-Za-z0-9_-]+$/.test(value)) throw new Error(`vercel free files: ${target}: a query value that is not a plain file name`);
+      if (!/^[A-Za-z0-9_-]+$/.test(value))
+        throw new Error(`vercel free files: ${target}: a query value that is not a plain file name`);
     // The format is the file's extension: /v1/premium/sample?state=FL&format=csv is _free/v1/premium/sample/FL.csv.
     const names = query.filter(([key]) => key !== 'format').map(([, value]) => value);
     const ext = url.searchParams.get('format') ?? 'json';
@@ -131,7 +138,9 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
       src: `^${escapeRegex(url.pathname)}$`,
       caseSensitive: true,
       methods,
-      ...(query.length ? { has: query.map(([key, value]) => ({ type: 'query' as const, key, value: `^${escapeRegex(value)}$` })) } : {}),
+      ...(query.length
+        ? { has: query.map(([key, value]) => ({ type: 'query' as const, key, value: `^${escapeRegex(value)}$` })) }
+        : {}),
       missing: [...absent.map((key) => ({ type: 'query' as const, key })), ...CONDITIONAL_HEADERS],
       dest: file,
       headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_LEFT_TO_THE_CDN.has(name))),
@@ -141,20 +150,28 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
 
   routes.splice(filesystem + 1, 0, ...guards, ...files);
   // Before the filesystem phase, so the header goes on the static file the CDN serves.
-  routes.splice(routes.findIndex((r) => 'handle' in r && r.handle === 'filesystem'), 0, {
-    src: `^${FEED_PATH.replaceAll('.', '\\.')}$`,
-    headers: { 'Content-Type': FEED_TYPE },
-    continue: true,
-  });
+  routes.splice(
+    routes.findIndex((r) => 'handle' in r && r.handle === 'filesystem'),
+    0,
+    {
+      src: `^${FEED_PATH.replaceAll('.', '\\.')}$`,
+      headers: { 'Content-Type': FEED_TYPE },
+      continue: true,
+    },
+  );
   writeFileSync(configPath, `${JSON.stringify({ ...config, routes }, null, '\t')}\n`);
-  logger.info(`${files.length} free answers as static files under static/${FREE_FILES_DIR}/, routed before the function`);
+  logger.info(
+    `${files.length} free answers as static files under static/${FREE_FILES_DIR}/, routed before the function`,
+  );
 }
 
 /**
  * `target` → the dispatcher's 200 answer to GET (its body and headers) and the methods answered 200, computed
  * from the shards at `dir` (the ones the function carries), in this process's store, which is put back after.
  */
-async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]; headers: Record<string, string>; body: Buffer }>> {
+async function freeAnswers(
+  dir: string,
+): Promise<Map<string, { methods: string[]; headers: Record<string, string>; body: Buffer }>> {
   const { readShardsFrom } = await import('../api/store.ts');
   const { prepareFreeAnswers, freeTargets } = await import('../api/prepared.ts');
   const restore = readShardsFrom(dir);
@@ -170,7 +187,9 @@ async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]
     }
     return out;
   } catch (e) {
-    throw new Error(`vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run build:vercel runs the ingest first`);
+    throw new Error(
+      `vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run build:vercel runs the ingest first`,
+    );
   } finally {
     restore();
   }

@@ -20,7 +20,10 @@ const holdsFigures = () => {
 };
 
 const bulkOperation = (contract: RouteContract<typeof bulkCsvRoute.params>) =>
-  pricedFileOperation(contract, () => ({ ...pricedFile(bulkFile(contract.download!.fileName), contract.download!), hasFigures: holdsFigures() }));
+  pricedFileOperation(contract, () => ({
+    ...pricedFile(bulkFile(contract.download!.fileName), contract.download!),
+    hasFigures: holdsFigures(),
+  }));
 
 export const bulkCsv = bulkOperation(bulkCsvRoute);
 export const bulkParquet = bulkOperation(bulkParquetRoute);

@@ -73,7 +73,8 @@ export function plain(value: unknown): string {
   if (typeof value === 'number') return fullNumber(value);
   if (typeof value === 'string') return oneLine(value);
   if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.length ? value.map(plain).join(', ') : '(none)';
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
+    return value.length ? value.map(plain).join(', ') : '(none)';
   return compactJson(value);
 }
 
@@ -82,7 +83,9 @@ export const oneLine = (text: string) => text.replace(/\r\n|[\r\n]/g, ' ');
 /** A table cell: null empty, `|` escaped so a cell never splits. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return (typeof value === 'string' ? oneLine(value) : typeof value === 'object' ? compactJson(value) : plain(value)).replaceAll('|', '\\|');
+  return (
+    typeof value === 'string' ? oneLine(value) : typeof value === 'object' ? compactJson(value) : plain(value)
+  ).replaceAll('|', '\\|');
 }
 
 /** The call's arguments as `name=value` (a list joined with commas), in the order given. */
@@ -110,7 +113,9 @@ const PUBLICATION_FIELDS = ['publisher', 'title', 'report_date', 'report_date_ba
 export function publicationLines(publications: unknown[], everyBasis = false): string[] {
   if (!publications.length) return ['Publications: none (no figure in this answer).'];
   return [
-    everyBasis ? 'Publications (cite by number):' : 'Publications (cite by number; report_date as printed unless marked estimated):',
+    everyBasis
+      ? 'Publications (cite by number):'
+      : 'Publications (cite by number; report_date as printed unless marked estimated):',
     ...publications.map((p, i) => {
       const pub = asObj(p);
       const basis = pub.report_date_basis;
@@ -140,7 +145,8 @@ function coverageStates(): Map<string, Obj> {
     return new Map();
   }
   let states = statesOfCoverage.get(items);
-  if (!states) statesOfCoverage.set(items, (states = new Map(items.map((item) => [item.state, item as unknown as Obj]))));
+  if (!states)
+    statesOfCoverage.set(items, (states = new Map(items.map((item) => [item.state, item as unknown as Obj]))));
   return states;
 }
 
@@ -169,7 +175,13 @@ export interface Sized {
  * Which rows to keep so that `fixed` characters, the kept rows and the note on the left-out ones stay
  * within `limit`: rows are left out whole, in `dropOrder`, until they do.
  */
-export function fit<R extends Sized>(fixed: number, rows: R[], dropOrder: number[], note: (dropped: R[]) => string, limit: number): { kept: R[]; note: string | null } {
+export function fit<R extends Sized>(
+  fixed: number,
+  rows: R[],
+  dropOrder: number[],
+  note: (dropped: R[]) => string,
+  limit: number,
+): { kept: R[]; note: string | null } {
   let total = fixed + rows.reduce((sum, r) => sum + r.size, 0);
   if (total <= limit) return { kept: rows, note: null };
   const dropped = new Set<number>();
@@ -202,7 +214,10 @@ export function fitPublications(lines: string[], room: number, limit: number): s
     used += line.length + 1;
   }
   const left = lines.length - out.length;
-  return [...out, `(${left} more publications are left out to stay under ${limitWords(limit)}; every one is in structuredContent.publications.)`];
+  return [
+    ...out,
+    `(${left} more publications are left out to stay under ${limitWords(limit)}; every one is in structuredContent.publications.)`,
+  ];
 }
 
 export const limitWords = (limit: number) => `${Math.floor(limit / CHARS_PER_TOKEN).toLocaleString('en-US')} tokens`;
@@ -229,4 +244,3 @@ export function unionKeys(rows: Obj[]): string[] {
   for (const row of rows) for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
   return keys;
 }
-

@@ -1,8 +1,28 @@
 // A year's statewide totals: each figure as `key: value`, the prior year's on one line.
-import { type Obj, type TextRenderer, asArray, asObj, basisText, fitPublications, plain, publicationLines, str } from './shared.ts';
+import {
+  type Obj,
+  type TextRenderer,
+  asArray,
+  asObj,
+  basisText,
+  fitPublications,
+  plain,
+  publicationLines,
+  str,
+} from './shared.ts';
 import { orTable } from './table.ts';
 
-const SUMMARY_SHOWN = new Set(['state', 'year', 'basis', 'months_available', 'prior_year', 'report_date', 'data_as_of', 'source', 'publications']);
+const SUMMARY_SHOWN = new Set([
+  'state',
+  'year',
+  'basis',
+  'months_available',
+  'prior_year',
+  'report_date',
+  'data_as_of',
+  'source',
+  'publications',
+]);
 
 function renderSummary(tool: string, params: Obj, body: Obj, limit: number): string {
   const state = str(body.state) ?? str(params.state) ?? '';

@@ -1,6 +1,23 @@
 // The generic rendering, of any answer: each list of objects a table, every other value `key: value`;
 // also what every other kind of answer falls back to when its answer is not of its shape.
-import { type Obj, type Sized, type TextRenderer, callText, cell, fit, fitPublications, isObj, limitWords, paramsOf, periodRange, plain, publicationLines, rowsWord, startMonth, unionKeys } from './shared.ts';
+import {
+  type Obj,
+  type Sized,
+  type TextRenderer,
+  callText,
+  cell,
+  fit,
+  fitPublications,
+  isObj,
+  limitWords,
+  paramsOf,
+  periodRange,
+  plain,
+  publicationLines,
+  rowsWord,
+  startMonth,
+  unionKeys,
+} from './shared.ts';
 
 /**
  * What the note on left-out rows offers besides narrower filters, as the operation states it: the
@@ -23,18 +40,26 @@ function datasetCalls(tool: string, params: Obj, droppedDates: string[], leftOut
     const years = [...new Set(droppedDates)].sort();
     return `call ${callText(tool, { ...params, year: years[0] })}${years.length > 1 ? ` (one call per year, ${years[0]} to ${years.at(-1)})` : ''}, or narrow it by ${leftOut.narrowBy}`;
   }
-  if (latest && leftOut) return `call ${callText(tool, { ...params, to: leftOut.reach === 'to_month' ? startMonth(latest) : latest })}, or narrow it by ${leftOut.narrowBy}`;
+  if (latest && leftOut)
+    return `call ${callText(tool, { ...params, to: leftOut.reach === 'to_month' ? startMonth(latest) : latest })}, or narrow it by ${leftOut.narrowBy}`;
   return `narrow the call's filters (${callText(tool, params)})`;
 }
 
-function renderGeneric(tool: string, params: Obj, body: unknown, limit: number, leftOut: LeftOutCalls | undefined): string {
+function renderGeneric(
+  tool: string,
+  params: Obj,
+  body: unknown,
+  limit: number,
+  leftOut: LeftOutCalls | undefined,
+): string {
   const root: Obj = isObj(body) ? body : { answer: body };
   const first = `${callText(tool, params)}:`;
   const scalars: string[] = [];
   const tables: { key: string; rows: Obj[]; columns: string[] }[] = [];
   for (const [key, value] of Object.entries(root)) {
     if (key === 'publications' && Array.isArray(value)) continue;
-    if (Array.isArray(value) && value.length && value.every(isObj)) tables.push({ key, rows: value, columns: unionKeys(value) });
+    if (Array.isArray(value) && value.length && value.every(isObj))
+      tables.push({ key, rows: value, columns: unionKeys(value) });
     else if (Array.isArray(value) && !value.length) scalars.push(`${key}: (none)`);
     else scalars.push(`${key}: ${plain(value)}`);
   }
@@ -56,7 +81,11 @@ function renderGeneric(tool: string, params: Obj, body: unknown, limit: number, 
   const dropOrder = order.flatMap((ti) => {
     const own = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.table === ti);
     // dated rows: the earliest first; undated: the last first
-    return (dateFields[ti] ? own.sort((a, b) => (a.r.date! < b.r.date! ? -1 : a.r.date! > b.r.date! ? 1 : b.i - a.i)) : own.reverse()).map(({ i }) => i);
+    return (
+      dateFields[ti]
+        ? own.sort((a, b) => (a.r.date! < b.r.date! ? -1 : a.r.date! > b.r.date! ? 1 : b.i - a.i))
+        : own.reverse()
+    ).map(({ i }) => i);
   });
   const fixed = [first, ...scalars, ...heads.flat(), ...publications].reduce((sum, l) => sum + l.length + 1, 0);
   const note = (dropped: TableLine[]) =>

@@ -14,7 +14,11 @@ export interface LocalRedis {
 /** Starts redis-server on a free port (or `port`) and waits until it accepts connections. */
 export async function startRedis(port?: number): Promise<LocalRedis> {
   const chosen = port ?? (await freePort());
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const accepts = () =>
     new Promise<boolean>((resolve) => {

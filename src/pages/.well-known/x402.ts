@@ -13,4 +13,5 @@ import { wellKnownX402Handler } from '../../../api/well-known-x402.ts';
 export const prerender = false;
 
 let handler: Handler | undefined;
-export const ALL: APIRoute = ({ request, site }) => (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request);
+export const ALL: APIRoute = ({ request, site }) =>
+  (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request);
