@@ -47,6 +47,8 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
       // `_name` marks a parameter or a destructured field left unused on purpose (a rest sibling, a
       // callback's unused argument).
+      // A `.catch((e) => reject(e))` passes on what was thrown, as it was: the caller decides what it is.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
@@ -56,8 +58,16 @@ export default defineConfig(
   {
     // Tests read answers as JSON (`await res.json()`, JSON.parse) and poke at them: typing each answer
     // would restate the contract the tests check.
+    // The test servers' request handlers are async functions given to createServer: a throw there fails the
+    // run loudly, which is what a test wants. Assertion messages print whatever value they are handed.
     files: ['tests/**'],
-    rules: { ...UNSAFE_ANY, '@typescript-eslint/no-explicit-any': 'off' },
+    rules: {
+      ...UNSAFE_ANY,
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/restrict-template-expressions': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+    },
   },
   {
     // The bridge and the .mjs scripts are plain JavaScript: what they read from JSON is `any` with no type

@@ -87,17 +87,17 @@ function parameterWhat(p: QueryParameter): string {
 
 /** A parameter's note; a long one already given in full on an earlier route is referred to as `as for <route>`. */
 function parameterNote(p: QueryParameter, route: RouteContract, seen: Map<string, string>): string {
-  const schema = p.schema as { default?: unknown; enum?: string[] };
+  const schema = p.schema as { default?: string | number | boolean; enum?: string[] };
   const values = schema.enum;
+  // A query parameter's example is a scalar, as its default.
+  const shown = p.example as string | number | boolean | undefined;
   const facts = [
     p.required ? 'required' : 'optional',
     ...(schema.default !== undefined ? [`default ${String(schema.default)}`] : []),
   ];
   // The example, unless the route's example link shows it, it is the default, or the values are listed.
   const example =
-    p.example !== undefined && !p.required && !values && p.example !== schema.default
-      ? `, e.g. ${String(p.example)}`
-      : '';
+    shown !== undefined && !p.required && !values && shown !== schema.default ? `, e.g. ${String(shown)}` : '';
   const full = `${parameterWhat(p)}${example}`;
   const first = full.length > 30 ? seen.get(`${p.name} ${full}`) : undefined;
   if (!first) seen.set(`${p.name} ${full}`, route.path);
@@ -155,7 +155,7 @@ const rankedPeriods = (periods: readonly string[]) =>
 function commonBasis(coverage: readonly CoverageItem[]): string | null {
   const counts = new Map<string, number>();
   for (const state of coverage)
-    for (const p of Object.values(state.period_types)) counts.set(p!.basis, (counts.get(p!.basis) ?? 0) + 1);
+    for (const p of Object.values(state.period_types)) counts.set(p.basis, (counts.get(p.basis) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
 }
 

@@ -43,7 +43,7 @@ function readManifest(): Manifest {
     Object.values(files).every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h));
   if (!valid)
     throw new ShardError(`${MANIFEST} does not list files with SHA-256 hashes: the build is damaged; run the ingest`);
-  return { files: files as Record<string, string> };
+  return { files: files };
 }
 
 const manifest = (): Manifest => (manifestCache ??= readManifest());

@@ -80,7 +80,5 @@ export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): stri
  */
 export function wellKnownX402Handler(site: URL | string, terms: () => PaymentTerms): Handler {
   let body: Uint8Array<ArrayBuffer> | undefined;
-  return route(() =>
-    freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())) as Uint8Array<ArrayBuffer>)),
-  );
+  return route(() => freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())))));
 }

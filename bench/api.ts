@@ -250,7 +250,7 @@ try {
     ceiling.kill();
   };
   const ceilingPort = await new Promise<number>((resolve, reject) => {
-    ceiling.stdout!.on('data', (chunk: Buffer) => {
+    ceiling.stdout.on('data', (chunk: Buffer) => {
       const m = chunk.toString().match(/ready (\d+)/);
       if (m) resolve(Number(m[1]));
     });

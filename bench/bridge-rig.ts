@@ -136,7 +136,7 @@ export async function directPayer(
     BUDGET_USD,
   ]);
   const wallet = createWallet(options, key);
-  const required = termsOf((await direct.callTool({ name: tool, arguments: args })) as never);
+  const required = termsOf(await direct.callTool({ name: tool, arguments: args }));
   if (!required) throw new Error(`the gate-on server answered an unpaid ${tool} without terms`);
   const choice = chooseTerms(required, options, 0n);
   if ('refusal' in choice) throw new Error(`the direct payer refused the terms: ${choice.refusal.message}`);
@@ -165,7 +165,7 @@ export async function directPayer(
  * price the benchmark counts on.
  */
 export async function termsFor(direct: Client, call: Call): Promise<PaymentRequired> {
-  const required = termsOf((await direct.callTool({ name: call.tool, arguments: call.args })) as never);
+  const required = termsOf(await direct.callTool({ name: call.tool, arguments: call.args }));
   const amount = required?.accepts.find((a) => a.scheme === BATCH)?.amount;
   if (amount !== String(call.price))
     throw new Error(

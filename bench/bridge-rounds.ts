@@ -289,8 +289,7 @@ export async function rounds(servers: Servers, t: Targets, refs: References): Pr
     }
   }
   await still();
-  const meanOrNull = (xs: (number | null)[]) =>
-    xs.length && xs.every((x) => x !== null) ? mean(xs as number[]) : null;
+  const meanOrNull = (xs: (number | null)[]) => (xs.length && xs.every((x) => x !== null) ? mean(xs) : null);
   return labels.map(({ key, label }) => {
     const s = samples.get(key)!;
     if (s.ms.length !== N) throw new Error(`${label}: ${s.ms.length} calls timed, not ${N}`);

@@ -49,7 +49,10 @@ async function interleaved(steps: Step[]): Promise<{ elapsed: number[]; cpu: num
       const elapsed = performance.now() - t;
       const used = process.cpuUsage(cpu);
       await steps[i].after?.(out);
-      if (r >= STEP_WARMUP) (times[i].elapsed.push(elapsed), times[i].cpu.push((used.user + used.system) / 1000));
+      if (r >= STEP_WARMUP) {
+        times[i].elapsed.push(elapsed);
+        times[i].cpu.push((used.user + used.system) / 1000);
+      }
     }
   }
   return times;
@@ -119,7 +122,7 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
       const terms: CallResult = {
         isError: true,
         content: [{ type: 'text', text: JSON.stringify(required) }],
-        structuredContent: required as never,
+        structuredContent: required,
       };
       return [
         c.tool,
@@ -128,7 +131,7 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
           paid: {
             ...recorded.paid,
             _meta: { ...recorded.paid._meta, [RECEIPT_META]: receiptOf(c.price) },
-          } as CallResult,
+          },
         },
       ];
     }),
@@ -139,13 +142,13 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
     call: async (tool: string, _a: unknown, meta?: unknown) => answer(tool, meta),
   });
   const paidCalls = toolCalls({
-    remote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)) as never,
+    remote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)),
     wallet,
     ledger,
     lock,
     limits: options,
   });
-  const offCalls = toolCalls({ remote: remote(() => recorded.off) as never, wallet, ledger, lock, limits: options });
+  const offCalls = toolCalls({ remote: remote(() => recorded.off), wallet, ledger, lock, limits: options });
   /** What the channel file (charged) and the spending record (spent) must say. */
   const expect = { charged: 0n, spent: 0n };
   return {

@@ -142,9 +142,10 @@ export async function httpRounds(servers: Servers, rig: Rig): Promise<HttpRounds
       const cpuBefore = cpuMs(target.pid);
       const elapsed = await target.run();
       const cpuAfter = cpuMs(target.pid);
-      if (r >= WARMUP)
-        (times.get(target)!.push(elapsed),
-          cpu.get(target)!.push(cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore));
+      if (r >= WARMUP) {
+        times.get(target)!.push(elapsed);
+        cpu.get(target)!.push(cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+      }
     }
   }
   const { charged, exactPaid, voucherFacilitatorCalls } = paid();
@@ -155,7 +156,7 @@ export async function httpRounds(servers: Servers, rig: Rig): Promise<HttpRounds
   const rows = targets.map((t) => {
     const xs = times.get(t)!;
     const cpus = cpu.get(t)!;
-    const serverCpuMs = cpus.every((c) => c !== null) ? mean(cpus as number[]) : null;
+    const serverCpuMs = cpus.every((c) => c !== null) ? mean(cpus) : null;
     return { label: t.label, n: xs.length, median: median(xs), p99: p99(xs), mean: mean(xs), serverCpuMs };
   });
   return { rows, voucherFacilitatorCalls, charged, exactPaid };

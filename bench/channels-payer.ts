@@ -97,7 +97,7 @@ export async function presign(channel: OpenChannel, from: bigint, count: number)
       x402Version: 2,
       accepted: channel.accepted,
       resource: channel.required.resource,
-      payload: { type: 'voucher', channelConfig: channel.channelConfig, voucher } as never,
+      payload: { type: 'voucher', channelConfig: channel.channelConfig, voucher },
     };
     return encodePaymentSignatureHeader(payment);
   });

@@ -130,7 +130,7 @@ export async function payeeGain(
   const journal = ChannelJournal.open(servers.channelsDir);
   let journalCharged = 0n;
   let unclaimed = 0;
-  let channels: Channel[] = [];
+  let channels: Channel[];
   try {
     channels = await journal.list();
     for (const c of channels) {

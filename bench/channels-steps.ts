@@ -210,7 +210,7 @@ function recordSteps(rig: Rig): Step[] {
           declaredExtensions: declared,
           phase: 'after-handler',
         } as never);
-        receipt = outcome && 'skip' in outcome && outcome.skip ? (outcome.result as SettleResponse) : null;
+        receipt = outcome && 'skip' in outcome && outcome.skip ? outcome.result : null;
       },
       after: () => chargeNext(rig, receipt, 'the record'),
     },

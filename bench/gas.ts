@@ -121,7 +121,7 @@ async function claimRun(
 /** A cooperative refund of `channel`'s rest by the package's channel manager; the payer must get the rest back. */
 async function refund(chain: LocalChain, gate: Gate, channel: Channel): Promise<Tx> {
   const { manager } = (await gate.channels())!;
-  const payer = channel.channelConfig.payer as Hex;
+  const payer = channel.channelConfig.payer;
   const before = await chain.balanceOf(payer);
   const [done] = await manager.refund([channel.channelId]);
   if (!done) throw new Error(`channel ${channel.channelId}: nothing refunded`);

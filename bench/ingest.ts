@@ -62,7 +62,13 @@ function run(label: string, dataDir: string, runs: number): Corpus {
     maxBuffer: 1 << 26,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const r = JSON.parse(out.toString().trim().split('\n').at(-1)!);
+  const r = JSON.parse(out.toString().trim().split('\n').at(-1)!) as {
+    figures: number;
+    medianMs: number;
+    maxRssKiB: number;
+    files: number;
+    bytes: number;
+  };
   const corpus = {
     label,
     figures: r.figures,

@@ -64,7 +64,7 @@ export function buildNodeServer(dist: string, env: Record<string, string> = {}):
     astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', ...env });
   } catch (e) {
     const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+    throw new Error(`astro build failed:\n${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`, { cause: e });
   }
   return join(dist, 'server', 'entry.mjs');
 }

@@ -103,7 +103,10 @@ function timedFacilitator(inner: FacilitatorClient): FacilitatorClient {
       try {
         return await call(...args);
       } finally {
-        if (current) ((current[part] += performance.now() - t), current[count]++);
+        if (current) {
+          current[part] += performance.now() - t;
+          current[count]++;
+        }
       }
     };
   return {
@@ -122,7 +125,10 @@ const timedFetch: typeof fetch = async (input, init) => {
   if (current) {
     current.fetches++;
     if (current.fetches === 1) current.challengeLeg = end - t;
-    else ((current.sign += t - legEnd), (current.paidLeg += end - t));
+    else {
+      current.sign += t - legEnd;
+      current.paidLeg += end - t;
+    }
   }
   legEnd = end;
   return res;
@@ -180,7 +186,7 @@ async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: 
     return median(times);
   };
   try {
-    installGate(createGate(settings, instantMock as unknown as FacilitatorClient, ROUTE_CONTRACTS));
+    installGate(createGate(settings, instantMock, ROUTE_CONTRACTS));
     const challenge = await timeEach(402, () => new Request(url));
     const required = decodePaymentRequiredHeader((await dispatch(new Request(url))).headers.get('PAYMENT-REQUIRED')!);
     const client = payerClient('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');

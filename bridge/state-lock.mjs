@@ -40,7 +40,7 @@ export function stateLock(stateDir) {
       } catch (e) {
         if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'EEXIST') throw e;
       }
-      let owner = NaN;
+      let owner;
       try {
         owner = Number(readFileSync(file, 'utf8'));
       } catch {
@@ -50,7 +50,9 @@ export function stateLock(stateDir) {
       if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
         try {
           unlinkSync(file);
-        } catch {}
+        } catch {
+          // another waiter removed it first
+        }
         continue;
       }
       if (Date.now() > deadline)

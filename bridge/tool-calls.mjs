@@ -77,6 +77,7 @@ async function sent(remote, tool, args, payment) {
       if (isProtocolError(e)) throw e;
       throw new Error(
         `a payment was sent but no answer came back (${/** @type {Error} */ (e).message}): the service may have charged it, and the next paid call counts what it did`,
+        { cause: e },
       );
     }
   }
@@ -200,7 +201,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
             answered = true;
             await after?.();
           })
-          .catch((e) => {
+          .catch((/** @type {unknown} */ e) => {
             if (!answered) return reject(e);
             // The answer was paid and given; the next paid call resynchronises from the server's record.
             process.stderr.write(

@@ -156,14 +156,10 @@ export const syndicateYear = z
   .object({
     year_of_account: z.number(),
     capacity_gbp_000: nullableNumber.meta({ description: 'Capacity in thousands of GBP: not premium written.' }),
-    estimated_result_pct: z
-      .object({ worst: z.number(), best: z.number() })
-      .strict()
-      .nullable()
-      .meta({
-        description:
-          'The published forecast range, % on capacity (not USD, not audited); null: no forecast published yet.',
-      }),
+    estimated_result_pct: z.object({ worst: z.number(), best: z.number() }).strict().nullable().meta({
+      description:
+        'The published forecast range, % on capacity (not USD, not audited); null: no forecast published yet.',
+    }),
   })
   .strict()
   .meta({ id: 'SyndicateYear' });
@@ -288,11 +284,9 @@ export const filingRecord = filingItem
     record_kind: z
       .enum(['filing', 'annual_disclosure'])
       .meta({ description: "filing, or annual_disclosure for a state's per-company annual rate disclosures." }),
-    bucket_date: z
-      .string()
-      .meta({
-        description: 'The date the filing entered the public record: received, else closed, else the publication date.',
-      }),
+    bucket_date: z.string().meta({
+      description: 'The date the filing entered the public record: received, else closed, else the publication date.',
+    }),
   })
   .meta({ id: 'RateFilingRecord' });
 export type FilingRecord = z.infer<typeof filingRecord>;
@@ -302,16 +296,10 @@ export const ratesParams = z
     // Together, the examples ask for filings the data has (Citizens' FL homeowners rates of 2021).
     state: stateParam.optional(),
     company: nameParam('A company name', 'Citizens').optional(),
-    toi: z
-      .string()
-      .trim()
-      .min(2, 'a type of insurance of at least 2 characters')
-      .max(120)
-      .optional()
-      .meta({
-        description: 'Type of insurance: a TOI code, or words of its name, case-insensitive.',
-        example: 'Homeowners',
-      }),
+    toi: z.string().trim().min(2, 'a type of insurance of at least 2 characters').max(120).optional().meta({
+      description: 'Type of insurance: a TOI code, or words of its name, case-insensitive.',
+      example: 'Homeowners',
+    }),
     coverage_category: z
       .enum(COVERAGE_CATEGORY_NAMES)
       .optional()

@@ -61,11 +61,9 @@ export const statesListParam = (max: number) =>
 
 export const publicationRef = z
   .object({
-    publisher: z
-      .string()
-      .meta({
-        description: 'Who issued the document: a stamping office, WSIA, or the press outlet that reported the figures.',
-      }),
+    publisher: z.string().meta({
+      description: 'Who issued the document: a stamping office, WSIA, or the press outlet that reported the figures.',
+    }),
     title: z.string(),
     url: z.string(),
     report_date: z.string().meta({ description: 'The day it was published, YYYY-MM-DD.' }),

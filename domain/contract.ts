@@ -29,12 +29,10 @@ const nullableString = z.string().nullable();
 
 export const printedFigure = z
   .object({
-    value: z
-      .number()
-      .meta({
-        description:
-          'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never summed or used to derive another figure.',
-      }),
+    value: z.number().meta({
+      description:
+        'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never summed or used to derive another figure.',
+    }),
     as_printed: nullableString.meta({
       description:
         'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples); null where the publication gave the bare number.',
@@ -43,13 +41,10 @@ export const printedFigure = z
       description:
         'Present only when the figure is not exact: rounded (fewer than 4 significant digits), the word printed (about, nearly, more than, ...), ambiguous, other basis. Absent for an exact figure that has no series field (a growth rate, a share, an average, a count in another unit).',
     }),
-    period: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Present only when it differs from the row's period: a year to date (`YYYY-01..MM`) ending in the row's month.",
-      }),
+    period: z.string().optional().meta({
+      description:
+        "Present only when it differs from the row's period: a year to date (`YYYY-01..MM`) ending in the row's month.",
+    }),
   })
   .strict()
   .meta({ id: 'PrintedFigure', description: "What the key measures and its unit are in the answer's printed_keys." });
@@ -127,18 +122,13 @@ export const PERIOD_TYPE_NAMES = ['month', 'quarter', 'half_year', 'year', 'year
 
 export const periodTypeCoverage = z
   .object({
-    from: z
-      .string()
-      .meta({
-        description:
-          'The first period of this type with figures, statewide, for all lines or any one line or category.',
-      }),
-    to: z
-      .string()
-      .meta({
-        description:
-          'The last such period. Periods between from and to may have no figures: periods says how many have, for all lines.',
-      }),
+    from: z.string().meta({
+      description: 'The first period of this type with figures, statewide, for all lines or any one line or category.',
+    }),
+    to: z.string().meta({
+      description:
+        'The last such period. Periods between from and to may have no figures: periods says how many have, for all lines.',
+    }),
     periods: z.number().int().nonnegative().meta({
       description:
         "How many periods of this type have at least one figure (exact or printed), statewide for all lines, latest vintage: exactly the rows /v1/premium answers for the state at this granularity (line=all, no county, no report_date), so fewer than from..to spans where a series is sparse. 0 when only single lines or categories have figures of this type. year_to_date, not a granularity: the year-to-date spans with an exact level (premium, a new/renewal figure, or a count in this count_unit), the spans from and to bound; each is served in the printed object of /v1/premium's month row of its last month, under the key <metric>_ytd without a qualifier. Rounded year-to-date levels and year-to-date growth rates are printed on month rows too but are not counted here.",
@@ -170,21 +160,17 @@ export const coverageItem = z
     capabilities: z
       .object({
         has_county_data: z.boolean(),
-        has_insurer_data: z
-          .boolean()
-          .meta({
-            description:
-              'True exactly when /v1/insurers answers 200 for at least one period: those listed in insurer_periods.',
-          }),
+        has_insurer_data: z.boolean().meta({
+          description:
+            'True exactly when /v1/insurers answers 200 for at least one period: those listed in insurer_periods.',
+        }),
         has_new_renewal_split: z.boolean(),
       })
       .strict(),
-    insurer_periods: z
-      .array(z.string())
-      .meta({
-        description:
-          'The periods /v1/insurers ranks for this state (month YYYY-MM or year YYYY), ascending; empty when none.',
-      }),
+    insurer_periods: z.array(z.string()).meta({
+      description:
+        'The periods /v1/insurers ranks for this state (month YYYY-MM or year YYYY), ascending; empty when none.',
+    }),
   })
   .strict()
   .meta({ id: 'CoverageSummary' });
@@ -308,13 +294,10 @@ export type CompareResponse = z.infer<typeof compareResponse>;
 
 /** How a premium was printed, on an insurer whose premium is rounded or qualified (docs/design.md §9, §12); absent when exact. */
 const printedAs = {
-  as_printed: z
-    .string()
-    .optional()
-    .meta({
-      description:
-        'Only where the premium was printed rounded or qualified: the words as printed (e.g. $1.78bn); premium is then that printed value.',
-    }),
+  as_printed: z.string().optional().meta({
+    description:
+      'Only where the premium was printed rounded or qualified: the words as printed (e.g. $1.78bn); premium is then that printed value.',
+  }),
   qualifier: z
     .string()
     .optional()
@@ -327,29 +310,21 @@ const marketShare = nullableNumber.meta({
 
 export const insurerItem = z
   .object({
-    rank: z
-      .number()
-      .int()
-      .meta({
-        description:
-          'As the publication printed it: 1 is the largest premium. (A year summed here from monthly lists: ranked by premium, ties by name.)',
-      }),
+    rank: z.number().int().meta({
+      description:
+        'As the publication printed it: 1 is the largest premium. (A year summed here from monthly lists: ranked by premium, ties by name.)',
+    }),
     name: z.string().meta({ description: 'As printed, a possessive dropped ("Chubb\'s" → "Chubb").' }),
-    premium: z
-      .number()
-      .meta({
-        description: 'USD (a table in thousands multiplied out); exact unless as_printed says how it was printed.',
-      }),
+    premium: z.number().meta({
+      description: 'USD (a table in thousands multiplied out); exact unless as_printed says how it was printed.',
+    }),
     policy_count: nullableNumber,
     market_share_pct: marketShare,
     ...printedAs,
-    note: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'What a reader needs about this line, where the data says something: how the name was printed, what the stored copy cut.',
-      }),
+    note: z.string().optional().meta({
+      description:
+        'What a reader needs about this line, where the data says something: how the name was printed, what the stored copy cut.',
+    }),
   })
   .strict()
   .meta({ id: 'InsurerItem' });
@@ -360,11 +335,9 @@ export const unrankedInsurer = z
     premium: z.number().meta({ description: 'USD, as for a ranked insurer.' }),
     market_share_pct: marketShare,
     ...printedAs,
-    note: z
-      .string()
-      .meta({
-        description: 'Why the publication gives it no rank (AM Best: "because of its unique structure", Lloyd\'s).',
-      }),
+    note: z.string().meta({
+      description: 'Why the publication gives it no rank (AM Best: "because of its unique structure", Lloyd\'s).',
+    }),
   })
   .strict()
   .meta({ id: 'UnrankedInsurer' });
@@ -374,21 +347,15 @@ export const rankingInfo = z
     entity: z
       .enum(['company', 'group'])
       .meta({ description: 'What is ranked: insurance companies, or groups of them.' }),
-    basis: z
-      .string()
-      .meta({
-        description:
-          'What the premium is and whose ranking it is (e.g. direct premiums written in the U.S. surplus lines market, AM Best).',
-      }),
+    basis: z.string().meta({
+      description:
+        'What the premium is and whose ranking it is (e.g. direct premiums written in the U.S. surplus lines market, AM Best).',
+    }),
     ranks_listed: z.number().int().meta({ description: 'How many ranks this answer lists.' }),
-    ranks_in_publication: z
-      .number()
-      .int()
-      .optional()
-      .meta({
-        description:
-          'Only where the publication ranks more than the source shows (AM Best ranks 25; a copy that stops at rank 13 lists 13): this list is then partial.',
-      }),
+    ranks_in_publication: z.number().int().optional().meta({
+      description:
+        'Only where the publication ranks more than the source shows (AM Best ranks 25; a copy that stops at rank 13 lists 13): this list is then partial.',
+    }),
   })
   .strict()
   .meta({ id: 'Ranking' });
@@ -398,17 +365,13 @@ export const insurersResponse = z
     state: z.string().meta({ description: 'The state code, or US for a national ranking.' }),
     period: z.string(),
     ranking: rankingInfo,
-    insurers: z
-      .array(insurerItem)
-      .meta({
-        description: 'The ranked insurers, rank 1 first, as the publication printed them (often a top-N: see ranking).',
-      }),
-    unranked: z
-      .array(unrankedInsurer)
-      .meta({
-        description:
-          "Insurers the publication prints beside its ranking without a rank (AM Best's Lloyd's line); often empty. Never given a rank here.",
-      }),
+    insurers: z.array(insurerItem).meta({
+      description: 'The ranked insurers, rank 1 first, as the publication printed them (often a top-N: see ranking).',
+    }),
+    unranked: z.array(unrankedInsurer).meta({
+      description:
+        "Insurers the publication prints beside its ranking without a rank (AM Best's Lloyd's line); often empty. Never given a rank here.",
+    }),
     ...provenance,
     source: nullableString.meta({
       description:

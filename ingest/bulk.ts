@@ -189,7 +189,8 @@ export class BulkFiles {
     if (!rows.length) return;
     this.pending = [];
     appendFileSync(this.staging.pathOf(CSV_PATH), csvRows(rows.map((r) => [...r.values, r.latest ? 'true' : 'false'])));
-    this.parquet.write({
+    // A fileWriter writes as it goes, synchronously: write() and finish() return no promise here.
+    void this.parquet.write({
       columnData: BULK_COLUMNS.map((name, at) => ({ name, data: columnOf(rows, name, at) })),
       rowGroupSize: rows.length,
     });
@@ -198,7 +199,7 @@ export class BulkFiles {
   /** Closes both files, records them in the build, and gives the free data package that describes them. */
   finish(refs: readonly PublicationRef[]): [string, string] {
     this.flush();
-    this.parquet.finish();
+    void this.parquet.finish();
     const csv = this.staging.adopt(CSV_PATH);
     const parquet = this.staging.adopt(PARQUET_PATH);
     const file = ({ size, hash }: { size: number; hash: string }) => ({ bytes: size, hash: `sha256:${hash}` });

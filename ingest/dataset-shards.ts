@@ -45,7 +45,7 @@ function provenance(records: DatasetRecord[]) {
 }
 
 const v = (r: DatasetRecord) => r.values as Record<string, string | number | string[] | null>;
-const str = (x: unknown) => (x === null || x === undefined ? null : String(x));
+const str = (x: string | number | string[] | null | undefined) => (x === null || x === undefined ? null : String(x));
 const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
 /** Dates compare as text; a bare year sorts as its first day. */
 const sortable = (d: string | null) => (d === null ? '' : d.length === 4 ? `${d}-01-01` : d);
@@ -122,7 +122,7 @@ function latestPerKey(records: DatasetRecord[], key: (r: DatasetRecord) => strin
 }
 
 export function receivershipsOf(records: DatasetRecord[]): DatasetRecord[] {
-  return latestPerKey(records, (r) => `${v(r).state}|${normalizeName(String(v(r).company_name))}`);
+  return latestPerKey(records, (r) => `${String(v(r).state)}|${normalizeName(String(v(r).company_name))}`);
 }
 
 function solvencySample(records: Dataset['records']) {
@@ -200,7 +200,7 @@ function ratesSample(records: Dataset['records']) {
 
 /** A syndicate's years, each from the latest publication that printed it. */
 export function syndicatesOf(records: DatasetRecord[]): { item: SyndicateItem; records: DatasetRecord[] }[] {
-  const rows = latestPerKey(records, (r) => `${v(r).syndicate_no}|${v(r).year_of_account}`);
+  const rows = latestPerKey(records, (r) => `${String(v(r).syndicate_no)}|${String(v(r).year_of_account)}`);
   const bySyndicate = new Map<string, DatasetRecord[]>();
   for (const r of rows)
     bySyndicate.set(String(v(r).syndicate_no), [...(bySyndicate.get(String(v(r).syndicate_no)) ?? []), r]);

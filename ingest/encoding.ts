@@ -11,6 +11,7 @@ const UTF16_BOMS = [
   [0xfe, 0xff],
 ];
 /** Controls other than TAB, LF and the CR of a CRLF; C1 controls; a BOM past the start; U+FFFD. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const FORBIDDEN = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uFEFF\uFFFD]|\r(?!\n)/;
 
 const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((b, i) => bytes[i] === b);

@@ -5,7 +5,7 @@
 import { join, relative } from 'node:path';
 import { type Conflict, conflictProblem, sameDayConflicts } from './conflicts.ts';
 import { type Problem, Problems } from './errors.ts';
-import type { Dataset, Figure, Line } from './model-types.ts';
+import type { Dataset, Figure, Line, State } from './model-types.ts';
 import { listCsv, readDataFile, shown } from './read.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import { DATASET_FILES, DATASET_NAMES, type DatasetRecord, columnsOf, parseDatasetFile } from './sources/datasets.ts';
@@ -47,7 +47,7 @@ type Registries = Pick<Dataset, 'states' | 'categories' | 'bases' | 'lines'> & {
 function readRegistries(dataDir: string, problems: Problems): Registries {
   const statesCsv = readDataFile(join(dataDir, 'states.csv'), STATES_COLUMNS, problems);
   const categoriesCsv = readDataFile(join(dataDir, 'categories.csv'), CATEGORIES_COLUMNS, problems);
-  const states = statesCsv ? parseStates(statesCsv, problems) : new Map();
+  const states = statesCsv ? parseStates(statesCsv, problems) : new Map<string, State>();
   const categories = categoriesCsv ? parseCategories(categoriesCsv, problems) : [];
   const basesCsv = readDataFile(join(dataDir, 'bases.csv'), BASES_COLUMNS, problems);
   const bases = basesCsv ? parseBases(basesCsv, states, problems) : new Map<string, string>();

@@ -230,8 +230,13 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
         for (const pub of known) {
           for (const e of byPub.get(pub)!) {
             if (!counts(e) || (pub.secondary && byOffice.has(figureOf(e)))) continue;
-            if (e.field) ((values[e.field] = e.value), valueSetters.set(e.field, pub));
-            else ((printed[e.printedKey!] = e.figure!), printedSetters.set(e.printedKey!, pub));
+            if (e.field) {
+              values[e.field] = e.value;
+              valueSetters.set(e.field, pub);
+            } else {
+              printed[e.printedKey!] = e.figure!;
+              printedSetters.set(e.printedKey!, pub);
+            }
           }
         }
         const sources: Record<string, string[]> = {};

@@ -43,7 +43,10 @@ export class Staging {
   pathOf(path: string): string {
     const target = join(this.staging, path);
     const dir = dirname(target);
-    if (!this.dirs.has(dir)) (mkdirSync(dir, { recursive: true }), this.dirs.add(dir));
+    if (!this.dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.add(dir);
+    }
     return target;
   }
 

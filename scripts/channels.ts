@@ -54,7 +54,7 @@ async function open(
     ]);
     const client = await sharedRedis(redisUrl);
     if (!client.isReady) fail(`Redis at ${new URL(redisUrl).host} cannot be reached`);
-    const storage = new RedisChannelStorage({ client: client as never });
+    const storage = new RedisChannelStorage({ client: client });
     return {
       where: `Redis at ${new URL(redisUrl).host}`,
       channels: () => storage.list(),

@@ -34,7 +34,7 @@ async function toolsList(modern: boolean): Promise<string> {
 const body = await toolsList(false);
 const total = Buffer.byteLength(body);
 const modernTotal = Buffer.byteLength(await toolsList(true));
-const tools: Tool[] = JSON.parse(body).result.tools;
+const tools = (JSON.parse(body) as { result: { tools: Tool[] } }).result.tools;
 
 const bytes = (value: unknown) =>
   value === undefined ? 0 : Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));

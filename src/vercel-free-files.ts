@@ -189,6 +189,7 @@ async function freeAnswers(
   } catch (e) {
     throw new Error(
       `vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run build:vercel runs the ingest first`,
+      { cause: e },
     );
   } finally {
     restore();

@@ -73,7 +73,7 @@ function renderGeneric(
   tables.forEach((t, ti) =>
     t.rows.forEach((r) => {
       const text = t.columns.map((c) => cell(r[c])).join('|');
-      rows.push({ table: ti, date: dateFields[ti] ? String(r[dateFields[ti]!]) : null, text, size: text.length + 1 });
+      rows.push({ table: ti, date: dateFields[ti] ? String(r[dateFields[ti]]) : null, text, size: text.length + 1 });
     }),
   );
   const tableSize = (ti: number) => rows.filter((r) => r.table === ti).reduce((sum, r) => sum + r.text.length, 0);

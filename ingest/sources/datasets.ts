@@ -237,7 +237,10 @@ function valueOf(col: Column, raw: string): CellValue {
 function recordProblems(name: DatasetName, v: Record<string, CellValue>): [column: string, message: string][] {
   const out: [string, string][] = [];
   if (name === 'enforcement' && v.fine_amount !== null && v.action_type !== 'fine')
-    out.push(['fine_amount', `a ${v.action_type} carries no fine: leave fine_amount empty, or set action_type fine`]);
+    out.push([
+      'fine_amount',
+      `a ${String(v.action_type)} carries no fine: leave fine_amount empty, or set action_type fine`,
+    ]);
   if (name === 'syndicates') {
     if ((v.worst_pct === null) !== (v.best_pct === null))
       out.push([
@@ -245,7 +248,7 @@ function recordProblems(name: DatasetName, v: Record<string, CellValue>): [colum
         'a forecast is a range: give both worst_pct and best_pct, or neither',
       ]);
     else if (v.worst_pct !== null && (v.worst_pct as number) > (v.best_pct as number))
-      out.push(['worst_pct', `worst case ${v.worst_pct} is above best case ${v.best_pct}`]);
+      out.push(['worst_pct', `worst case ${String(v.worst_pct)} is above best case ${String(v.best_pct)}`]);
   }
   return out;
 }

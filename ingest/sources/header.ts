@@ -139,8 +139,8 @@ export function parseHeader(
       dataAsOf: dataAsOf.value,
     },
     extra: Object.fromEntries([
-      ...extraKeys.map((k, i) => [k, extra[i]!.value]),
-      ...optionalKeys.flatMap((k) => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : [])),
+      ...extraKeys.map((k, i): [string, string] => [k, extra[i]!.value]),
+      ...optionalKeys.flatMap((k): [string, string][] => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : [])),
     ]),
   };
 }

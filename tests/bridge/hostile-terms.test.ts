@@ -59,7 +59,7 @@ describe('surplus-lines-mcp refuses hostile terms before signing', () => {
       }));
       server.setRequestHandler('tools/call', (request) => {
         const { name, _meta } = request.params;
-        calls.push({ name, meta: _meta as Record<string, unknown> | undefined });
+        calls.push({ name, meta: _meta });
         if (_meta?.['x402/payment']) return { content: [{ type: 'text' as const, text: 'an answer' }] };
         const terms = {
           x402Version: 2,

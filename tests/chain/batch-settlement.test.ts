@@ -185,7 +185,7 @@ async function setUp(chain: LocalChain) {
           chain.balanceOf(a),
         ),
       );
-      return { payer: payer!, payee: payee!, escrow: escrow!, collector: collector! };
+      return { payer, payee, escrow, collector };
     },
   };
 
@@ -202,7 +202,7 @@ async function setUp(chain: LocalChain) {
    * by the facilitator. `payerAuthorizer: zeroAddress` makes the payer itself the voucher signer.
    */
   const openChannel = async (options: { payerAuthorizer?: Address } = {}) => {
-    const salt = `0x${(++salts).toString(16).padStart(64, '0')}` as Hex;
+    const salt: Hex = `0x${(++salts).toString(16).padStart(64, '0')}`;
     const client = new BatchSettlementClientScheme(toClientEvmSigner(payerAccount, reader), {
       salt,
       ...(options.payerAuthorizer ? { payerAuthorizer: options.payerAuthorizer } : {}),
@@ -452,7 +452,7 @@ describe('batch-settlement on the local chain', () => {
     expect(receipt.to?.toLowerCase()).toBe(BATCH_SETTLEMENT_ADDRESS.toLowerCase());
     const events = logsOf(receipt);
     expect(events.map((e) => e.eventName)).toEqual(['ChannelCreated', 'Deposited']);
-    expect(events[1]!.args).toMatchObject({
+    expect(events[1].args).toMatchObject({
       channelId: ch.id,
       collector: ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
       amount: ch.amount,
@@ -695,7 +695,7 @@ describe('batch-settlement on the local chain', () => {
     expect(tx.input.slice(0, 10)).toBe(toFunctionSelector('multicall(bytes[])'));
     const events = logsOf(await t.reader.getTransactionReceipt({ hash: refunded.transaction as Hex }));
     expect(events.map((e) => e.eventName)).toEqual(['Claimed', 'Refunded']);
-    expect(events[1]!.args).toMatchObject({
+    expect(events[1].args).toMatchObject({
       channelId: ch.id,
       payer: chain.payer.address,
       amount: ch.amount - charged,

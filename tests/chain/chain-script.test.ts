@@ -35,7 +35,7 @@ describe('npm run chain', () => {
     try {
       const values = new Map<string, string>();
       const comments: string[] = [];
-      const lines = createInterface({ input: child.stdout! });
+      const lines = createInterface({ input: child.stdout });
       for await (const line of lines) {
         const assignment = /^([A-Z_]+)=(\S+)$/.exec(line);
         if (assignment) values.set(assignment[1], assignment[2]);
@@ -106,7 +106,7 @@ describe('npm run chain', () => {
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       try {
-        for await (const line of createInterface({ input: child.stdout! }))
+        for await (const line of createInterface({ input: child.stdout }))
           if (line.startsWith('# Up until stopped')) break;
         expect(readFileSync(envFile, 'utf8')).toMatch(/^export RPC='http:\/\/127\.0\.0\.1:\d+'$/m);
         if (replace) writeFileSync(envFile, "export RPC='http://127.0.0.1:1'\n"); // what a later chain would do

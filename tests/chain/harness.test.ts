@@ -200,7 +200,7 @@ describe('EIP3009Token', () => {
         value: 250n,
         validAfter: over.validAfter ?? 0n,
         validBefore: over.validBefore ?? now + 600n,
-        nonce: over.nonce ?? (`0x${crypto.randomUUID().replace(/-/g, '').padEnd(64, '0')}` as Hex),
+        nonce: over.nonce ?? `0x${crypto.randomUUID().replace(/-/g, '').padEnd(64, '0')}`,
       };
       const signature = await (over.signer ?? payer).signTypedData({
         domain,
@@ -462,7 +462,7 @@ describe('payingFetch', () => {
       payTo: chain.payee,
       price: '$5.00',
     });
-    const offer = await server.createPaymentRequiredResponse([dear!], { url: 'http://localhost/api/dear' });
+    const offer = await server.createPaymentRequiredResponse([dear], { url: 'http://localhost/api/dear' });
     let paidAttempts = 0;
     const gate: typeof fetch = async (input, init) => {
       if (new Request(input, init).headers.has('PAYMENT-SIGNATURE')) paidAttempts++;

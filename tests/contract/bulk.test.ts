@@ -57,7 +57,7 @@ beforeAll(async () => {
   parquetBytes = await download('/v1/bulk/premium.parquet');
   writeFileSync(join(work, 'premium.csv'), csvBytes);
   writeFileSync(join(work, 'premium.parquet'), parquetBytes);
-  rows = parse(csvBytes, { columns: true }) as Row[];
+  rows = parse<Row>(csvBytes, { columns: true });
 });
 afterAll(() => restore());
 
@@ -65,7 +65,7 @@ async function duckdb(sql: string): Promise<Record<string, unknown>[]> {
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    return (await connection.runAndReadAll(sql)).getRowObjectsJson();
   } finally {
     connection.closeSync();
   }
@@ -175,7 +175,7 @@ describe('against the API', () => {
     const res = await call(query);
     if (res.status === 404) return [];
     expect(res.status, query).toBe(200);
-    return (parse(await res.text(), { columns: true }) as Row[]).map((r) => ({ ...r, line, county }));
+    return parse<Row>(await res.text(), { columns: true }).map((r) => ({ ...r, line, county }));
   }
 
   it('latest=true rows are exactly the figures the API answers today; every other row is a figure it answers with report_date', async () => {

@@ -57,22 +57,22 @@ function problemsOf({ coverage, premium }: Answers): string[] {
     for (const [type, p] of Object.entries(c.period_types)) {
       const what = `${c.state} ${type}`;
       if (type === 'year_to_date') {
-        const spans = premium.get(`${c.state}|month`)!.data.flatMap((row) => exactYtdSpans(row, p!.count_unit));
-        if (spans.length !== p!.periods)
-          problems.push(`${what}: periods ${p!.periods}, month rows with an exact year-to-date level ${spans.length}`);
+        const spans = premium.get(`${c.state}|month`)!.data.flatMap((row) => exactYtdSpans(row, p.count_unit));
+        if (spans.length !== p.periods)
+          problems.push(`${what}: periods ${p.periods}, month rows with an exact year-to-date level ${spans.length}`);
         for (const span of spans)
-          if (span < p!.from || span > p!.to) problems.push(`${what}: ${span} outside ${p!.from}..${p!.to}`);
+          if (span < p.from || span > p.to) problems.push(`${what}: ${span} outside ${p.from}..${p.to}`);
         continue;
       }
       const rows = premium.get(`${c.state}|${type}`)!.data;
-      if (rows.length !== p!.periods) problems.push(`${what}: periods ${p!.periods}, /v1/premium rows ${rows.length}`);
+      if (rows.length !== p.periods) problems.push(`${what}: periods ${p.periods}, /v1/premium rows ${rows.length}`);
       for (const row of rows) {
         if (!holdsFigure(row)) problems.push(`${what} ${row.period}: a row without a figure`);
-        if (row.period < p!.from || row.period > p!.to)
-          problems.push(`${what} ${row.period}: outside ${p!.from}..${p!.to}`);
+        if (row.period < p.from || row.period > p.to)
+          problems.push(`${what} ${row.period}: outside ${p.from}..${p.to}`);
       }
-      if (p!.periods > spanLength(p!.from, p!.to))
-        problems.push(`${what}: periods ${p!.periods} past the ${spanLength(p!.from, p!.to)} of ${p!.from}..${p!.to}`);
+      if (p.periods > spanLength(p.from, p.to))
+        problems.push(`${what}: periods ${p.periods} past the ${spanLength(p.from, p.to)} of ${p.from}..${p.to}`);
     }
   }
   return problems;

@@ -43,9 +43,7 @@ const DATA_ROWS = readdirSync(join(REAL_DATA, 'publications'), { recursive: true
     return records.map((r): Record<string, string> => ({ ...r, url: header.url, report_date: header.report_date }));
   });
 
-async function both(
-  query: string,
-): Promise<{
+async function both(query: string): Promise<{
   json: SeriesAnswer & { data?: Row[]; series?: Record<string, Row[]> };
   csv: Line[];
   text: string;
@@ -56,7 +54,7 @@ async function both(
   expect(res.status, query).toBe(200);
   const text = await res.text();
   expect(text.split('\r\n')[0]).toBe(HEADER);
-  return { json, csv: parse(text, { columns: true, record_delimiter: '\r\n' }) as Line[], text, res };
+  return { json, csv: parse<Line>(text, { columns: true, record_delimiter: '\r\n' }), text, res };
 }
 
 /** The rows of an answer, with their state. */

@@ -83,7 +83,7 @@ function send(head: string): Promise<string> {
     const socket = connect(Number(new URL(server.base).port), '127.0.0.1', () => socket.end(head));
     let text = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (text += chunk));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     socket.on('close', () => resolve(text));
     socket.on('error', reject);
   });
@@ -341,7 +341,7 @@ describe('shutdown on SIGTERM', () => {
       // An idle keep-alive socket: one request answered in full, then nothing.
       const idle = connect(port, '127.0.0.1');
       let received = '';
-      idle.on('data', (chunk) => (received += chunk));
+      idle.on('data', (chunk: Buffer) => (received += chunk.toString()));
       idle.on('close', () => events.push('idle closed'));
       idle.write('GET /v1/lines?state=FL HTTP/1.1\r\nHost: x\r\n\r\n');
       await until(() => /\r\n\r\n\[.*\]\n$/s.test(received));

@@ -140,7 +140,7 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site: strin
     else {
       if (!item.note?.startsWith(c.stamping_office)) problems.push(`state ${c.state} does not name its office`);
       for (const [type, p] of Object.entries(c.period_types))
-        if (!item.note?.includes(`${type} ${p!.from}`) || !item.note.includes(p!.to))
+        if (!item.note?.includes(`${type} ${p.from}`) || !item.note.includes(p.to))
           problems.push(`state ${c.state} ${type} range missing`);
     }
   }

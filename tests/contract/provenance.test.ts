@@ -325,11 +325,11 @@ function expectedRow(state: string, line: LineSpec, type: PeriodType, period: st
   if (type === 'month') return null;
   if (sameBasis(state, 'month', type)) {
     const months = monthsOf(period).map((m) => expectedRow(state, line, 'month', m));
-    if (months.every(hasValues)) return sum(months as Expected[], sameUnit(state, 'month', type));
+    if (months.every(hasValues)) return sum(months, sameUnit(state, 'month', type));
   }
   if (type === 'year' && sameBasis(state, 'half_year', 'year')) {
     const halves = [`${period}-H1`, `${period}-H2`].map((h) => expectedRow(state, line, 'half_year', h));
-    if (halves.every(hasValues)) return sum(halves as Expected[], sameUnit(state, 'half_year', 'year'));
+    if (halves.every(hasValues)) return sum(halves, sameUnit(state, 'half_year', 'year'));
   }
   return null;
 }

@@ -36,13 +36,13 @@ const FILES: RankingFile[] = readdirSync(RANKINGS_DIR, { recursive: true, encodi
         .filter((l) => l.startsWith('# '))
         .map((l) => [l.slice(2, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
     );
-    const rows = parse(
+    const rows = parse<Record<string, string>>(
       text
         .split('\n')
         .filter((l) => !l.startsWith('#'))
         .join('\n'),
       { columns: true, skip_empty_lines: true },
-    ) as Record<string, string>[];
+    );
     return { path: relative(REAL_DATA, join(RANKINGS_DIR, f)), header, rows };
   });
 
@@ -91,7 +91,7 @@ describe('every ranking file, served line for line', () => {
     ]);
     // The CSV: one line per insurer, ranked then unranked, with the same words.
     const csv = await (await get(`/v1/insurers?state=${header.state}&period=${header.period}&format=csv`)).text();
-    const lines = parse(csv, { columns: true }) as Record<string, string>[];
+    const lines = parse<Record<string, string>>(csv, { columns: true });
     expect(
       lines.map((l) => [
         l.rank,

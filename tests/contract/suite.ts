@@ -1534,7 +1534,7 @@ export function contractSuite(call: Call) {
       // il-2023-12.csv (2024-01-20, to 2023-12-31).
       const body = await compare('states=FL,IL&report_date=2024-03-01');
       expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2023-12-31' });
-      expect(periods(body.series.IL!)).toEqual(periods(IL_MONTHS.slice(0, 13)));
+      expect(periods(body.series.IL)).toEqual(periods(IL_MONTHS.slice(0, 13)));
     });
 
     it('keeps the order given, takes codes case-insensitively and folds duplicates', async () => {

@@ -84,7 +84,7 @@ function problemsOf(text: string, site = SITE): string[] {
     const line = doc.listed.get(url);
     if (!route) continue;
     if (!line) problems.push(`${url} has no line in instructions`);
-    else if (line.method !== 'GET' || line.usd !== route.priceUsd || line.atomic !== usdcUnits(route.priceUsd!))
+    else if (line.method !== 'GET' || line.usd !== route.priceUsd || line.atomic !== usdcUnits(route.priceUsd))
       problems.push(
         `${url} is listed as ${line.method} ${line.usd} USD (${line.atomic}), not GET ${route.priceUsd} USD (${usdcUnits(route.priceUsd!)})`,
       );
@@ -208,7 +208,7 @@ describe('each resource, probed unpaid against the payment gate (fixture data)',
         asset: gated.asset.address,
         payTo: PAYEE,
       });
-      expect(new URL(challenge.resource!.url).pathname, url).toBe(new URL(url).pathname);
+      expect(new URL(challenge.resource.url).pathname, url).toBe(new URL(url).pathname);
     }
   });
 

@@ -389,10 +389,10 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,20}$/;
 // These requests carry the lowercase method 'patch' on purpose; undici warns once per process that it is likely a
 // 405 (UNDICI-FETCH-patch). That case is the point, not trouble: the one warning is dropped, every other printed.
 const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
   if ((rest[0] as { code?: string } | undefined)?.code === 'UNDICI-FETCH-patch') return;
   (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
-}) as typeof process.emitWarning;
+};
 
 /** What fetch's Request refuses to carry (it throws). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);

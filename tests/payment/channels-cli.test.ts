@@ -183,7 +183,7 @@ describe('from Redis (REDIS_URL), shared by every instance', () => {
   beforeAll(async () => {
     redis = await startRedis();
     const client = await sharedRedis(redis.url);
-    const storage = new RedisChannelStorage({ client: client as never });
+    const storage = new RedisChannelStorage({ client: client });
     for (const c of CHANNELS) await storage.updateChannel(c.channelId, () => c);
     await redisSetAside(client).add({ channelId: id(3), reason: REASON, at: '2026-11-21T00:00:00.000Z' });
   });

@@ -266,7 +266,7 @@ describe('channels in Redis, in process', () => {
         X402_FACILITATOR_URL: facilitator.url,
         REDIS_URL: redis.url,
       })!;
-      const storage = new RedisChannelStorage({ client: (await sharedRedis(redis.url)) as never });
+      const storage = new RedisChannelStorage({ client: await sharedRedis(redis.url) });
       installGate(
         createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, {
           channels: storage,

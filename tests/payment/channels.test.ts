@@ -271,7 +271,7 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     const owed = BigInt(channel.chargedCumulativeAmount);
     expect(owed).toBe(4n * PRICE);
     const payerBefore = await chain.balanceOf(payer.address);
-    const receipt = await payer.scheme.refund(url(PREMIUM), { fetch: callHandler as typeof fetch });
+    const receipt = await payer.scheme.refund(url(PREMIUM), { fetch: callHandler });
     expect(receipt).toMatchObject({ success: true, amount: String(DEPOSIT - owed) });
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await chain.balanceOf(payer.address)).toBe(payerBefore + DEPOSIT - owed);
@@ -309,7 +309,7 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
       const accepted = required.accepts.find((a) => a.scheme === 'batch-settlement')!;
       const config = payer.scheme.buildChannelConfig(accepted);
       const channelId = computeChannelId(config, accepted.network);
-      const signer = toClientEvmSigner(privateKeyToAccount(key), undefined as never);
+      const signer = toClientEvmSigner(privateKeyToAccount(key), undefined);
       const refund = {
         x402Version: 2,
         accepted,
@@ -321,13 +321,13 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
         },
       };
       const payerBefore = await chain.balanceOf(payer.address);
-      const result = (await mcp.request(
+      const result: CallToolResult = await mcp.request(
         {
           method: 'tools/call',
           params: { name: 'get_premium', arguments: { state: 'TX' }, _meta: { 'x402/payment': refund } },
         },
         CallToolResultSchema,
-      )) as CallToolResult;
+      );
       // The request asks for no answer: the scheme's acknowledgement is the result (not the route's answer, so read
       // here without the output-schema check a client's callTool makes).
       expect(result.isError).toBeFalsy();
@@ -421,7 +421,7 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
     const tampered = (change: (p: typeof raw) => void): PaymentPayload => {
       const copy = structuredClone(raw);
       change(copy);
-      return { ...good, payload: copy as never };
+      return { ...good, payload: copy };
     };
     await expectRefused(
       PREMIUM,
@@ -467,7 +467,7 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
       x402Version: 2,
       accepted,
       resource: required.resource,
-      payload: { type: 'voucher', channelConfig, voucher } as never,
+      payload: { type: 'voucher', channelConfig, voucher },
     };
     const res = await callHandler(url(PREMIUM), {
       headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) },

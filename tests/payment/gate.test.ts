@@ -81,7 +81,7 @@ const client = new x402Client()
   .register(BASE, payerScheme)
   .register(BASE_SEPOLIA, payerScheme)
   .setSpendControls({ maxAmountPerPayment: '$5' });
-const pay = wrapFetchWithPayment(local as typeof fetch, client);
+const pay = wrapFetchWithPayment(local, client);
 
 const settingsOf = () => paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
 const facilitator = verifyOnlyFacilitator(BASE);
@@ -159,7 +159,7 @@ function heldIn(body: { data?: { company_name?: string }[] }): string[] {
 /** The figures a priced answer holds: a JSON answer's, or, for a bulk file, the values of the bulk CSV (the Parquet file holds the same rows). */
 async function paidFiguresAt(path: string, url: string): Promise<number[]> {
   if (!contractOf(path).download) return figuresOf(JSON.parse((await gateOff(url)).text));
-  const rows = parse((await gateOff(`${ORIGIN}/v1/bulk/premium.csv`)).text, { columns: true }) as { value: string }[];
+  const rows = parse<{ value: string }>((await gateOff(`${ORIGIN}/v1/bulk/premium.csv`)).text, { columns: true });
   return figuresOf(rows.map((r) => Number(r.value)));
 }
 

@@ -156,7 +156,7 @@ async function forgeries(good: PaymentPayload, ownerKey: Hex): Promise<[string, 
   const { voucher } = channelPayload(good);
   const owner = privateKeyToAccount(ownerKey);
   const attacker = privateKeyToAccount(generatePrivateKey());
-  const anotherChannelId = `0x${'5a'.repeat(32)}` as Hex;
+  const anotherChannelId: Hex = `0x${'5a'.repeat(32)}`;
   const signed = (account: typeof owner, domain = THIS_ESCROW, channelId = voucher.channelId) =>
     account.signTypedData(typedVoucher({ ...voucher, channelId }, domain));
   const signature = (s: Hex) => withPayload(good, (q) => (q.voucher.signature = s));

@@ -36,7 +36,7 @@ export function batchPayer(
   const reader = createPublicClient({ chain, transport: http(rpcUrl) });
   const storage = new InMemoryClientChannelStorage();
   const deposit = options.deposit;
-  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, reader as never), {
+  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, reader), {
     storage,
     ...(options.salt ? { salt: options.salt } : {}),
     // A deposit of the caller's choosing (else the server's announced minimum): the client caps a deposit at

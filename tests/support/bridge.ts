@@ -47,8 +47,8 @@ export async function launchBridge(
     const client = new Client({ name: 'bridge-test', version: '2.0.0' });
     await client.connect(transport);
     return {
-      listTools: () => client.listTools() as never,
-      callTool: (p) => client.callTool(p) as never,
+      listTools: () => client.listTools(),
+      callTool: (p) => client.callTool(p),
       close: () => client.close(),
       stderr: () => stderr,
     };
@@ -58,8 +58,8 @@ export async function launchBridge(
   const client = new ClientV1({ name: 'bridge-test', version: '1.0.0' });
   await client.connect(transport);
   return {
-    listTools: () => client.listTools() as never,
-    callTool: (p) => client.callTool(p) as never,
+    listTools: () => client.listTools(),
+    callTool: (p) => client.callTool(p),
     close: () => client.close(),
     stderr: () => stderr,
   };

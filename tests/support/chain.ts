@@ -341,7 +341,7 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
   const serial = serializer();
   const signer = toFacilitatorEvmSigner({
     address: account.address,
-    readContract: (args) => wallet.readContract(args as never),
+    readContract: (args) => wallet.readContract(args),
     verifyTypedData: (args) => wallet.verifyTypedData(args as never),
     writeContract: (args) => serial(() => wallet.writeContract(args as never)),
     sendTransaction: (args) => serial(() => wallet.sendTransaction(args as never)),
@@ -357,7 +357,7 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
     NETWORK,
     new BatchSettlementEvmScheme(signer, {
       address: authorizer.address,
-      signTypedData: (args) => authorizer.signTypedData(args as never),
+      signTypedData: (args) => authorizer.signTypedData(args),
     }),
   );
   return {
@@ -469,9 +469,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * A body that is not that shape answers 400 `{error}`; a facilitator that throws answers 500 `{error}`
  * (HTTPFacilitatorClient turns both into a plain Error "Facilitator verify failed (status): …").
  */
-export async function serveFacilitator(
-  client: FacilitatorClient,
-): Promise<{
+export async function serveFacilitator(client: FacilitatorClient): Promise<{
   url: string;
   stop(): Promise<void>;
   /** TCP connections opened to it so far (keep-alive keeps them few) and calls by path. */ connections(): number;

@@ -108,7 +108,7 @@ describe('a ranking file is built as printed', () => {
       ranks_listed: 2,
       ranks_in_publication: 25,
     });
-    const coverage = readJson(shards, 'free/coverage.json') as { state: string; insurer_periods: string[] }[];
+    const coverage = readJson<{ state: string; insurer_periods: string[] }[]>(shards, 'free/coverage.json');
     expect(coverage.map((c) => c.state)).not.toContain('US');
     expect(coverage.find((c) => c.state === 'FL')!.insurer_periods).toEqual(['2024-01']);
   });

@@ -104,7 +104,7 @@ function converse(
       else reject(new Error(`closed after ${responses.length} of ${count} responses`));
     });
     socket.on('error', reject);
-    (async () => {
+    void (async () => {
       for (const chunk of chunks) {
         socket.write(Buffer.from(chunk, 'latin1'));
         await new Promise((r) => setTimeout(r, 30));
