@@ -56,7 +56,7 @@ const HTTP_DATES: [RegExp, (m: RegExpMatchArray) => string[]][] = [
 ];
 
 /** The time an HTTP-date names (ms since the epoch), or null for anything else: an invalid date is ignored (RFC 9110 13.1.3). */
-export function parseHttpDate(text: string): number | null {
+function parseHttpDate(text: string): number | null {
   for (const [pattern, fields] of HTTP_DATES) {
     const m = text.match(pattern);
     if (!m) continue;

@@ -36,14 +36,14 @@ export interface LlmsInput {
   snapshots?: readonly SnapshotPage[];
 }
 
-export interface SnapshotPage {
+interface SnapshotPage {
   name: string;
   path: string;
   note: string;
 }
 
 /** The /snapshots pages (src/pages/snapshots/), free and for people. */
-export const SNAPSHOT_PAGES: readonly SnapshotPage[] = [
+const SNAPSHOT_PAGES: readonly SnapshotPage[] = [
   {
     name: 'Monthly snapshots',
     path: '/snapshots/',
@@ -67,7 +67,7 @@ export function exampleQuery(route: RouteContract): string {
   return readableQuery(Object.fromEntries(shown.map((p) => [p.name, p.example])));
 }
 
-export const examplePath = (route: RouteContract) => {
+const examplePath = (route: RouteContract) => {
   const query = exampleQuery(route);
   return query ? `${route.path}?${query}` : route.path;
 };

@@ -46,7 +46,7 @@ export interface WellKnownX402 {
 const pricedRoutes = (): RouteContract[] => ROUTE_CONTRACTS.filter((r) => r.priceUsd);
 
 /** A priced route's resource: its path with its required parameters' examples (none: the bare path). */
-export function resourcePath(route: RouteContract): string {
+function resourcePath(route: RouteContract): string {
   const query = route.params ? readableQuery(exampleInput(route.params)) : '';
   return query ? `${route.path}?${query}` : route.path;
 }

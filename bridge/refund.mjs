@@ -6,7 +6,7 @@
 import { formatUsd } from './usd.mjs';
 
 /** A priced route that needs no argument: the refund is sent there (the service's REST twin of its MCP tools). */
-export const REFUND_ROUTE = '/v1/enforcement';
+const REFUND_ROUTE = '/v1/enforcement';
 
 /**
  * @param {object} deps

@@ -5,7 +5,7 @@
 import { atomicOrNull, formatUsd } from './usd.mjs';
 
 export const BATCH = 'batch-settlement';
-export const EXACT = 'exact';
+const EXACT = 'exact';
 
 /**
  * @typedef {import('@x402/core/types').PaymentRequired} PaymentRequired

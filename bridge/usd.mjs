@@ -2,7 +2,7 @@
 // USD amounts as the bridge's flags and answers say them, and the asset's atomic units (USDC: 6 decimals) it pays in.
 // Exact decimal arithmetic on bigints: a budget is money, never a float.
 
-export const USDC_DECIMALS = 6;
+const USDC_DECIMALS = 6;
 
 /**
  * A USD amount given as text (`1`, `1.00`, `0.25`) in atomic units; `what` names it in the error.

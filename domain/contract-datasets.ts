@@ -40,7 +40,7 @@ const datasetProvenance = {
 
 // ---- receiverships and enforcement -------------------------------------------------------------
 
-export const liquidationItem = z
+const liquidationItem = z
   .object({
     state: z.string().meta({ description: "The receiver's state." }),
     company_name: z.string(),
@@ -63,7 +63,7 @@ export const liquidationItem = z
   .meta({ id: 'Receivership' });
 export type LiquidationItem = z.infer<typeof liquidationItem>;
 
-export const fineItem = z
+const fineItem = z
   .object({
     state: z.string().meta({ description: "The regulator's state." }),
     company_name: z.string(),
@@ -101,7 +101,7 @@ export type SolvencySampleResponse = z.infer<typeof solvencySampleResponse>;
 
 // ---- rate filings -------------------------------------------------------------------------------
 
-export const filingItem = z
+const filingItem = z
   .object({
     state: z.string(),
     serff_tracking: nullableString.meta({
@@ -152,7 +152,7 @@ export type RatesSampleResponse = z.infer<typeof ratesSampleResponse>;
 
 // ---- Lloyd's syndicates ---------------------------------------------------------------------------
 
-export const syndicateYear = z
+const syndicateYear = z
   .object({
     year_of_account: z.number(),
     capacity_gbp_000: nullableNumber.meta({ description: 'Capacity in thousands of GBP: not premium written.' }),
@@ -164,7 +164,7 @@ export const syndicateYear = z
   .strict()
   .meta({ id: 'SyndicateYear' });
 
-export const syndicateItem = z
+const syndicateItem = z
   .object({
     syndicate_no: z.string(),
     syndicate_name: nullableString,
@@ -279,7 +279,7 @@ export const enforcementResponse = z
   .meta({ id: 'EnforcementLedger' });
 export type EnforcementResponse = z.infer<typeof enforcementResponse>;
 
-export const filingRecord = filingItem
+const filingRecord = filingItem
   .extend({
     record_kind: z
       .enum(['filing', 'annual_disclosure'])
@@ -374,7 +374,7 @@ export const rateActivityResponse = z
   .meta({ id: 'RateActivity' });
 export type RateActivityResponse = z.infer<typeof rateActivityResponse>;
 
-export const eligibilityItem = z
+const eligibilityItem = z
   .object({
     state: nullableString.meta({
       description: "Whose list: a state's, or null for the NAIC Quarterly Listing of Alien Insurers.",

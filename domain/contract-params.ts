@@ -43,7 +43,7 @@ const reportDateParam = z
   });
 
 /** The answer formats of the priced routes (docs/design.md §11). MCP tools take no format: they answer JSON and a text rendering. */
-export const FORMATS = ['json', 'csv'] as const;
+const FORMATS = ['json', 'csv'] as const;
 /** `format`, its CSV form described: `csv` says what the lines and columns are. */
 const formatParamOf = (csv: string) =>
   z
@@ -160,7 +160,6 @@ export const insurersParams = z
     ),
   })
   .strict();
-export type InsurersParams = z.infer<typeof insurersParams>;
 
 export const sampleParams = z
   .object({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { echo } from './echo.ts';
 
-export const STATE_CODE = /^[A-Za-z]{2}$/;
+const STATE_CODE = /^[A-Za-z]{2}$/;
 
 /** A series answer's CSV header (format=csv): one line per figure, each naming the publication that printed it. */
 export const CSV_COLUMNS = [

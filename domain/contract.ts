@@ -10,9 +10,7 @@ import './contract-bulk.ts';
 import './contract-datasets.ts';
 import { GRANULARITIES } from './periods.ts';
 import { UNITS } from './metrics.ts';
-import { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam } from './contract-shared.ts';
-
-export { STATE_CODE, WHOLE_MESSAGE, publicationRef, stateParam };
+import { publicationRef } from './contract-shared.ts';
 
 export const errorBody = z
   .object({
@@ -27,7 +25,7 @@ export type ErrorBody = z.infer<typeof errorBody>;
 const nullableNumber = z.number().nullable();
 const nullableString = z.string().nullable();
 
-export const printedFigure = z
+const printedFigure = z
   .object({
     value: z.number().meta({
       description:
@@ -48,18 +46,17 @@ export const printedFigure = z
   })
   .strict()
   .meta({ id: 'PrintedFigure', description: "What the key measures and its unit are in the answer's printed_keys." });
-export const printedFigures = z.record(z.string(), printedFigure);
+const printedFigures = z.record(z.string(), printedFigure);
 export type PrintedFigure = z.infer<typeof printedFigure>;
 export type PrintedFigures = z.infer<typeof printedFigures>;
 
-export const printedKeys = z.record(z.string(), z.object({ measures: z.string(), unit: z.enum(UNITS) }).strict()).meta({
+const printedKeys = z.record(z.string(), z.object({ measures: z.string(), unit: z.enum(UNITS) }).strict()).meta({
   id: 'PrintedKeys',
   description:
     "The legend of the printed entries: for every key the answer's printed objects use (and no other), what it measures and its unit (USD, count or percent). Said once per answer, never row by row. A key ending in _ytd is a year to date.",
 });
-export type PrintedKeys = z.infer<typeof printedKeys>;
 
-export const seriesRow = z
+const seriesRow = z
   .object({
     period: z.string().meta({ description: '`YYYY-MM`, `YYYY-Qn` or `YYYY`, by granularity.' }),
     premium: nullableNumber.meta({
@@ -96,7 +93,7 @@ export type SeriesField = (typeof SERIES_FIELDS)[number];
 
 // ---- /v1/lines ------------------------------------------------------------------------------
 
-export const lineItem = z
+const lineItem = z
   .object({
     id: z.number().int().meta({ description: 'Stable id: a line keeps it across rebuilds.' }),
     source_code: z.string().meta({
@@ -120,7 +117,7 @@ export type LineItem = z.infer<typeof lineItem>;
 
 export const PERIOD_TYPE_NAMES = ['month', 'quarter', 'half_year', 'year', 'year_to_date'] as const;
 
-export const periodTypeCoverage = z
+const periodTypeCoverage = z
   .object({
     from: z.string().meta({
       description: 'The first period of this type with figures, statewide, for all lines or any one line or category.',
@@ -213,7 +210,7 @@ export type PremiumResponse = z.infer<typeof premiumResponse>;
 
 // ---- /v1/premium/summary ----------------------------------------------------------------------
 
-export const SUMMARY_BASES = ['monthly_sum', 'annual_report', 'partial_monthly_sum'] as const;
+const SUMMARY_BASES = ['monthly_sum', 'annual_report', 'partial_monthly_sum'] as const;
 
 export const summaryResponse = z
   .object({
@@ -308,7 +305,7 @@ const marketShare = nullableNumber.meta({
     'The share of the market printed beside it, in percent, as printed; null where none is printed (never computed here).',
 });
 
-export const insurerItem = z
+const insurerItem = z
   .object({
     rank: z.number().int().meta({
       description:
@@ -329,7 +326,7 @@ export const insurerItem = z
   .strict()
   .meta({ id: 'InsurerItem' });
 
-export const unrankedInsurer = z
+const unrankedInsurer = z
   .object({
     name: z.string(),
     premium: z.number().meta({ description: 'USD, as for a ranked insurer.' }),
@@ -401,7 +398,7 @@ export type SampleResponse = z.infer<typeof sampleResponse>;
 
 // ---- /v1/publications -------------------------------------------------------------------------
 
-export const publicationListing = z
+const publicationListing = z
   .object({
     state: z.string().meta({
       description:

@@ -22,7 +22,7 @@ export interface CsvSeries {
  * published parts (a quarter from its months) names every part's publication, URLs separated by a space (no
  * URL holds one), and the latest of their dates.
  */
-export function citationOf(refs: readonly PublicationRef[] | undefined, what: string): [string, string] {
+function citationOf(refs: readonly PublicationRef[] | undefined, what: string): [string, string] {
   if (!refs?.length) throw new Error(`${what} has no publication: every figure must name the one that printed it`);
   const sorted = [...refs].sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : 0));
   return [sorted.at(-1)!.report_date, [...new Set(sorted.map((r) => r.url))].join(' ')];
@@ -94,7 +94,7 @@ export const seriesCsv = (series: readonly CsvSeries[]): string => csvText(CSV_C
 export const csvFileName = (...words: string[]) =>
   `${words.map((w) => w.replace(/[^A-Za-z0-9_-]+/g, '_')).join('-')}.csv`;
 
-export const INSURER_CSV_COLUMNS = [
+const INSURER_CSV_COLUMNS = [
   'state',
   'period',
   'rank',

@@ -2,7 +2,7 @@
 // places figures), the API (each answer's printed_keys, the CSV's measures and unit) and the pages share.
 
 /** Figures that can fill a series field (docs/design.md §16) when exact, or an insurer ranking. */
-export const LEVEL_METRICS = [
+const LEVEL_METRICS = [
   'premium',
   'policies',
   'items',
@@ -47,7 +47,7 @@ export interface MetricInfo {
   unit: (typeof UNITS)[number];
 }
 
-export const METRIC_INFO: Record<Metric, MetricInfo> = {
+const METRIC_INFO: Record<Metric, MetricInfo> = {
   premium: { unit: 'USD', measures: 'premium' },
   policies: { unit: 'count', measures: 'policies' },
   items: {

@@ -7,13 +7,13 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import type { Problems } from './errors.ts';
 
-export interface Cell {
+interface Cell {
   value: string;
   line: number;
   column: number;
 }
-export type Row = { line: number; cells: Record<string, Cell> };
-export interface MetaEntry {
+type Row = { line: number; cells: Record<string, Cell> };
+interface MetaEntry {
   value: string;
   line: number;
   /** Column where the value starts. */

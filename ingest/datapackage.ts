@@ -16,7 +16,7 @@ type Field = {
 const required = { required: true };
 
 /** The table's columns, in file order (BULK_COLUMNS). */
-export const BULK_FIELDS: readonly Field[] = [
+const BULK_FIELDS: readonly Field[] = [
   {
     name: 'state',
     type: 'string',

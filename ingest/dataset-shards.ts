@@ -50,7 +50,7 @@ const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
 /** Dates compare as text; a bare year sorts as its first day. */
 const sortable = (d: string | null) => (d === null ? '' : d.length === 4 ? `${d}-01-01` : d);
 
-export function liquidationOf(r: DatasetRecord): LiquidationItem {
+function liquidationOf(r: DatasetRecord): LiquidationItem {
   const x = v(r);
   return {
     state: str(x.state)!,
@@ -70,7 +70,7 @@ export function liquidationOf(r: DatasetRecord): LiquidationItem {
   };
 }
 
-export function fineOf(r: DatasetRecord): FineItem {
+function fineOf(r: DatasetRecord): FineItem {
   const x = v(r);
   return {
     state: str(x.state)!,
@@ -86,7 +86,7 @@ export function fineOf(r: DatasetRecord): FineItem {
   };
 }
 
-export function filingOf(r: DatasetRecord): FilingItem {
+function filingOf(r: DatasetRecord): FilingItem {
   const x = v(r);
   return {
     state: str(x.state)!,
@@ -108,8 +108,7 @@ export function filingOf(r: DatasetRecord): FilingItem {
 }
 
 /** docs/design.md §19, rule 2: a filing is bucketed by its received date, else its closed date, else its publication's date. */
-export const bucketDate = (r: DatasetRecord): string =>
-  str(v(r).received_date) ?? str(v(r).closed_date) ?? r.pub.reportDate;
+const bucketDate = (r: DatasetRecord): string => str(v(r).received_date) ?? str(v(r).closed_date) ?? r.pub.reportDate;
 
 /** One record per receivership: the same estate printed by two publications is the later one's. */
 function latestPerKey(records: DatasetRecord[], key: (r: DatasetRecord) => string): DatasetRecord[] {
@@ -121,7 +120,7 @@ function latestPerKey(records: DatasetRecord[], key: (r: DatasetRecord) => strin
   return [...out.values()];
 }
 
-export function receivershipsOf(records: DatasetRecord[]): DatasetRecord[] {
+function receivershipsOf(records: DatasetRecord[]): DatasetRecord[] {
   return latestPerKey(records, (r) => `${String(v(r).state)}|${normalizeName(String(v(r).company_name))}`);
 }
 
@@ -199,7 +198,7 @@ function ratesSample(records: Dataset['records']) {
 }
 
 /** A syndicate's years, each from the latest publication that printed it. */
-export function syndicatesOf(records: DatasetRecord[]): { item: SyndicateItem; records: DatasetRecord[] }[] {
+function syndicatesOf(records: DatasetRecord[]): { item: SyndicateItem; records: DatasetRecord[] }[] {
   const rows = latestPerKey(records, (r) => `${String(v(r).syndicate_no)}|${String(v(r).year_of_account)}`);
   const bySyndicate = new Map<string, DatasetRecord[]>();
   for (const r of rows)
@@ -262,7 +261,7 @@ function syndicatesSample(records: Dataset['records']) {
 
 const json = (value: unknown) => JSON.stringify(value) + '\n';
 
-export function eligibilityOf(r: DatasetRecord): EligibilityItem {
+function eligibilityOf(r: DatasetRecord): EligibilityItem {
   const x = v(r);
   return {
     state: str(x.state),

@@ -21,7 +21,7 @@ import { sample } from './sample-shard.ts';
 const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** A state's item of /v1/coverage, from its model and its published rankings' periods. */
-export function coverage(state: State, model: Model, rankingPeriods: readonly string[]): CoverageItem {
+function coverage(state: State, model: Model, rankingPeriods: readonly string[]): CoverageItem {
   const statewide = model.series.filter((s) => s.state === state.code && !s.county);
   const periodTypes: CoverageItem['period_types'] = {};
   for (const pt of PERIOD_TYPE_NAMES) {
@@ -66,7 +66,7 @@ export function coverage(state: State, model: Model, rankingPeriods: readonly st
   });
 }
 
-export function lines(dataset: Dataset, state: string): LineItem[] {
+function lines(dataset: Dataset, state: string): LineItem[] {
   return linesResponse.parse(
     [...(dataset.lines.get(state)?.values() ?? [])]
       .sort((a, b) => byCode.compare(a.sourceCode, b.sourceCode))
@@ -75,7 +75,7 @@ export function lines(dataset: Dataset, state: string): LineItem[] {
 }
 
 /** The publications with figures for a state, with what each covers: /v1/publications. */
-export function publications(dataset: Dataset, code: string, { refs, position }: Citations): PublicationsResponse {
+function publications(dataset: Dataset, code: string, { refs, position }: Citations): PublicationsResponse {
   const byPub = new Map<string, Dataset['figures']>();
   for (const f of dataset.figures) if (f.state === code) byPub.set(f.pub.id, [...(byPub.get(f.pub.id) ?? []), f]);
   const listed = [...byPub.values()]

@@ -5,7 +5,7 @@ import { emptyValues, latestPublication, sumValues } from '../domain/vintages.ts
 import type { Dataset, Figure } from './model-types.ts';
 import { byPublicationOrder, comparePeriods, union } from './model-order.ts';
 
-export interface InsurerRow {
+interface InsurerRow {
   name: string;
   premium: number | null;
   policy_count: number | null;

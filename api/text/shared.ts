@@ -43,7 +43,7 @@ export const paramsOf = (call: TextCall): Obj => (isObj(call.params) ? call.para
  * A number written in full, with the digits JSON gives it but never an exponent: 1.5e+21 is
  * 1500000000000000000000 and 5e-7 is 0.0000005. No rounding, no thousands separators.
  */
-export function fullNumber(n: number): string {
+function fullNumber(n: number): string {
   const text = String(n);
   const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!m) return text;

@@ -8,7 +8,7 @@ import type { Problems } from '../errors.ts';
 import { type Publication, parseHeader } from './header.ts';
 
 /** Two-letter codes of the U.S. states, DC and the territories: a regulator or receiver may be any of them. */
-export const US_STATES = new Set(
+const US_STATES = new Set(
   'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP'.split(
     ' ',
   ),
@@ -49,7 +49,7 @@ const SYNDICATE = (required: boolean): Column => ({
   required,
 });
 
-export const RECEIVERSHIP_STATUS = ['liquidation', 'rehabilitation', 'conservation', 'closed'] as const;
+const RECEIVERSHIP_STATUS = ['liquidation', 'rehabilitation', 'conservation', 'closed'] as const;
 
 /** Each dataset's folder, the headers it requires besides the shared ones, and its columns in order. */
 export const DATASET_FILES = {
@@ -178,7 +178,7 @@ export const DATASET_NAMES = Object.keys(DATASET_FILES) as DatasetName[];
 export const columnsOf = (name: DatasetName): string[] => DATASET_FILES[name].columns.map((c) => c.name);
 
 /** A cell's value: text, a number, a list of names, or null for an empty cell. */
-export type CellValue = string | number | string[] | null;
+type CellValue = string | number | string[] | null;
 
 export interface DatasetRecord {
   pub: Publication;

@@ -4,7 +4,7 @@ import { isIsoDate } from '../../domain/periods.ts';
 import type { CsvFile } from '../csv.ts';
 import type { Problems } from '../errors.ts';
 
-export const HEADER_KEYS = [
+const HEADER_KEYS = [
   'publisher',
   'source',
   'title',

@@ -22,7 +22,7 @@ export const RANKING_COLUMNS = [
 ] as const;
 /** The headers a ranking file gives beyond a publication's. */
 const RANKING_HEADERS = ['state', 'period', 'entity', 'basis'] as const;
-export const ENTITIES = ['company', 'group'] as const;
+const ENTITIES = ['company', 'group'] as const;
 /** What a printed premium counts, and the factor to USD. */
 const UNITS: Record<string, number> = { USD: 1, 'USD thousands': 1000 };
 const QUALIFIER = /^[a-z]+( [a-z]+)*$/;

@@ -5,7 +5,7 @@ import { type MetricInfo, printedKeyInfo, seriesFieldInfo } from '../../domain/m
 import type { Granularity } from '../../domain/periods.ts';
 import type { PreparedSnapshot } from '../../api/queries/series.ts';
 
-export type Unit = MetricInfo['unit'];
+type Unit = MetricInfo['unit'];
 
 export interface Figure {
   state: string;
@@ -55,7 +55,7 @@ const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const isChange = (field: string) => /_yoy_pct(_ytd)?$/.test(field);
 
 /** An exact figure in full: every digit the publication printed, no rounding. */
-export function formatExact(value: number, unit: Unit, field: string): string {
+function formatExact(value: number, unit: Unit, field: string): string {
   if (unit === 'USD') return usd.format(value);
   if (unit === 'count') return count.format(value);
   const sign = isChange(field) && value > 0 ? '+' : value < 0 ? '−' : '';

@@ -23,7 +23,7 @@ export interface ChartPoint {
   premium: Figure | null;
 }
 
-export interface LineFigure {
+interface LineFigure {
   name: string;
   code: string;
   premium: Figure;
@@ -52,7 +52,7 @@ export interface StateBlock {
   chart: ChartPoint[] | null;
 }
 
-export interface Restatement {
+interface Restatement {
   state: string;
   name: string;
   periodLabel: string;
@@ -60,7 +60,7 @@ export interface Restatement {
   after: Figure;
 }
 
-export interface ComparisonRow {
+interface ComparisonRow {
   state: string;
   name: string;
   premium: Figure | null;
@@ -73,7 +73,7 @@ export interface Comparison {
   rows: ComparisonRow[];
 }
 
-export interface HeadlinePart {
+interface HeadlinePart {
   name: string;
   /** The premium, else the count. */
   level: Figure | null;
@@ -82,7 +82,7 @@ export interface HeadlinePart {
   change: Figure | null;
 }
 
-export interface CitedPublication extends PublicationRef {
+interface CitedPublication extends PublicationRef {
   /** Its position in the build's publications: the page's anchor `#pub-<id>`. */
   id: number;
 }

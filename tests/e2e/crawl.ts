@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { watchForProblems } from './browser.ts';
 
 /** What a page's DOM says about itself, read in the browser. */
-export interface PageFacts {
+interface PageFacts {
   lang: string | null;
   title: string;
   h1Count: number;
@@ -34,7 +34,7 @@ export interface Visit {
   problems: string[];
 }
 
-export interface Link {
+interface Link {
   /** Path of the page or resource the link is on. */
   from: string;
   /** As written. */
@@ -51,7 +51,7 @@ export interface Crawl {
 }
 
 /** Paths only asked for their status: the API and the MCP endpoint. */
-export const isApiPath = (path: string) => /^\/(v1|mcp)(\/|\?|$)/.test(path);
+const isApiPath = (path: string) => /^\/(v1|mcp)(\/|\?|$)/.test(path);
 
 /**
  * Crawls from `starts` on the server at `base`. Links to `site` (the address the build writes into

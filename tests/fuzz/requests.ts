@@ -21,7 +21,7 @@ export const FC_OPTIONS = { verbose: fc.VerbosityLevel.Verbose } as const;
 /** Liveness, not speed: any answer slower than this is a hang. */
 export const ANSWER_MS = 5_000;
 /** Error messages quote client input cut to 80 characters (api/echo.ts): a whole message stays small. */
-export const MAX_MESSAGE_BYTES = 1_024;
+const MAX_MESSAGE_BYTES = 1_024;
 
 export const ORIGIN = 'http://service.test';
 export const FREE_CACHE = 'public, max-age=3600';
@@ -29,7 +29,7 @@ export const PRICED_CACHE = 'private, no-store';
 const ALLOW = 'GET, HEAD, OPTIONS';
 
 /** tests/fixtures/data/states.csv. */
-export const FIXTURE_STATES: readonly string[] = ['FL', 'IL', 'NY', 'TX'];
+const FIXTURE_STATES: readonly string[] = ['FL', 'IL', 'NY', 'TX'];
 /** Well-formed codes the fixture does not have. */
 const OTHER_STATES = ['CA', 'ZZ', 'PR', 'DC', 'QQ'];
 
@@ -508,7 +508,7 @@ const oddHeader: fc.Arbitrary<[string, string]> = fc.oneof(
   ),
   fc.tuple(fc.stringMatching(TOKEN), headerValue),
 );
-export const oddHeaders = fc.oneof(
+const oddHeaders = fc.oneof(
   { weight: 3, arbitrary: fc.constant<[string, string][]>([]) },
   fc.array(oddHeader, { maxLength: 4 }),
 );
@@ -580,7 +580,7 @@ const parsedPairs = (url: URL) => [...url.searchParams];
  * reads back exactly as meant, every value was a well-formed one, every required key is there and the
  * cross-parameter rules hold (from <= to; county only with year granularity); else `any`.
  */
-export function queryKind(route: RouteContract, url: URL, meant: Pair[]): 'refused' | 'wellFormed' | 'any' {
+function queryKind(route: RouteContract, url: URL, meant: Pair[]): 'refused' | 'wellFormed' | 'any' {
   const pairs = parsedPairs(url);
   const keys = keysOf(route);
   const seen = new Set<string>();

@@ -201,7 +201,7 @@ const CONTRACTS: Record<keyof Bytecode, [file: keyof typeof CONTRACT_SOURCES, co
  * Runtime bytecode of the test contracts, compiled with solc-js (optimizer on) and cached in the OS temp folder
  * under a sha256 of the sources, the solc version and the settings, so only the first run pays the ~4 s compile.
  */
-export async function compileContracts(): Promise<Bytecode> {
+async function compileContracts(): Promise<Bytecode> {
   const sources = Object.fromEntries(
     Object.entries(CONTRACT_SOURCES).map(([file, path]) => [file, { content: readFileSync(path, 'utf8') }]),
   );

@@ -12,7 +12,7 @@ export const filesUnder = (dir: string): string[] =>
     .map((e) => join(e.parentPath, e.name));
 
 /** Numbers of four or more digits, as printed in JSON or in a page (thousands separators dropped); years left out. */
-export function figuresIn(text: string): string[] {
+function figuresIn(text: string): string[] {
   return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? [])
     .map((token) => Number(token.replace(/,/g, '')))
     .filter((n) => n >= 1000 && !(Number.isInteger(n) && n >= 1900 && n <= 2100))
