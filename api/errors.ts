@@ -19,7 +19,10 @@ export const errorBodyOf = (status: ErrorStatus, message: string): ErrorBody => 
   error: { code: CODES[status === 405 ? 400 : status], message },
 });
 
-/** What a failure answers: a QueryError its status and message; anything else a 500 that says nothing of it (the log has it). */
+/**
+ * What a failure answers: a QueryError its status and message; anything else a 500 that says nothing of it (the log has
+ * it).
+ */
 export function failureOf(e: unknown): { status: 400 | 404 | 500; message: string } {
   if (e instanceof QueryError) return { status: STATUS[e.code], message: e.message };
   console.error(e instanceof ShardError ? `shards: ${e.message}` : e);

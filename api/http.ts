@@ -54,7 +54,9 @@ export function otherMethodAnswer(method: string): Response | null {
   return method === 'OPTIONS' ? preflight() : methodNotAllowed(method);
 }
 
-/** A free route over HTTP: its parameters from the query string (a route without any ignores it), its precomputed bytes. */
+/**
+ * A free route over HTTP: its parameters from the query string (a route without any ignores it), its precomputed bytes.
+ */
 export const freeRoute = (operation: FreeOperation): Handler =>
   route((_request, url) => {
     const params = operation.params ? parseQuery(url, operation.params) : {};

@@ -55,7 +55,10 @@ export function exampleInput(params: z.ZodObject): Record<string, unknown> {
 /** A JSON type a schema admits: a JSON Schema `type`, or `null`. */
 type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 
-/** The JSON types `schema` admits (its `$ref`, `anyOf`/`oneOf` branches, `type`, `enum` or `const` followed); null when any. */
+/**
+ * The JSON types `schema` admits (its `$ref`, `anyOf`/`oneOf` branches, `type`, `enum` or `const` followed); null when
+ * any.
+ */
 function typesOf(schema: Json, defs: Record<string, Json>): Set<JsonType> | null {
   if (typeof schema.$ref === 'string') return typesOf(defs[schema.$ref.replace('#/$defs/', '')] ?? {}, defs);
   const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;

@@ -103,7 +103,10 @@ export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv'
   throw unknownState(state);
 }
 
-/** Every state's coverage (the free body of /v1/coverage), parsed once: for the answers, llms.txt and the MCP texts that name it. */
+/**
+ * Every state's coverage (the free body of /v1/coverage), parsed once: for the answers, llms.txt and the MCP texts that
+ * name it.
+ */
 export function coverage(): readonly CoverageItem[] {
   const key = 'free/coverage.json';
   if (!jsonCache.has(key))

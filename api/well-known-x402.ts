@@ -57,14 +57,24 @@ export function wellKnownX402(site: URL | string, terms: PaymentTerms): WellKnow
   const routes = pricedRoutes();
   const payee = terms.payTo ? `, paid to ${terms.payTo}` : '';
   const instructions = [
-    `Surplus Lines Market Data API: U.S. excess and surplus lines insurance statistics from the publications of the state stamping offices, every figure dated and cited. Each resource is a priced route, called with GET; its URL gives example values for the route's required parameters (every parameter: ${link('/openapi.json')}).`,
-    `Payment: x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${terms.network} (${networkName(terms.network)}), asset ${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} decimals)${payee}. A request without payment answers 402 with the challenge in the PAYMENT-REQUIRED header, whose terms are authoritative; retry with the signed payment in PAYMENT-SIGNATURE, and the 200 carries the receipt in PAYMENT-RESPONSE. Parameters (400) and existence (404) are checked before payment, so an example the data cannot answer is a 404 (${link('/v1/coverage')} lists what each state has, and the periods /v1/insurers ranks), and an answer with no figure is answered and not charged. ${SCHEMES_SENTENCE}`,
+    `Surplus Lines Market Data API: U.S. excess and surplus lines insurance statistics from the publications of ` +
+      `the state stamping offices, every figure dated and cited. Each resource is a priced route, called with GET; ` +
+      `its URL gives example values for the route's required parameters (every ` +
+      `parameter: ${link('/openapi.json')}).`,
+    `Payment: x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${terms.network} ` +
+      `(${networkName(terms.network)}), asset ${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} ` +
+      `decimals)${payee}. A request without payment answers 402 with the challenge in the PAYMENT-REQUIRED header, ` +
+      `whose terms are authoritative; retry with the signed payment in PAYMENT-SIGNATURE, and the 200 carries the ` +
+      `receipt in PAYMENT-RESPONSE. Parameters (400) and existence (404) are checked before payment, so an example ` +
+      `the data cannot answer is a 404 (${link('/v1/coverage')} lists what each state has, and the periods ` +
+      `/v1/insurers ranks), and an answer with no figure is answered and not charged. ${SCHEMES_SENTENCE}`,
     `Free routes, the same routes as MCP tools (${link('/mcp')}) and the data caveats: ${link('/llms.txt')}.`,
     '',
     'Resources (method, URL: price):',
     ...routes.map(
       (r) =>
-        `- GET ${link(resourcePath(r))}: ${r.priceUsd} USD (${atomicAmount(r.priceUsd!, terms)} atomic units). ${r.summary}.`,
+        `- GET ${link(resourcePath(r))}: ${r.priceUsd} USD (${atomicAmount(r.priceUsd!, terms)} atomic ` +
+        `units). ${r.summary}.`,
     ),
   ].join('\n');
   return { version: 1, resources: routes.map((r) => link(resourcePath(r))), instructions };

@@ -8,7 +8,7 @@
 // (the sample's CSV with its ETag: goal ≥ 0.9×); and MCP (POST /mcp): tools/list,
 // a free tool and a priced one with the gate off, each in a 2025 revision and in 2026-07-28 (its envelope in
 // `_meta`, its headers repeating the body): the fast path's kept answers, api/mcp/fast.ts: goal ≥ 0.8× for both
-// eras (issue 29); their p99 is reported, no goal set.
+// eras; their p99 is reported, no goal set.
 // Data: a SYNTHETIC one-state corpus in a temp dir. Not a test: it reports goals, and exits 0 either way.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { buildNodeServer, cpuMs } from './run.ts';
@@ -119,7 +119,8 @@ async function measure(
   const unexpected = t.status === 304 ? r['2xx'] + r.non2xx - r['3xx'] : r.non2xx;
   if (unexpected || r.errors || r.timeouts || !expected)
     throw new Error(
-      `${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r['2xx']} 2xx, ${r['3xx']} 3xx, ${r.non2xx} non-2xx (expected ${t.status ?? 200})`,
+      `${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r['2xx']} 2xx, ${r['3xx']} 3xx, ${r.non2xx} non-2xx ` +
+        `(expected ${t.status ?? 200})`,
     );
   const cpuAfter = cpuMs(pid);
   return {
@@ -152,7 +153,8 @@ try {
   generateSynthetic(data, { states: [STATE], lines: 0, years: YEARS, vintages: 1 });
   const built = buildShards(data, shards);
   console.log(
-    `SYNTHETIC corpus: 1 state (${STATE}), ${YEARS * 12} monthly reports, ${built.figures} figures, ${built.files} shard files`,
+    `SYNTHETIC corpus: 1 state (${STATE}), ${YEARS * 12} monthly reports, ${built.figures} ` +
+      `figures, ${built.files} shard files`,
   );
   console.log('building the Node server (astro build) ...');
   const entry = buildNodeServer(dist);
@@ -164,7 +166,9 @@ try {
     period_types: { month?: { to: string } };
   }[];
   const lastYear = Number(coverage[0].period_types.month!.to.slice(0, 4)) - 1;
-  /** An MCP request in a 2025 revision, or (`modern`) in 2026-07-28: the envelope in `_meta`, the headers it requires. */
+  /**
+   * An MCP request in a 2025 revision, or (`modern`) in 2026-07-28: the envelope in `_meta`, the headers it requires.
+   */
   const mcp = (label: string, method: string, params?: Record<string, unknown>, modern = false): Target => ({
     label: `MCP ${modern ? '2026-07-28' : '2025'} ${label}`,
     target: '/mcp',
@@ -193,7 +197,8 @@ try {
   const allRoutes: Target[] = [
     { label: 'GET /v1/premium/sample (free)', target: `/v1/premium/sample?state=${STATE}`, goal: 0.9 },
     { label: 'GET /v1/coverage (free)', target: '/v1/coverage', goal: 0.9 },
-    // An agent re-checking what it holds (issue 31): the sample's CSV asked with its ETag, answered 304 by the raw front.
+    // An agent re-checking what it holds: the sample's CSV asked with its ETag, answered 304 by the raw
+    // front.
     {
       label: 'GET /v1/premium/sample?format=csv, If-None-Match (304)',
       target: `/v1/premium/sample?state=${STATE}&format=csv`,
@@ -264,8 +269,10 @@ try {
   }
 
   console.log(
-    `measuring: ${CONNECTIONS.join(' and ')} connections, ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${SECONDS} s per target, ` +
-      `server and ceiling (raw node:net, the server's own bytes) alternating (medians of the rounds), node ${process.version}, X402_PAY_TO unset (gate off)`,
+    `measuring: ${CONNECTIONS.join(' and ')} connections, ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds ` +
+      `of ${SECONDS} s per target, ` +
+      `server and ceiling (raw node:net, the server's own bytes) alternating (medians of the rounds), ` +
+      `node ${process.version}, X402_PAY_TO unset (gate off)`,
   );
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const lines: string[] = [];
@@ -294,10 +301,12 @@ try {
       const reqs = median(mine.map((m) => m.requests.mean));
       const ceilingReqs = median(top.map((m) => m.requests.mean));
       lines.push(
-        `${String(connections).padStart(4)}  ${r.label.padEnd(36)} ${String(bytes).padStart(8)} ${reqs.toFixed(0).padStart(8)} ` +
+        `${String(connections).padStart(4)}  ${r.label.padEnd(36)} ${String(bytes).padStart(8)} ` +
+          `${reqs.toFixed(0).padStart(8)} ` +
           `${ceilingReqs.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}× ` +
           `${p50.toFixed(0).padStart(5)} ${p99.toFixed(0).padStart(5)} ${p99Top.toFixed(0).padStart(5)} ` +
-          `${(cpu?.toFixed(0) ?? '-').padStart(6)} ${(ceilingCpu?.toFixed(0) ?? '-').padStart(6)}   (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+          `${(cpu?.toFixed(0) ?? '-').padStart(6)} ${(ceilingCpu?.toFixed(0) ?? '-').padStart(6)}   ` +
+          `(${ratios.map((x) => x.toFixed(2)).join(', ')})`,
       );
       const p99Goal = r.p99Goal ?? true;
       const met = r.goal === null ? null : ratio >= r.goal && (!p99Goal || p99 <= 2 * Math.max(p99Top, 1));
@@ -321,13 +330,18 @@ try {
       });
       if (r.goal !== null)
         goals.push(
-          `goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ceiling${p99Goal ? ', p99 ≤ 2× its' : ''}: ${ratio.toFixed(2)}×, ` +
-            `p99 ${p99} vs ${p99Top} ms, CPU ${cpu?.toFixed(0) ?? '-'} vs ${ceilingCpu?.toFixed(0) ?? '-'} µs a request → ${met ? 'met' : 'NOT MET'}`,
+          `goal at ${connections} connections: ${r.label} ≥ ${r.goal.toFixed(2)}× the ` +
+            `ceiling${p99Goal ? ', p99 ≤ 2× its' : ''}: ${ratio.toFixed(2)}×, ` +
+            `p99 ${p99} vs ${p99Top} ms, CPU ${cpu?.toFixed(0) ?? '-'} vs ${ceilingCpu?.toFixed(0) ?? '-'} µs a ` +
+            `request → ${met ? 'met' : 'NOT MET'}`,
         );
     }
   }
   console.log(
-    `\nconn  ${'route'.padEnd(36)} ${'bytes'.padStart(8)} ${'req/s'.padStart(8)} ${'ceiling'.padStart(8)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'c.p99'.padStart(5)} ${'cpu µs'.padStart(6)} ${'c.cpu'.padStart(6)}   (ratio each round; ms; CPU µs a request)`,
+    `\nconn  ${'route'.padEnd(36)} ${'bytes'.padStart(8)} ${'req/s'.padStart(8)} ${'ceiling'.padStart(8)} ` +
+      `${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'c.p99'.padStart(5)} ` +
+      `${'cpu µs'.padStart(6)} ${'c.cpu'.padStart(6)}   ` +
+      `(ratio each round; ms; CPU µs a request)`,
   );
   for (const l of lines) console.log(l);
   console.log('');

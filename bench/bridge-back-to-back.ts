@@ -28,7 +28,10 @@ async function inARow(client: McpClient, ref: Reference, paid: boolean): Promise
   return { median: median(times), p99: p99(times), mean: mean(times), totalMs };
 }
 
-/** The paid bridge's calls in a row, then the gate-off bridge's (both idle before: 100 ms for the rounds' last bookkeeping). */
+/**
+ * The paid bridge's calls in a row, then the gate-off bridge's (both idle before: 100 ms for the rounds' last
+ * bookkeeping).
+ */
 export async function backToBack(
   servers: Servers,
   bridgePaid: McpClient,

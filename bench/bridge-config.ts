@@ -4,13 +4,19 @@ import { parseUnits } from 'viem';
 import { formatUsd } from '../bridge/usd.mjs';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 
-/** Calls timed on each target (issue 40 asks the median of 100). */
+/** Calls timed on each target: the goal is a median of 100. */
 export const N = Number(process.env.BENCH_BRIDGE_CALLS ?? 100);
-/** Calls on every target before the timing: the paid bridge's first one reads the terms and opens the channel (a deposit). */
+/**
+ * Calls on every target before the timing: the paid bridge's first one reads the terms and opens the channel (a
+ * deposit).
+ */
 export const WARMUP = 10;
 /** Paid calls in a row with no gap, then as many gate off (each paid one waits for the last one's bookkeeping). */
 export const BACK_TO_BACK = 50;
-/** Issue 40's goal: a voucher-paid call through the bridge at most this many ms above the same call with the gate off (medians). */
+/**
+ * The goal: a voucher-paid call through the bridge at most this many ms above the same call with the gate off
+ * (medians).
+ */
 export const GOAL_MS = 3;
 /** The in-process steps: runs of each after STEP_WARMUP, interleaved round by round. */
 export const STEP_N = 300;
@@ -50,10 +56,14 @@ if (OTHER.price === PRICE)
 /** The alternating calls, in the order each bridge makes them. */
 export const ALTERNATING: readonly Call[] = [SUMMARY, OTHER];
 
-/** The bridge's note after a voucher-paid call's figures (bridge/tool-calls.mjs): the price, from the channel, no deposit. */
+/**
+ * The bridge's note after a voucher-paid call's figures (bridge/tool-calls.mjs): the price, from the channel, no
+ * deposit.
+ */
 export const voucherNote = (price: bigint) =>
   new RegExp(
-    `^paid ${formatUsd(price).replace('.', '\\.')} USD from the prepaid channel; \\d+\\.\\d{2} of the \\d+\\.\\d{2} USD budget spent$`,
+    `^paid ${formatUsd(price).replace('.', '\\.')} USD from the prepaid channel; \\d+\\.\\d{2} of the ` +
+      `\\d+\\.\\d{2} USD budget spent$`,
   );
 
 /**

@@ -73,14 +73,20 @@ export async function launchBridge(
   return { client, pid: transport.pid, stderr: () => stderr };
 }
 
-/** What a direct client's fetch sent and was answered, while `recording` is on (off while timing: nothing is copied then). */
+/**
+ * What a direct client's fetch sent and was answered, while `recording` is on (off while timing: nothing is copied
+ * then).
+ */
 export interface Wire {
   recording: boolean;
   requests: string[];
   responses: string[];
 }
 
-/** An HTTP MCP client of `url` (the SDK client the bridge uses upstream), its tools listed once; its fetch records into `wire` when asked. */
+/**
+ * An HTTP MCP client of `url` (the SDK client the bridge uses upstream), its tools listed once; its fetch records into
+ * `wire` when asked.
+ */
 export async function directClient(url: string, wire: Wire): Promise<McpClient> {
   const fetchRecording: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
@@ -110,7 +116,8 @@ export interface DirectPayer {
 
 /**
  * A fresh payer, funded on chain, with the bridge's wallet on a state directory of its own: its first call on `direct`
- * (the gate-on server) reads the terms, the next opens the channel with a deposit, as the bridge's first paid call does.
+ * (the gate-on server) reads the terms, the next opens the channel with a deposit, as the bridge's first paid call
+ * does.
  */
 export async function directPayer(
   direct: Client,
@@ -169,7 +176,8 @@ export async function termsFor(direct: Client, call: Call): Promise<PaymentRequi
   const amount = required?.accepts.find((a) => a.scheme === BATCH)?.amount;
   if (amount !== String(call.price))
     throw new Error(
-      `the gate-on server's terms for ${call.tool} offer a prepaid channel at ${amount ?? 'no price'}, not ${call.price}`,
+      `the gate-on server's terms for ${call.tool} offer a prepaid channel at ${amount ?? 'no price'}, ` +
+        `not ${call.price}`,
     );
   return required!;
 }

@@ -60,11 +60,15 @@ export function rowLabels(): { key: string; label: string }[] {
     { key: `directSdk:${OTHER.tool}`, label: `direct HTTP MCP (no bridge), gate off, the SDK's path, ${OTHER.tool}` },
     {
       key: 'directPaidAgain',
-      label: `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}, again (a noise check)`,
+      label:
+        `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}, again (a noise ` +
+        `check)`,
     },
     {
       key: 'ownPaid',
-      label: `in process: the bridge's paid call until its answer, instant remote, the same call repeated, ${SUMMARY.tool}`,
+      label:
+        `in process: the bridge's paid call until its answer, instant remote, the same call ` +
+        `repeated, ${SUMMARY.tool}`,
     },
     ...ALTERNATING.map((c) => ({
       key: `ownAlt:${c.tool}`,
@@ -133,7 +137,9 @@ export const timedCall = async (client: Client, call: Call, meta?: Record<string
   return { r, ms: performance.now() - t };
 };
 
-/** The rounds' entries: the alternating bridges' and the in-process alternating call's twice each, half a round apart. */
+/**
+ * The rounds' entries: the alternating bridges' and the in-process alternating call's twice each, half a round apart.
+ */
 function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
   const on = servers.on.child.pid;
   const off = servers.off.child.pid;
@@ -174,7 +180,8 @@ function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
     },
   });
   // The gate-off server's MCP fast path answers a repeated call from kept bytes; a `_meta` it does not take (anything
-  // but the request's envelope) sends the same call to the SDK's path, as a paid call goes: the server's two paths apart.
+  // but the request's envelope) sends the same call to the SDK's path, as a paid call goes: the server's two paths
+  // apart.
   const offDirect = (row: string, c: Call, meta?: Record<string, unknown>): Target => ({
     bridgePid: null,
     serverPid: off,
@@ -237,7 +244,8 @@ export async function openBridgeChannel(bridgePaid: McpClient, ref: Reference): 
     !/ a deposit of \d+\.\d+ USD/.test(note)
   )
     throw new Error(
-      `the paid bridge's first call did not open its channel: ${JSON.stringify(r).slice(0, 400)} ${bridgePaid.stderr()}`,
+      `the paid bridge's first call did not open its ` +
+        `channel: ${JSON.stringify(r).slice(0, 400)} ${bridgePaid.stderr()}`,
     );
   return receipt.transaction;
 }
@@ -253,14 +261,18 @@ export async function stillness(servers: Servers): Promise<() => Promise<void>> 
     ];
     if (heightAfter !== height || facilitatorAfter !== facilitator)
       throw new Error(
-        `while timing, the chain went from block ${height} to ${heightAfter} and the facilitator was called ${facilitatorAfter - facilitator} time(s): not vouchers alone`,
+        `while timing, the chain went from block ${height} to ${heightAfter} and the facilitator was ` +
+          `called ${facilitatorAfter - facilitator} time(s): not vouchers alone`,
       );
   };
 }
 
 type Row = BridgeResult['rows'][number];
 
-/** WARMUP rounds, then N timed rounds of every entry; no deposit, chain transaction or facilitator call may happen while timing. */
+/**
+ * WARMUP rounds, then N timed rounds of every entry; no deposit, chain transaction or facilitator call may happen while
+ * timing.
+ */
 export async function rounds(servers: Servers, t: Targets, refs: References): Promise<Row[]> {
   const targets = targetsOf(servers, t, refs);
   const labels = rowLabels();

@@ -28,7 +28,10 @@ import { chooseTerms } from '../bridge/terms.mjs';
 import { RECEIPT_META, toolCalls } from '../bridge/tool-calls.mjs';
 import { createWallet } from '../bridge/wallet.mjs';
 
-/** One step: `run` is timed (elapsed and this process's CPU); `before` and `after` are not (setup, checks, the lock drained). */
+/**
+ * One step: `run` is timed (elapsed and this process's CPU); `before` and `after` are not (setup, checks, the lock
+ * drained).
+ */
 interface Step {
   label: string;
   before?(): Promise<void>;
@@ -58,7 +61,10 @@ async function interleaved(steps: Step[]): Promise<{ elapsed: number[]; cpu: num
   return times;
 }
 
-/** The answers the instant remote gives, recorded from the servers: the paid and gate-off answers of SUMMARY, and each alternating tool's terms. */
+/**
+ * The answers the instant remote gives, recorded from the servers: the paid and gate-off answers of SUMMARY, and each
+ * alternating tool's terms.
+ */
 export interface Recorded {
   paid: CallResult;
   off: CallResult;
@@ -197,15 +203,23 @@ type OwnBridge = Awaited<ReturnType<typeof ownBridge>>;
 export interface InProcess {
   /** SUMMARY, the same paid call again, signing its voucher in the call; its ms until the answer. */
   paid(): Promise<number>;
-  /** The next of ALTERNATING on a bridge of its own, signing its voucher in the call; its tool and ms until the answer. */
+  /**
+   * The next of ALTERNATING on a bridge of its own, signing its voucher in the call; its tool and ms until the answer.
+   */
   alternating(): Promise<{ tool: string; ms: number }>;
   /** The same call with the gate off (the answer forwarded as it is), checked; its elapsed ms. */
   off(): Promise<number>;
-  /** Every call and part, interleaved, STEP_N each after STEP_WARMUP; then the channel files and spending records checked. */
+  /**
+   * Every call and part, interleaved, STEP_N each after STEP_WARMUP; then the channel files and spending records
+   * checked.
+   */
   stepByStep(): Promise<BridgeResult['steps']>;
 }
 
-/** A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed one voucher in the call. */
+/**
+ * A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed one voucher
+ * in the call.
+ */
 async function paidCall(own: OwnBridge, c: Call): Promise<number> {
   const before = own.signings();
   const t = performance.now();
@@ -252,7 +266,10 @@ export async function inProcess(recorded: Recorded, url: string, rpcUrl: string,
   };
 }
 
-/** The steps, on `own` (its lock drained before each): the calls, then the parts alone, each labelled with what it holds. */
+/**
+ * The steps, on `own` (its lock drained before each): the calls, then the parts alone, each labelled with what it
+ * holds.
+ */
 async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
   const { wallet, ledger, lock, options, channelId, expect } = own;
   const { required, requirement } = own.offers.get(SUMMARY.tool)!;
@@ -274,7 +291,9 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
   const [sign1, sign3, sign4] = [signing(1), signing(1), signing(0)];
   return [
     {
-      label: `1. the bridge's paid call until its answer, its voucher signed in it (its bookkeeping after, not included; ${SUMMARY.tool})`,
+      label:
+        `1. the bridge's paid call until its answer, its voucher signed in it (its bookkeeping after, not ` +
+        `included; ${SUMMARY.tool})`,
       before: sign1.before,
       run: () => own.paidCalls.call(SUMMARY.tool, SUMMARY.args),
       after: async (out) => (sign1.check(), own.checkPaid(SUMMARY, out), await own.drained()),
@@ -303,12 +322,14 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
     },
     {
       label:
-        "    3b. x402's computeChannelId, once (the bridge derives it once per offer; the scheme's bookkeeping twice after the answer, in 4a)",
+        "    3b. x402's computeChannelId, once (the bridge derives it once per offer; the scheme's bookkeeping " +
+        'twice after the answer, in 4a)',
       run: async () => computeChannelId(wallet.batch.buildChannelConfig(requirement), requirement.network),
     },
     {
       label:
-        "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, the lock let go (no voucher signed)",
+        "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, " +
+        'the lock let go (no voucher signed)',
       before: async () => (await own.drained(), (spending = ledger.read()), await sign4.before()),
       run: () =>
         lock.run(async () => {
@@ -329,7 +350,8 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
     },
     {
       label:
-        '  4c. in 4: the state lock taken and released, the spending read once (1 does, before the answer) and written once (4 does)',
+        '  4c. in 4: the state lock taken and released, the spending read once (1 does, before the answer) and ' +
+        'written once (4 does)',
       run: () => lock.run(async () => ledger.write({ ...ledger.read() })),
     },
   ];

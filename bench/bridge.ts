@@ -1,5 +1,5 @@
 // `npm run bench:bridge`: what paying costs a tool call through the MCP bridge (bridge/cli.mjs, `surplus-lines-mcp`),
-// signing included (issue 40). Two server processes on one build and the same REAL shards (built from data/): the
+// signing included. Two server processes on one build and the same REAL shards (built from data/): the
 // gate ON (payee on a local chain, facilitator on loopback) and the gate OFF. Four bridges, each spawned over stdio by
 // the MCP SDK's v2 client as an MCP client launches it, each with a fresh state directory, the local chain as its RPC,
 // and a budget and largest deposit that let one deposit pay for all its calls: two forwarding to the gate-on server
@@ -15,7 +15,7 @@
 //     this process the bridge's own code with a remote answering at once. Each call timed from the client's callTool
 //     to its resolution; each answer checked (a wrong one stops the run): the gate-off server's figures, on a paid
 //     call a successful receipt for its price with no chain transaction (a voucher), on a gate-off one no receipt; no
-//     chain transaction or facilitator call while timing. The deposit calls are not timed. Goal (issue 40), signing
+//     chain transaction or facilitator call while timing. The deposit calls are not timed. Goal, signing
 //     included: voucher-paid − gate off through the bridge ≤ 3 ms, medians, the largest of the three (get_summary
 //     repeated; get_summary and compare_states alternating).
 //  3. Back to back (./bridge-back-to-back.ts): paid calls of one tool in a row with no gap, then gate off: each paid
@@ -23,8 +23,8 @@
 //  4. Step by step, in this process (./bridge-steps.ts): the bridge's own code for the call with a remote answering at
 //     once, paid (signing in the call) and gate off, until the answer; its bookkeeping after the answer; and the
 //     parts alone, down to signing one voucher.
-// Not a test: it reports. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
-// The parts: ./bridge-config.ts, ./bridge-rig.ts (the servers, the bridges, the direct clients and payer),
+// Not a test: it reports. With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers
+// them). The parts: ./bridge-config.ts, ./bridge-rig.ts (the servers, the bridges, the direct clients and payer),
 // ./bridge-rounds.ts (1, 2), ./bridge-back-to-back.ts (3), ./bridge-steps.ts (4), ./bridge-report.ts (what is printed
 // and written).
 import { writeFileSync } from 'node:fs';
@@ -87,7 +87,8 @@ try {
   if (payer.requirement.amount !== String(SUMMARY.price))
     throw new Error(`the gate-on server asks ${payer.requirement.amount} for ${SUMMARY.tool}, not ${SUMMARY.price}`);
   console.log(
-    `the two paid bridges and the direct payer each opened a channel with one deposit (the bridges': transactions ${depositTransaction}, ${altDeposit}); from here on, vouchers only`,
+    `the two paid bridges and the direct payer each opened a channel with one deposit (the bridges': ` +
+      `transactions ${depositTransaction}, ${altDeposit}); from here on, vouchers only`,
   );
 
   const { bytes, recorded } = await wireSizes({ directPaid, directOff, payer, wire }, ref);
@@ -99,8 +100,11 @@ try {
   );
 
   console.log(
-    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds (one call at a time, order rotating), node ${process.version}; every paid call signs its voucher in the call: ${SUMMARY.tool} repeated through a paid bridge and a gate-off one; ` +
-      `${SUMMARY.tool} and ${OTHER.tool} alternating through another paid bridge and another gate-off one, twice a round each; over direct HTTP MCP paid, gate off and gate off through the SDK's path; ` +
+    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds (one call at a time, order rotating), ` +
+      `node ${process.version}; every paid call signs its voucher in the call: ${SUMMARY.tool} repeated through a ` +
+      `paid bridge and a gate-off one; ` +
+      `${SUMMARY.tool} and ${OTHER.tool} alternating through another paid bridge and another gate-off one, twice ` +
+      `a round each; over direct HTTP MCP paid, gate off and gate off through the SDK's path; ` +
       `and in this process the bridge's code paid (repeated, and alternating) and gate off`,
   );
   const rows = await rounds(
@@ -109,7 +113,8 @@ try {
     refs,
   );
   console.log(
-    `back to back: ${BACK_TO_BACK} paid calls of ${SUMMARY.tool} in a row through the paid bridge, then ${BACK_TO_BACK} through the gate-off bridge`,
+    `back to back: ${BACK_TO_BACK} paid calls of ${SUMMARY.tool} in a row through the paid bridge, ` +
+      `then ${BACK_TO_BACK} through the gate-off bridge`,
   );
   const inARow = await backToBack(servers, bridgePaid, bridgeOff, ref);
   for (const b of [bridgePaid, bridgeOff, bridgePaidAlt, bridgeOffAlt]) await b.client.close();

@@ -19,7 +19,10 @@ interface Target {
 }
 
 export interface HttpRounds {
-  /** One a target, in this order: voucher-paid, gate off, 402 only, the check alone, voucher-paid and gate off in process, exact-paid. */
+  /**
+   * One a target, in this order: voucher-paid, gate off, 402 only, the check alone, voucher-paid and gate off in
+   * process, exact-paid.
+   */
   rows: ChannelsResult['rows'];
   voucherFacilitatorCalls: number;
   /** The HTTP payer's channel's charged total at the end. */
@@ -104,7 +107,8 @@ async function targetsOf(servers: Servers, rig: Rig) {
   // The scheme's check alone (resourceServer.verifyPayment on a voucher, the project's voucher check in it), in this
   // process, in the same rounds: on this machine code that runs between waits (as a server's does, one request at a
   // time) is slower than in a tight loop, so the check is timed here as the requests are.
-  // The same, for the whole paid request and its gate-off twin in process (no socket): what the gate costs around the check.
+  // The same, for the whole paid request and its gate-off twin in process (no socket): what the gate costs around the
+  // check.
   const checkAlone: Target = {
     label: "in process: the scheme's check alone",
     pid: undefined,
@@ -132,8 +136,10 @@ export async function httpRounds(servers: Servers, rig: Rig): Promise<HttpRounds
   const times = new Map<Target, number[]>(targets.map((t) => [t, []]));
   const cpu = new Map<Target, (number | null)[]>(targets.map((t) => [t, []]));
   console.log(
-    `measuring over HTTP: ${WARMUP} warm-up rounds, then ${N} rounds of a voucher-paid, a gate-off and a 402-only request, and in this process the scheme's check alone, ` +
-      `a voucher-paid request and its gate-off twin; an exact-paid one every ${EXACT_EVERY} rounds (one at a time, order rotating), node ${process.version}`,
+    `measuring over HTTP: ${WARMUP} warm-up rounds, then ${N} rounds of a voucher-paid, a gate-off and a ` +
+      `402-only request, and in this process the scheme's check alone, ` +
+      `a voucher-paid request and its gate-off twin; an exact-paid one every ${EXACT_EVERY} rounds (one at a ` +
+      `time, order rotating), node ${process.version}`,
   );
   for (let r = 0; r < WARMUP + N; r++) {
     const round = r % EXACT_EVERY === 0 ? targets : targets.slice(0, -1);

@@ -77,7 +77,10 @@ export async function openChannel(
   return { key, required, accepted, channelConfig, channelId, charged: PRICE, deposit: receipt.transaction as Hex };
 }
 
-/** The channel's next `count` vouchers after `from` (cumulative: from + k × price), signed with the channel's key by the official client. */
+/**
+ * The channel's next `count` vouchers after `from` (cumulative: from + k × price), signed with the channel's key by the
+ * official client.
+ */
 export async function signVouchers(
   channel: OpenChannel,
   from: bigint,
@@ -103,7 +106,10 @@ export async function presign(channel: OpenChannel, from: bigint, count: number)
   });
 }
 
-/** Checks a voucher-paid answer: 200, the reference body, a successful receipt with no transaction for exactly `charged`. */
+/**
+ * Checks a voucher-paid answer: 200, the reference body, a successful receipt with no transaction for exactly
+ * `charged`.
+ */
 export function expectVoucherPaid(
   what: string,
   status: number,

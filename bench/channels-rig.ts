@@ -89,7 +89,10 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
       charged: first,
       nextHeader: () => vouchers[Number((rig.charged - first) / PRICE)],
       facilitatorCalls: () => facilitator.calls() - callsBefore,
-      /** The whole paid request in process (dispatch, no socket) on the next voucher, or the same with the gate off; timed to the body read. */
+      /**
+       * The whole paid request in process (dispatch, no socket) on the next voucher, or the same with the gate off;
+       * timed to the body read.
+       */
       async request(paid: boolean): Promise<number> {
         installGate(paid ? gate : null);
         const request = new Request(url, paid ? { headers: { 'PAYMENT-SIGNATURE': rig.nextHeader() } } : {});
@@ -107,7 +110,10 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
         rig.charged += PRICE;
         return elapsed;
       },
-      /** The scheme's check (with the project's voucher check in it) on the next voucher, timed alone; its reservation released after (untimed). */
+      /**
+       * The scheme's check (with the project's voucher check in it) on the next voucher, timed alone; its reservation
+       * released after (untimed).
+       */
       async checkAlone(): Promise<number> {
         const payload = decodePaymentSignatureHeader(rig.nextHeader());
         const t = performance.now();

@@ -83,7 +83,8 @@ export async function startServers(
   )
     throw new Error(`gate-on ${PREMIUM}: unexpected offer ${JSON.stringify(challenge.accepts)}`);
   console.log(
-    `${PREMIUM}: ${Buffer.byteLength(reference)} bytes, ${usdc(PRICE)}; the gate-on 402 offers exact and batch-settlement`,
+    `${PREMIUM}: ${Buffer.byteLength(reference)} bytes, ${usdc(PRICE)}; the gate-on 402 offers exact and ` +
+      `batch-settlement`,
   );
   return { ...pair, channelsDir, reference, challenge };
 }
@@ -107,7 +108,10 @@ function stopWithSigterm(child: ChildProcess, timeoutMs = 60_000): Promise<numbe
 /** What the payee gained, once the gate-on server claimed what it holds, against what the run charged. */
 export interface PayeeGain {
   exitCode: number | null;
-  /** The gate-on server's journal, read after it stopped: its channels, their charged total, how many are not fully claimed. */
+  /**
+   * The gate-on server's journal, read after it stopped: its channels, their charged total, how many are not fully
+   * claimed.
+   */
   channels: number;
   journalCharged: bigint;
   unclaimed: number;

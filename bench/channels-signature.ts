@@ -1,4 +1,4 @@
-// The voucher's signature check timed alone (issue 39's first goal): the project's voucher check
+// The voucher's signature check timed alone (the first goal): the project's voucher check
 // (api/payment/voucher-check.ts), built once as the server builds it, on vouchers signed beforehand for the rig's
 // channel with its key (the official client's signVoucher), SIGNATURE_N calls after SIGNATURE_WARMUP, each call timed
 // by itself and each on a voucher of its own. Every call must find its voucher valid, and a voucher whose amount was

@@ -53,7 +53,10 @@ export interface Steps {
   /** Step 4, the scheme's check (with the project's voucher check in it), and 4a, the project's voucher check. */
   checkAlone: number;
   voucherCheck: number;
-  /** Off the voucher path: what the package's own check spent on a voucher (verifyTypedData, and computeChannelId 3 times). */
+  /**
+   * Off the voucher path: what the package's own check spent on a voucher (verifyTypedData, and computeChannelId 3
+   * times).
+   */
   verifyTypedData: number;
   computeChannelId: number;
   paid: number;
@@ -61,7 +64,10 @@ export interface Steps {
   facilitatorCalls: number;
 }
 
-/** A voucher payment's voucher, as the scheme checks it: its EIP-712 typed data and the address that must have signed it. */
+/**
+ * A voucher payment's voucher, as the scheme checks it: its EIP-712 typed data and the address that must have signed
+ * it.
+ */
 function voucherOf(payload: PaymentPayload) {
   const raw = payload.payload as {
     channelConfig: Parameters<typeof computeChannelId>[0];
@@ -91,7 +97,9 @@ function chargeNext(rig: Rig, receipt: SettleResponse | null, what: string): voi
     throw new Error(`${what}: receipt ${JSON.stringify(receipt)}, expected charged ${rig.charged}`);
 }
 
-/** Steps 1 to 4: the check's parts, each on the channel's next voucher; and, off the path, the package's check's parts. */
+/**
+ * Steps 1 to 4: the check's parts, each on the channel's next voucher; and, off the path, the package's check's parts.
+ */
 function checkSteps(rig: Rig): Step[] {
   const { server, offered, declared, matching, nextHeader } = rig;
   // Built once, as api/payment/batch.ts builds the server's: the channel id is computed once per channel config.
@@ -136,7 +144,8 @@ function checkSteps(rig: Rig): Step[] {
     {
       // It reserves the channel: released after (untimed), so the same voucher is the next one again.
       label:
-        "4. the scheme's check: resourceServer.verifyPayment on a voucher, the project's voucher check in it (checked locally, channel reserved)",
+        "4. the scheme's check: resourceServer.verifyPayment on a voucher, the project's voucher check in it " +
+        '(checked locally, channel reserved)',
       before: fresh,
       run: async () => {
         const verified = await server.verifyPayment(payload, matching, declared);
@@ -147,17 +156,20 @@ function checkSteps(rig: Rig): Step[] {
     },
     {
       label:
-        "   4a. the project's voucher check: voucherCheck(NETWORK).problem(config, voucher), built once as the server builds it",
+        "   4a. the project's voucher check: voucherCheck(NETWORK).problem(config, voucher), built once as the " +
+        'server builds it',
       before: fresh,
       run: () => {
         const problem = check.problem(voucher.raw.channelConfig, voucher.raw.voucher);
         if (problem !== undefined) throw new Error(`the project's voucher check refused the voucher: ${problem}`);
       },
     },
-    // 4b, the rest of step 4, is computed (stepByStep). What the package's own check spent on a voucher, no longer on its path:
+    // 4b, the rest of step 4, is computed (stepByStep). What the package's own check spent on a voucher, no longer on
+    // its path:
     {
       label:
-        "   4c. not on the voucher path, the package's check would cost: viem verifyTypedData of the voucher (its signature check)",
+        "   4c. not on the voucher path, the package's check would cost: viem verifyTypedData of the voucher " +
+        '(its signature check)',
       before: fresh,
       run: async () => {
         if (
@@ -182,7 +194,8 @@ function checkSteps(rig: Rig): Step[] {
     },
     {
       label:
-        "   4d. not on the voucher path: computeChannelId (one call; the package's check made 3 a voucher, the project's makes 1 a channel config)",
+        "   4d. not on the voucher path: computeChannelId (one call; the package's check made 3 a voucher, the " +
+        "project's makes 1 a channel config)",
       before: fresh,
       run: () => computeChannelId(voucher.raw.channelConfig, NETWORK),
     },
@@ -292,7 +305,9 @@ export async function stepByStep(rig: Rig): Promise<Steps> {
     rows.push(
       { step: "9. the gate's part of a voucher-paid request (7 − 8)", median: paid - off },
       {
-        step: '10. of which outside steps 1-6 (9 − Σ 1-6): canonical URL, challenge lookup, Response and its headers, awaits',
+        step:
+          '10. of which outside steps 1-6 (9 − Σ 1-6): canonical URL, challenge lookup, Response and its headers, ' +
+          'awaits',
         median: paid - off - ownSteps,
       },
     );

@@ -1,10 +1,11 @@
 // `npm run bench:cold`: the Vercel function's cold start. In fresh Node processes, one after another, it imports
 // the function's entry (the `handler` of .vercel/output/functions/_render.func/.vc-config.json, from the function's
 // own folder, as Vercel runs it) and times that import: what every cold instance pays before its first answer
-// (goal ≤ 150 ms, issue 22). Each process then answers one first request, and the time of each is printed too: a
+// (goal ≤ 150 ms). Each process then answers one first request, and the time of each is printed too: a
 // free route, a priced route with the gate off, and an MCP tools/list (which loads the MCP SDK on first use).
 // Also the function's size (bytes and files). It builds nothing when .vercel/output exists (`npm run build:vercel`
-// makes it; `npm run bench` builds first); when it is missing it builds it, and says so. Not a test: it asserts nothing.
+// makes it; `npm run bench` builds first); when it is missing it builds it, and says so. Not a test: it asserts
+// nothing.
 //   BENCH_COLD_RUNS  fresh processes timed (default 11), after one not counted
 //   BENCH_COLD_FUNC  another built function folder to measure, e.g. a copy of an earlier build (never built here)
 //   BENCH_JSON       a file to write the results to (see ColdResult; bench/all.ts reads it)
@@ -100,7 +101,8 @@ if (process.env.BENCH_COLD_FUNC && !existsSync(join(FUNC, '.vc-config.json')))
   throw new Error(`BENCH_COLD_FUNC: no .vc-config.json in ${FUNC}`);
 if (!existsSync(join(FUNC, '.vc-config.json'))) {
   console.log(
-    'no .vercel/output: building it first, as `npm run build:vercel` does (ingest of data/, then astro build with DEPLOY_TARGET=vercel)',
+    'no .vercel/output: building it first, as `npm run build:vercel` does (ingest of data/, then astro build ' +
+      'with DEPLOY_TARGET=vercel)',
   );
   buildShards(REAL_DATA, join(ROOT, 'shards'));
   astroBuild({ DEPLOY_TARGET: 'vercel' });
@@ -131,7 +133,8 @@ const oneProcess = () => {
 };
 
 console.log(
-  `cold start of the Vercel function: ${relative(ROOT, entry)} imported in ${RUNS} fresh processes, one at a time, after one not counted (node ${process.version})`,
+  `cold start of the Vercel function: ${relative(ROOT, entry)} imported in ${RUNS} fresh processes, one at a ` +
+    `time, after one not counted (node ${process.version})`,
 );
 oneProcess(); // files into the page cache
 const samples = Array.from({ length: RUNS }, oneProcess);
@@ -162,13 +165,17 @@ result.met = result.importMs.median <= COLD_IMPORT_GOAL_MS;
 const ms = (s: Spread) => `${s.median.toFixed(1)} ms (${s.min.toFixed(1)}-${s.max.toFixed(1)})`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 console.log(
-  `import of the entry: median ${ms(result.importMs)}; goal ≤ ${COLD_IMPORT_GOAL_MS} ms: ${result.met ? 'met' : 'MISSED'}`,
+  `import of the entry: median ${ms(result.importMs)}; goal ≤ ${COLD_IMPORT_GOAL_MS} ` +
+    `ms: ${result.met ? 'met' : 'MISSED'}`,
 );
 console.log(`fresh process, spawn to exit: median ${ms(result.processMs)}`);
 console.log(
-  `first answers after the import: free ${ms(result.firstMs.free)}, priced with the gate off ${ms(result.firstMs.priced)}, MCP tools/list ${ms(result.firstMs.mcp)}`,
+  `first answers after the import: free ${ms(result.firstMs.free)}, priced with the gate ` +
+    `off ${ms(result.firstMs.priced)}, MCP tools/list ${ms(result.firstMs.mcp)}`,
 );
 console.log(
-  `function: ${result.size.bytes} bytes (${mib(result.size.bytes)}) in ${result.size.files} files; node_modules ${mib(result.size.nodeModulesBytes)} in ${result.size.nodeModulesFiles} files, shards ${mib(result.size.shardsBytes)}`,
+  `function: ${result.size.bytes} bytes (${mib(result.size.bytes)}) in ${result.size.files} files; ` +
+    `node_modules ${mib(result.size.nodeModulesBytes)} in ${result.size.nodeModulesFiles} files, ` +
+    `shards ${mib(result.size.shardsBytes)}`,
 );
 if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 2) + '\n');

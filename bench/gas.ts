@@ -81,7 +81,9 @@ async function payVouchers(channel: Channel, count: number, reference: string): 
   }
 }
 
-/** `count` fresh payers, each opening a channel (a deposit, through the official client) and paying VOUCHERS vouchers. */
+/**
+ * `count` fresh payers, each opening a channel (a deposit, through the official client) and paying VOUCHERS vouchers.
+ */
 async function openChannels(chain: LocalChain, count: number, reference: string, deposits: Tx[]): Promise<Channel[]> {
   const channels: Channel[] = [];
   for (let i = 0; i < count; i++) {
@@ -94,7 +96,10 @@ async function openChannels(chain: LocalChain, count: number, reference: string,
   return channels;
 }
 
-/** One run of the package's claims (claimAndRefund, as the server runs it): its one claim transaction and its settle; the payee must gain what was charged. */
+/**
+ * One run of the package's claims (claimAndRefund, as the server runs it): its one claim transaction and its settle;
+ * the payee must gain what was charged.
+ */
 async function claimRun(
   chain: LocalChain,
   gate: Gate,
@@ -107,7 +112,8 @@ async function claimRun(
   if (run.failures.length || run.refunds.length || !run.settled) throw new Error(`claim run: ${JSON.stringify(run)}`);
   if (run.claims.length !== 1 || run.claims[0].channels !== channels.length)
     throw new Error(
-      `${channels.length} channels took ${run.claims.length} claim transaction(s) (${run.claims.map((c) => c.channels).join(', ')} channels)`,
+      `${channels.length} channels took ${run.claims.length} claim transaction(s) ` +
+        `(${run.claims.map((c) => c.channels).join(', ')} channels)`,
     );
   const owed = channels.reduce((sum, c) => sum + c.paid, 0n);
   const gained = (await chain.balanceOf(chain.payee)) - payeeBefore;
@@ -139,7 +145,8 @@ const { tmp, stops, cleanup } = benchRun('gas');
 try {
   if (!(EXAMPLE.gwei > 0 && EXAMPLE.ethUsd > 0))
     throw new Error(
-      `BENCH_GAS_GWEI and BENCH_ETH_USD must be positive numbers, got '${process.env.BENCH_GAS_GWEI}', '${process.env.BENCH_ETH_USD}'`,
+      `BENCH_GAS_GWEI and BENCH_ETH_USD must be positive numbers, got '${process.env.BENCH_GAS_GWEI}', ` +
+        `'${process.env.BENCH_ETH_USD}'`,
     );
   const restore = readShardsFrom(paidShards(tmp));
   stops.push(restore);
@@ -162,7 +169,8 @@ try {
   installGate(gate);
 
   console.log(
-    `measuring: ${EXACT_N} exact payments; channels claimed ${CLAIM_SIZES.join(', ')} at a time (a deposit and ${VOUCHERS} vouchers each); 2 refunds`,
+    `measuring: ${EXACT_N} exact payments; channels claimed ${CLAIM_SIZES.join(', ')} at a time (a deposit ` +
+      `and ${VOUCHERS} vouchers each); 2 refunds`,
   );
   const exact = await exactSettlements(chain, reference, EXACT_N);
   const deposits: Tx[] = [];
@@ -176,7 +184,8 @@ try {
     settles.push(settle);
     opened.push(channels);
   }
-  // Refunds: a channel whose vouchers are all claimed, and one with a last voucher still unclaimed (the refund claims it).
+  // Refunds: a channel whose vouchers are all claimed, and one with a last voucher still unclaimed (the refund claims
+  // it).
   const refundClaimed = await refund(chain, gate, opened[0][0]);
   const unclaimed = opened[1][0];
   await payVouchers(unclaimed, 1, reference);
@@ -197,7 +206,8 @@ try {
     example: EXAMPLE,
   });
   console.log(
-    `\nchain: anvil, chain id ${chain.chainId} (${NETWORK}); the project's test contracts (tests/support/*.sol), not Base's deployed USDC or escrow`,
+    `\nchain: anvil, chain id ${chain.chainId} (${NETWORK}); the project's test contracts (tests/support/*.sol), ` +
+      `not Base's deployed USDC or escrow`,
   );
   printTransactions(result);
   printPerAnswer(result);

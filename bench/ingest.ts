@@ -6,7 +6,8 @@
 // child process, so peak memory (max RSS) is that corpus's alone, and is deleted after. Not a test: it
 // asserts nothing.
 //   BENCH_INGEST_SCALES  the scales to run, e.g. `1` for a quick run (default `1,2,4`)
-//   BENCH_JSON           a file to write the results to, as { corpora: [{ label, figures, ms, msPer1k, peakRssMiB, files, bytes }] }
+//   BENCH_JSON a file to write the results to, as { corpora: [{ label, figures, ms, msPer1k, peakRssMiB, files, bytes
+//   }] }
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +81,8 @@ function run(label: string, dataDir: string, runs: number): Corpus {
   };
   console.log(
     `${label.padEnd(38)} ${String(corpus.figures).padStart(9)} figures  ${String(corpus.ms).padStart(7)} ms  ` +
-      `${corpus.msPer1k.toFixed(3).padStart(7)} ms/1k figures  peak RSS ${String(corpus.peakRssMiB).padStart(5)} MiB  ` +
+      `${corpus.msPer1k.toFixed(3).padStart(7)} ms/1k figures  peak RSS ${String(corpus.peakRssMiB).padStart(5)} ` +
+      `MiB  ` +
       `${corpus.files} shard files, ${(corpus.bytes / 1048576).toFixed(1)} MiB`,
   );
   return corpus;
@@ -93,7 +95,8 @@ function synthetic(scale: number): Corpus {
     const t = performance.now();
     generateSynthetic(dir, { states, lines: LINES, years: YEARS, vintages: VINTAGES });
     console.log(
-      `(generated the ${scale}× SYNTHETIC corpus in ${((performance.now() - t) / 1000).toFixed(1)} s: ${states.length} states × ${LINES} lines × ${YEARS * 12} months × ${VINTAGES} vintages)`,
+      `(generated the ${scale}× SYNTHETIC corpus in ${((performance.now() - t) / 1000).toFixed(1)} ` +
+        `s: ${states.length} states × ${LINES} lines × ${YEARS * 12} months × ${VINTAGES} vintages)`,
     );
     return run(`SYNTHETIC ${scale}×: ${states.length}×${LINES}×${YEARS * 12} months×${VINTAGES}`, dir, 1);
   } finally {
@@ -105,14 +108,17 @@ if (process.argv[2] === '--child') {
   child(process.argv[3], Number(process.argv[4]));
 } else {
   console.log(
-    `ingest benchmark (real data: median of 5 builds after a warm-up; synthetic: one build each; node ${process.version})`,
+    `ingest benchmark (real data: median of 5 builds after a warm-up; synthetic: one build each; ` +
+      `node ${process.version})`,
   );
   const corpora = [run('real data (data/)', resolve('data'), 5), ...SCALES.map(synthetic)];
   const base = corpora.find((c) => c.label.startsWith('SYNTHETIC 1×'));
   if (base)
     for (const c of corpora.filter((c) => c.label.startsWith('SYNTHETIC') && c !== base))
       console.log(
-        `${c.label.split(':')[0]} against 1×: ${(c.figures / base.figures).toFixed(1)}× the figures, ${(c.msPer1k / base.msPer1k).toFixed(2)}× the time per figure, ${(c.peakRssMiB / base.peakRssMiB).toFixed(2)}× the peak memory`,
+        `${c.label.split(':')[0]} against 1×: ${(c.figures / base.figures).toFixed(1)}× the ` +
+          `figures, ${(c.msPer1k / base.msPer1k).toFixed(2)}× the time per ` +
+          `figure, ${(c.peakRssMiB / base.peakRssMiB).toFixed(2)}× the peak memory`,
       );
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ corpora }, null, 2) + '\n');
 }

@@ -1,5 +1,5 @@
 // `npm run bench:pages`: builds the site from the embedded data into a private folder and prints the
-// weight of every page for people: HTML plus the stylesheets it links, uncompressed (issue 12's budget:
+// weight of every page for people: HTML plus the stylesheets it links, uncompressed (the budget:
 // a month page under 150 KB). Not a test: it prints the sizes and names any page over the budget.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { execFileSync } from 'node:child_process';
@@ -53,7 +53,9 @@ const months = rows
   .map((r) => r.html + r.css)
   .sort((a, b) => a - b);
 console.log(
-  `\n${months.length} month pages: smallest ${kb(months[0])} KB, median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB (budget ${BUDGET / 1024} KB)`,
+  `\n${months.length} month pages: smallest ${kb(months[0])} KB, ` +
+    `median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB ` +
+    `(budget ${BUDGET / 1024} KB)`,
 );
 const over = rows.filter((r) => r.html + r.css >= BUDGET);
 console.log(over.length ? `OVER BUDGET: ${over.map((r) => r.path).join(', ')}` : 'every page is under the budget');

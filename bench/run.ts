@@ -58,7 +58,9 @@ export function benchRun(name: string): {
   return { tmp, dist, stops, cleanup };
 }
 
-/** Builds the Node server into `dist` (astro build), a failed build's output as the error; returns the server's entry. */
+/**
+ * Builds the Node server into `dist` (astro build), a failed build's output as the error; returns the server's entry.
+ */
 export function buildNodeServer(dist: string, env: Record<string, string> = {}): string {
   try {
     astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', ...env });

@@ -47,7 +47,10 @@ export interface X402Result {
   rows: { label: string; n: number; median: number; p99: number; mean: number }[];
   parts: Record<string, Record<string, number>>;
   own: { challenge: number; paid: number; off: number };
-  /** Medians (ms) of the paid request → 200 headers leg and of the facilitator's settle called directly, in the same run. */
+  /**
+   * Medians (ms) of the paid request → 200 headers leg and of the facilitator's settle called directly, in the same
+   * run.
+   */
   settleFloor: { paidLeg: number; directSettle: number };
 }
 
@@ -150,7 +153,10 @@ async function expectBody(url: string, status: number): Promise<{ res: Response;
 
 const OWN_N = 500;
 
-/** Median ms of the gate's own work on PREMIUM, in this process: 402, paid (MOCK facilitator answering at once), gate off. */
+/**
+ * Median ms of the gate's own work on PREMIUM, in this process: 402, paid (MOCK facilitator answering at once), gate
+ * off.
+ */
 async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: number; paid: number; off: number }> {
   const restore = readShardsFrom(shards);
   const settings = paymentSettings({
@@ -242,7 +248,8 @@ try {
   }
 
   // Funds: the payer starts with 100 USDC; mint what warm-up and N rounds of both paid routes need beyond that.
-  const perRound = 2n * priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic; // paid and direct settle of PREMIUM, paid COMPARE
+  // paid and direct settle of PREMIUM, paid COMPARE
+  const perRound = 2n * priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic;
   const needed = BigInt(N + WARMUP) * perRound;
   const payerHas = await chain.balanceOf(chain.payer.address);
   if (needed > payerHas) await chain.mint(chain.payer.address, needed - payerHas);
@@ -288,7 +295,8 @@ try {
       if (text !== reference.get(path)) throw new Error(`paid ${path}: the body differs from the gate-off answer`);
       if (parts.fetches !== 2 || parts.verifies !== 0 || parts.settles !== 1)
         throw new Error(
-          `paid ${path}: expected 2 client fetches, no verify, 1 settle; got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`,
+          `paid ${path}: expected 2 client fetches, no verify, 1 settle; ` +
+            `got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`,
         );
       return { ms: elapsed, parts };
     },
@@ -350,7 +358,8 @@ try {
   };
 
   console.log(
-    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds of ${targets.length} sequential requests (rotating order), node ${process.version}` +
+    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds of ${targets.length} sequential requests (rotating ` +
+      `order), node ${process.version}` +
       (minted ? `; minted ${usdc(minted)} (test token) to the payer, beyond its ${usdc(PAYER_FUNDING)}` : ''),
   );
   for (let r = 0; r < WARMUP; r++) await round(r);
@@ -370,12 +379,16 @@ try {
   // The table.
   const offMedian = (path: string) => median(record.ms[targets.findIndex((t) => t.label === `gate off ${path}`)]);
   console.log(
-    `\n${'target'.padEnd(40)} ${'n'.padStart(5)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)}  median vs gate off`,
+    `\n${'target'.padEnd(40)} ${'n'.padStart(5)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(8)} ` +
+      `${'mean ms'.padStart(8)}  ` +
+      `median vs gate off`,
   );
   for (const [i, t] of targets.entries()) {
     const xs = record.ms[i];
     console.log(
-      `${t.label.padEnd(40)} ${String(xs.length).padStart(5)} ${ms(median(xs)).padStart(10)} ${ms(p99(xs)).padStart(8)} ${ms(mean(xs)).padStart(8)}  ${(median(xs) / offMedian(t.path)).toFixed(1).padStart(6)}×`,
+      `${t.label.padEnd(40)} ${String(xs.length).padStart(5)} ${ms(median(xs)).padStart(10)} ` +
+        `${ms(p99(xs)).padStart(8)} ${ms(mean(xs)).padStart(8)}  ` +
+        `${(median(xs) / offMedian(t.path)).toFixed(1).padStart(6)}×`,
     );
   }
   console.log(`p99 is the nearest rank${N < 100 ? ` (with n = ${N} < 100 it is the maximum)` : ''}.`);
@@ -401,21 +414,25 @@ try {
   const paidLeg = median(record.parts[0].map((p) => p.paidLeg));
   const directSettle = median(record.ms[targets.indexOf(settleDirect)]);
   console.log(
-    `\npaid request → 200 headers ${ms(paidLeg)} ms against the facilitator's own settle called directly ${ms(directSettle)} ms (same run, same loopback HTTP): ` +
+    `\npaid request → 200 headers ${ms(paidLeg)} ms against the facilitator's own settle called ` +
+      `directly ${ms(directSettle)} ms (same run, same loopback HTTP): ` +
       `the server adds ${ms(paidLeg - directSettle)} ms (goal: within 3 ms)`,
   );
 
   const expected = BigInt(N) * perRound;
   const paidCount = paidIdx.reduce((a, i) => a + record.ms[i].length, 0);
   console.log(
-    `\nchain: anvil, chain id ${chain.chainId} (${NETWORK}), EIP-3009 TEST token at ${chain.usdc} (the Base USDC address)`,
+    `\nchain: anvil, chain id ${chain.chainId} (${NETWORK}), EIP-3009 TEST token at ${chain.usdc} (the Base USDC ` +
+      `address)`,
   );
   const settledCount = paidCount + record.ms[targets.indexOf(settleDirect)].length;
   console.log(
-    `blocks mined while measuring: ${blocks} (${paidCount} paid requests and ${settledCount - paidCount} direct settles, ${transactions.size} distinct settlement transactions)`,
+    `blocks mined while measuring: ${blocks} (${paidCount} paid requests and ${settledCount - paidCount} direct ` +
+      `settles, ${transactions.size} distinct settlement transactions)`,
   );
   console.log(
-    `payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × (2 × $${priceOf(PREMIUM).usd} + $${priceOf(COMPARE).usd}) = ${usdc(expected)})`,
+    `payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × (2 × $${priceOf(PREMIUM).usd} + ` +
+      `$${priceOf(COMPARE).usd}) = ${usdc(expected)})`,
   );
   console.log(`payer ${payer}: ${payerDelta < 0n ? '−' : '+'}${usdc(payerDelta < 0n ? -payerDelta : payerDelta)}`);
   console.log(`measured phase: ${seconds.toFixed(1)} s`);
@@ -425,7 +442,8 @@ try {
   console.log(`  paid, facilitator a MOCK answering at once   ${own.paid.toFixed(3)} ms`);
   console.log(`  gate off (the answer, kept once computed)    ${own.off.toFixed(3)} ms`);
   console.log(
-    `  so the gate's own part of a paid request: ${(own.paid - own.off).toFixed(3)} ms; the rest of part 3 is the facilitator's HTTP and the sockets`,
+    `  so the gate's own part of a paid request: ${(own.paid - own.off).toFixed(3)} ms; the rest of part 3 is ` +
+      `the facilitator's HTTP and the sockets`,
   );
   if (process.env.BENCH_JSON) {
     const byPart = Object.fromEntries(

@@ -3,20 +3,28 @@
 import { z } from 'zod';
 import { BULK_COLUMNS } from './contract-shared.ts';
 
-/** The bulk files take no parameters: anything in the query string is refused, so a priced download is never bought under a name it ignored. */
+/**
+ * The bulk files take no parameters: anything in the query string is refused, so a priced download is never bought
+ * under a name it ignored.
+ */
 export const bulkParams = z.object({}).strict();
 
 const EVERY_FIGURE =
-  'Every figure of every publication: every state, line, county, period type, period and vintage, one row per figure, the rows the API answers today marked latest=true (earlier vintages: /v1/premium with report_date).';
+  'Every figure of every publication: every state, line, county, period type, period and vintage, one row per ' +
+  'figure, the rows the API answers today marked latest=true (earlier vintages: /v1/premium with report_date).';
 
 export const bulkCsvResponse = z.string().meta({
   id: 'BulkPremiumCsv',
-  description: `${EVERY_FIGURE} RFC 4180 CSV (CRLF line ends), header \`${BULK_COLUMNS.join(',')}\`; /v1/bulk/datapackage.json describes each column.`,
+  description:
+    `${EVERY_FIGURE} RFC 4180 CSV (CRLF line ends), header \`${BULK_COLUMNS.join(',')}\`; ` +
+    `/v1/bulk/datapackage.json describes each column.`,
 });
 
 export const bulkParquetResponse = z.string().meta({
   id: 'BulkPremiumParquet',
-  description: `${EVERY_FIGURE} Apache Parquet, the CSV's columns typed: value DOUBLE, report_date DATE, latest BOOLEAN, text UTF-8 (an empty CSV cell is null).`,
+  description:
+    `${EVERY_FIGURE} Apache Parquet, the CSV's columns typed: value DOUBLE, report_date DATE, latest BOOLEAN, text ` +
+    `UTF-8 (an empty CSV cell is null).`,
   contentMediaType: 'application/vnd.apache.parquet',
 });
 
@@ -61,5 +69,6 @@ export const dataPackageResponse = z
   .meta({
     id: 'DataPackage',
     description:
-      'A Frictionless Tabular Data Package (https://specs.frictionlessdata.io/tabular-data-package/) describing the bulk files: columns with types, units and meaning, sources, version, sizes and hashes.',
+      'A Frictionless Tabular Data Package (https://specs.frictionlessdata.io/tabular-data-package/) describing ' +
+      'the bulk files: columns with types, units and meaning, sources, version, sizes and hashes.',
   });

@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { GRANULARITIES } from './periods.ts';
 import { checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
 
-/** The enforcement action types (data/README.md): fine, examination and investigation (docs/design.md §18), and the licence actions and orders. */
+/**
+ * The enforcement action types (data/README.md): fine, examination and investigation (docs/design.md §18), and the
+ * licence actions and orders.
+ */
 export const ACTION_TYPE_NAMES = [
   'fine',
   'examination',
@@ -70,7 +73,8 @@ const fineItem = z
     naic_code: nullableString,
     action_type: z.string().meta({
       description:
-        'fine, examination, investigation, license_suspension, license_revocation, license_denial, cease_and_desist or consent_order. Examinations and investigations carry no penalty (fine_amount null).',
+        'fine, examination, investigation, license_suspension, license_revocation, license_denial, ' +
+        'cease_and_desist or consent_order. Examinations and investigations carry no penalty (fine_amount null).',
     }),
     line_of_insurance: nullableString,
     fine_amount: nullableNumber.meta({ description: 'USD, as printed; null where the action carries none.' }),
@@ -200,7 +204,9 @@ const nameParam = (what: string, example: string) =>
     .min(2, `${what} of at least 2 characters`)
     .max(120, `${what} of at most 120 characters`)
     .meta({
-      description: `${what}, matched by normalized name: case, punctuation, a leading "the" and suffixes such as Inc., Co., Corp. ignored, "&" as "and".`,
+      description:
+        `${what}, matched by normalized name: case, punctuation, a leading "the" and suffixes such as Inc., Co., ` +
+        `Corp. ignored, "&" as "and".`,
       example,
     });
 const yearParam = z
@@ -217,8 +223,10 @@ const dateBound = (bound: string, example: string) =>
     )
     .meta({
       description: bound.includes('lower')
-        ? `${bound} on the bucketing date (received date, else closed date, else the publication date): a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`
-        : `${bound} on the bucketing date, as for from: a month \`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`,
+        ? `${bound} on the bucketing date (received date, else closed date, else the publication date): a month ` +
+          `\`YYYY-MM\` (the whole month) or a date \`YYYY-MM-DD\`.`
+        : `${bound} on the bucketing date, as for from: a month \`YYYY-MM\` (the whole month) or a date ` +
+          `\`YYYY-MM-DD\`.`,
       example,
     });
 const monthBound = (bound: string, example: string) =>

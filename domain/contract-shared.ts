@@ -1,4 +1,5 @@
-// Schemas and columns the market routes (contract.ts), the further datasets (contract-datasets.ts) and the bulk files (contract-bulk.ts) share.
+// Schemas and columns the market routes (contract.ts), the further datasets (contract-datasets.ts) and the bulk files
+// (contract-bulk.ts) share.
 import { z } from 'zod';
 import { echo } from './echo.ts';
 
@@ -21,7 +22,10 @@ export const CSV_COLUMNS = [
   'publication_url',
 ] as const;
 
-/** The bulk files' columns (/v1/bulk/premium.csv): a CSV answer's, the county after the line, and whether the latest vintage shows the figure. */
+/**
+ * The bulk files' columns (/v1/bulk/premium.csv): a CSV answer's, the county after the line, and whether the latest
+ * vintage shows the figure.
+ */
 export const BULK_COLUMNS = [...CSV_COLUMNS.slice(0, 2), 'county', ...CSV_COLUMNS.slice(2), 'latest'] as const;
 export type BulkColumn = (typeof BULK_COLUMNS)[number];
 
@@ -44,7 +48,9 @@ export const statesListParam = (max: number) =>
       ctx.addIssue({
         code: 'custom',
         params: WHOLE_MESSAGE,
-        message: `invalid 'states' ${echo(text)}: ${echo(bad)} is not a two-letter state code; expected comma-separated codes such as FL,TX`,
+        message:
+          `invalid 'states' ${echo(text)}: ${echo(bad)} is not a two-letter state code; expected comma-separated ` +
+          `codes such as FL,TX`,
       });
       return z.NEVER;
     }

@@ -29,16 +29,23 @@ const printedFigure = z
   .object({
     value: z.number().meta({
       description:
-        'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never summed or used to derive another figure.',
+        'The figure as printed, expanded ("$9.99B" → 9990000000, "+99.9%" → 99.9: invented examples). Never ' +
+        'summed or used to derive another figure.',
     }),
     as_printed: nullableString.meta({
       description:
-        'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples); null where the publication gave the bare number.',
+        'The words as printed, e.g. "$9.99B", "nearly $999M", "+99.9%" (invented examples); null where the ' +
+        'publication gave the bare number.',
     }),
-    qualifier: z.string().optional().meta({
-      description:
-        'Present only when the figure is not exact: rounded (fewer than 4 significant digits), the word printed (about, nearly, more than, ...), ambiguous, other basis. Absent for an exact figure that has no series field (a growth rate, a share, an average, a count in another unit).',
-    }),
+    qualifier: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Present only when the figure is not exact: rounded (fewer than 4 significant digits), the word printed ' +
+          '(about, nearly, more than, ...), ambiguous, other basis. Absent for an exact figure that has no series ' +
+          'field (a growth rate, a share, an average, a count in another unit).',
+      }),
     period: z.string().optional().meta({
       description:
         "Present only when it differs from the row's period: a year to date (`YYYY-01..MM`) ending in the row's month.",
@@ -53,7 +60,9 @@ export type PrintedFigures = z.infer<typeof printedFigures>;
 const printedKeys = z.record(z.string(), z.object({ measures: z.string(), unit: z.enum(UNITS) }).strict()).meta({
   id: 'PrintedKeys',
   description:
-    "The legend of the printed entries: for every key the answer's printed objects use (and no other), what it measures and its unit (USD, count or percent). Said once per answer, never row by row. A key ending in _ytd is a year to date.",
+    "The legend of the printed entries: for every key the answer's printed objects use (and no other), what it " +
+    'measures and its unit (USD, count or percent). Said once per answer, never row by row. A key ending in _ytd ' +
+    'is a year to date.',
 });
 
 const seriesRow = z
@@ -61,7 +70,8 @@ const seriesRow = z
     period: z.string().meta({ description: '`YYYY-MM`, `YYYY-Qn` or `YYYY`, by granularity.' }),
     premium: nullableNumber.meta({
       description:
-        'Exact premium in USD. Null where the publication printed no exact figure (only a rounded or qualified one, or counts only); back-filled when a later report prints it.',
+        'Exact premium in USD. Null where the publication printed no exact figure (only a rounded or qualified ' +
+        'one, or counts only); back-filled when a later report prints it.',
     }),
     policy_count: nullableNumber.meta({
       description: "The source's count in its own unit (policies, transactions or items; see /v1/coverage count_unit).",
@@ -74,7 +84,13 @@ const seriesRow = z
     renewal_policy_pct: nullableNumber.meta({ description: 'Renewal share of the policy count, 0-100. Same rule.' }),
     printed: printedFigures.nullable().meta({
       description:
-        'What the publications printed for this very period that is not an exact series figure: rounded or qualified levels ("$9.99B", "nearly $999M": invented examples), published growth rates, shares of premium and of items, averages, counts in another unit, and year-to-date figures ending in this month (key suffix _ytd). Keyed by metric (premium, policies, items, premium_yoy_pct, avg_premium_per_item, ...); what each key measures and its unit are in the answer\'s printed_keys. Latest vintage as of report_date, office publications before press copies. Null when there is none. Rows summed from months carry only what a source printed for the summed period itself.',
+        'What the publications printed for this very period that is not an exact series figure: rounded or ' +
+        'qualified levels ("$9.99B", "nearly $999M": invented examples), published growth rates, shares of ' +
+        'premium and of items, averages, counts in another unit, and year-to-date figures ending in this month ' +
+        '(key suffix _ytd). Keyed by metric (premium, policies, items, premium_yoy_pct, avg_premium_per_item, ' +
+        "...); what each key measures and its unit are in the answer's printed_keys. Latest vintage as of " +
+        'report_date, office publications before press copies. Null when there is none. Rows summed from months ' +
+        'carry only what a source printed for the summed period itself.',
     }),
   })
   .strict()
@@ -101,10 +117,15 @@ const lineItem = z
     }),
     name: z.string(),
     category: z.string().nullable().meta({ description: 'Project-wide cross-state category; null where none fits.' }),
-    note: z.string().nullable().meta({
-      description:
-        'How the line is known: where its code or name was printed, and where figures are mapped to it by interpretation (a press or WSIA aggregate read as this line), said so. Null where there is nothing to add.',
-    }),
+    note: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'How the line is known: where its code or name was printed, and where figures are mapped to it by ' +
+          'interpretation (a press or WSIA aggregate read as this line), said so. Null where there is nothing to ' +
+          'add.',
+      }),
   })
   .strict()
   .meta({ id: 'CoverageLine' });
@@ -124,19 +145,34 @@ const periodTypeCoverage = z
     }),
     to: z.string().meta({
       description:
-        'The last such period. Periods between from and to may have no figures: periods says how many have, for all lines.',
+        'The last such period. Periods between from and to may have no figures: periods says how many have, for ' +
+        'all lines.',
     }),
-    periods: z.number().int().nonnegative().meta({
-      description:
-        "How many periods of this type have at least one figure (exact or printed), statewide for all lines, latest vintage: exactly the rows /v1/premium answers for the state at this granularity (line=all, no county, no report_date), so fewer than from..to spans where a series is sparse. 0 when only single lines or categories have figures of this type. year_to_date, not a granularity: the year-to-date spans with an exact level (premium, a new/renewal figure, or a count in this count_unit), the spans from and to bound; each is served in the printed object of /v1/premium's month row of its last month, under the key <metric>_ytd without a qualifier. Rounded year-to-date levels and year-to-date growth rates are printed on month rows too but are not counted here.",
-    }),
+    periods: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({
+        description:
+          'How many periods of this type have at least one figure (exact or printed), statewide for all lines, ' +
+          'latest vintage: exactly the rows /v1/premium answers for the state at this granularity (line=all, no ' +
+          'county, no report_date), so fewer than from..to spans where a series is sparse. 0 when only single ' +
+          'lines or categories have figures of this type. year_to_date, not a granularity: the year-to-date spans ' +
+          'with an exact level (premium, a new/renewal figure, or a count in this count_unit), the spans from and ' +
+          "to bound; each is served in the printed object of /v1/premium's month row of its last month, under the " +
+          'key <metric>_ytd without a qualifier. Rounded year-to-date levels and year-to-date growth rates are ' +
+          'printed on month rows too but are not counted here.',
+      }),
     latest_report_date: z.string(),
     count_unit: z.enum(['policies', 'transactions', 'items']).nullable().meta({
       description: 'What policy_count counts for this period type; null where no count is published.',
     }),
     basis: z.string().meta({
       description:
-        "What the premium of this period type is, and whose compilation: e.g. premium submitted as WSIA compiles the offices' figures, or premium registered with SLA California including taxable fees. Figures on two bases are never mixed in one series: a period type is summed from months only when the two share a basis.",
+        'What the premium of this period type is, and whose compilation: e.g. premium submitted as WSIA compiles ' +
+        "the offices' figures, or premium registered with SLA California including taxable fees. Figures on two " +
+        'bases are never mixed in one series: a period type is summed from months only when the two share a ' +
+        'basis.',
     }),
   })
   .strict();
@@ -152,7 +188,8 @@ export const coverageItem = z
     }),
     period_types: z.partialRecord(z.enum(PERIOD_TYPE_NAMES), periodTypeCoverage).meta({
       description:
-        'Period types with data. month, quarter, half_year and year are granularities of /v1/premium and /v1/compare; year_to_date figures are served in the printed object of the row of their last month.',
+        'Period types with data. month, quarter, half_year and year are granularities of /v1/premium and ' +
+        '/v1/compare; year_to_date figures are served in the printed object of the row of their last month.',
     }),
     capabilities: z
       .object({
@@ -178,7 +215,8 @@ export type CoverageItem = z.infer<typeof coverageItem>;
 
 const publications = z.array(publicationRef).meta({
   description:
-    'Every publication whose figures this answer shows (summed rows: those of every summed part), so each figure can be cited. Ordered by report_date, then url. Empty when no figure is returned.',
+    'Every publication whose figures this answer shows (summed rows: those of every summed part), so each figure ' +
+    'can be cited. Ordered by report_date, then url. Empty when no figure is returned.',
 });
 
 const provenance = {
@@ -222,38 +260,61 @@ export const summaryResponse = z
     renewal_premium: nullableNumber,
     new_business_policy_pct: nullableNumber,
     renewal_policy_pct: nullableNumber,
-    months_available: z.number().int().meta({
-      description:
-        'Months of the year whose monthly statewide all-lines row holds at least one exact figure in the six series fields (premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct). A month with only printed figures is not counted: it has nothing to sum.',
-    }),
-    basis: z.enum(SUMMARY_BASES).nullable().meta({
-      description:
-        'First that applies: monthly_sum (all 12 months have premium; the months are summed), annual_report (a year-level row the source published), monthly_sum again when all 12 months are published but some lack a premium (premium then null), partial_monthly_sum (fewer than 12 months, summed: may understate the year), else null with every figure null. In a sum, a field is null when any summed month has it null.',
-    }),
+    months_available: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'Months of the year whose monthly statewide all-lines row holds at least one exact figure in the six ' +
+          'series fields (premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, ' +
+          'renewal_policy_pct). A month with only printed figures is not counted: it has nothing to sum.',
+      }),
+    basis: z
+      .enum(SUMMARY_BASES)
+      .nullable()
+      .meta({
+        description:
+          'First that applies: monthly_sum (all 12 months have premium; the months are summed), annual_report (a ' +
+          'year-level row the source published), monthly_sum again when all 12 months are published but some lack ' +
+          'a premium (premium then null), partial_monthly_sum (fewer than 12 months, summed: may understate the ' +
+          'year), else null with every figure null. In a sum, a field is null when any summed month has it null.',
+      }),
     prior_year: z
       .object({
         year: z.number().int(),
         premium: nullableNumber,
         policy_count: nullableNumber,
-        months_available: z.number().int().meta({
-          description:
-            "The prior year's months counted the same way (at least one exact figure); like-for-like, only among the current year's calendar months when basis is partial_monthly_sum.",
-        }),
+        months_available: z
+          .number()
+          .int()
+          .meta({
+            description:
+              "The prior year's months counted the same way (at least one exact figure); like-for-like, only among " +
+              "the current year's calendar months when basis is partial_monthly_sum.",
+          }),
       })
       .strict()
       .meta({
         description:
-          'Like-for-like: when basis is partial_monthly_sum the prior year is summed over the same calendar months (months_available counts those it has); otherwise it uses its own basis.',
+          'Like-for-like: when basis is partial_monthly_sum the prior year is summed over the same calendar ' +
+          'months (months_available counts those it has); otherwise it uses its own basis.',
       }),
     yoy_premium_pct: nullableNumber.meta({
       description:
-        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null, the prior is 0, or the two sides do not cover the same span (the same calendar months, or both a full year): a change across unequal spans, such as 10 months against 7, is never published as a growth rate. yoy_basis says which.',
+        '(premium / prior premium - 1) x 100, 2 decimals. Null when either side is null, the prior is 0, or the ' +
+        'two sides do not cover the same span (the same calendar months, or both a full year): a change across ' +
+        'unequal spans, such as 10 months against 7, is never published as a growth rate. yoy_basis says which.',
     }),
     yoy_policy_count_pct: nullableNumber.meta({ description: 'The same for policy_count.' }),
-    yoy_basis: z.enum(['same_months', 'full_years', 'unequal_spans']).nullable().meta({
-      description:
-        'How the two years compare: same_months (the same calendar months on both sides), full_years (a full year on each side: 12 months or a published year), unequal_spans (growth withheld: null yoy_*), or null when either side has no figures.',
-    }),
+    yoy_basis: z
+      .enum(['same_months', 'full_years', 'unequal_spans'])
+      .nullable()
+      .meta({
+        description:
+          'How the two years compare: same_months (the same calendar months on both sides), full_years (a full ' +
+          'year on each side: 12 months or a published year), unequal_spans (growth withheld: null yoy_*), or null ' +
+          'when either side has no figures.',
+      }),
     ...provenance,
   })
   .strict()
@@ -266,7 +327,8 @@ export const compareResponse = z
   .object({
     line: z.string().meta({
       description:
-        'As /v1/premium echoes it (all, a source_code or a category name) when every state resolves it the same way; otherwise the parameter as given.',
+        'As /v1/premium echoes it (all, a source_code or a category name) when every state resolves it the same ' +
+        'way; otherwise the parameter as given.',
     }),
     granularity: z.enum(GRANULARITIES),
     series: z.record(z.string(), z.array(seriesRow)).meta({
@@ -278,7 +340,8 @@ export const compareResponse = z
     }),
     data_as_of: nullableString.meta({
       description:
-        "The earliest of the states' data_as_of: every series is current at least to it (null when no state has figures).",
+        "The earliest of the states' data_as_of: every series is current at least to it (null when no state has " +
+        'figures).',
     }),
     source: z.record(z.string(), nullableString).meta({ description: "Each state's source, keyed by state code." }),
     publications,
@@ -289,12 +352,19 @@ export type CompareResponse = z.infer<typeof compareResponse>;
 
 // ---- /v1/insurers -----------------------------------------------------------------------------
 
-/** How a premium was printed, on an insurer whose premium is rounded or qualified (docs/design.md §9, §12); absent when exact. */
+/**
+ * How a premium was printed, on an insurer whose premium is rounded or qualified (docs/design.md §9, §12); absent when
+ * exact.
+ */
 const printedAs = {
-  as_printed: z.string().optional().meta({
-    description:
-      'Only where the premium was printed rounded or qualified: the words as printed (e.g. $1.78bn); premium is then that printed value.',
-  }),
+  as_printed: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Only where the premium was printed rounded or qualified: the words as printed (e.g. $1.78bn); premium is ' +
+        'then that printed value.',
+    }),
   qualifier: z
     .string()
     .optional()
@@ -302,15 +372,20 @@ const printedAs = {
 };
 const marketShare = nullableNumber.meta({
   description:
-    'The share of the market printed beside it, in percent, as printed; null where none is printed (never computed here).',
+    'The share of the market printed beside it, in percent, as printed; null where none is printed (never ' +
+    'computed here).',
 });
 
 const insurerItem = z
   .object({
-    rank: z.number().int().meta({
-      description:
-        'As the publication printed it: 1 is the largest premium. (A year summed here from monthly lists: ranked by premium, ties by name.)',
-    }),
+    rank: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'As the publication printed it: 1 is the largest premium. (A year summed here from monthly lists: ranked ' +
+          'by premium, ties by name.)',
+      }),
     name: z.string().meta({ description: 'As printed, a possessive dropped ("Chubb\'s" → "Chubb").' }),
     premium: z.number().meta({
       description: 'USD (a table in thousands multiplied out); exact unless as_printed says how it was printed.',
@@ -318,10 +393,14 @@ const insurerItem = z
     policy_count: nullableNumber,
     market_share_pct: marketShare,
     ...printedAs,
-    note: z.string().optional().meta({
-      description:
-        'What a reader needs about this line, where the data says something: how the name was printed, what the stored copy cut.',
-    }),
+    note: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'What a reader needs about this line, where the data says something: how the name was printed, what the ' +
+          'stored copy cut.',
+      }),
   })
   .strict()
   .meta({ id: 'InsurerItem' });
@@ -346,13 +425,19 @@ export const rankingInfo = z
       .meta({ description: 'What is ranked: insurance companies, or groups of them.' }),
     basis: z.string().meta({
       description:
-        'What the premium is and whose ranking it is (e.g. direct premiums written in the U.S. surplus lines market, AM Best).',
+        'What the premium is and whose ranking it is (e.g. direct premiums written in the U.S. surplus lines ' +
+        'market, AM Best).',
     }),
     ranks_listed: z.number().int().meta({ description: 'How many ranks this answer lists.' }),
-    ranks_in_publication: z.number().int().optional().meta({
-      description:
-        'Only where the publication ranks more than the source shows (AM Best ranks 25; a copy that stops at rank 13 lists 13): this list is then partial.',
-    }),
+    ranks_in_publication: z
+      .number()
+      .int()
+      .optional()
+      .meta({
+        description:
+          'Only where the publication ranks more than the source shows (AM Best ranks 25; a copy that stops at ' +
+          'rank 13 lists 13): this list is then partial.',
+      }),
   })
   .strict()
   .meta({ id: 'Ranking' });
@@ -367,12 +452,14 @@ export const insurersResponse = z
     }),
     unranked: z.array(unrankedInsurer).meta({
       description:
-        "Insurers the publication prints beside its ranking without a rank (AM Best's Lloyd's line); often empty. Never given a rank here.",
+        "Insurers the publication prints beside its ranking without a rank (AM Best's Lloyd's line); often " +
+        'empty. Never given a rank here.',
     }),
     ...provenance,
     source: nullableString.meta({
       description:
-        'Who published the ranking: the publication named as its source (an office, or a press or institute reprint, which says whose ranking it is).',
+        'Who published the ranking: the publication named as its source (an office, or a press or institute ' +
+        'reprint, which says whose ranking it is).',
     }),
   })
   .strict()
@@ -402,21 +489,27 @@ const publicationListing = z
   .object({
     state: z.string().meta({
       description:
-        "The state whose figures it gives. A publication with figures for several states (a WSIA report) is listed once per state, each with that state's periods and figure count.",
+        'The state whose figures it gives. A publication with figures for several states (a WSIA report) is ' +
+        "listed once per state, each with that state's periods and figure count.",
     }),
     ...publicationRef.shape,
     data_as_of: z.string().meta({ description: 'The date the data of the publication is current to, YYYY-MM-DD.' }),
     secondary: z.boolean().meta({
       description:
-        "True for a press copy of an office's figures: office publications outrank it figure by figure, whatever the dates.",
+        "True for a press copy of an office's figures: office publications outrank it figure by figure, whatever " +
+        'the dates.',
     }),
     periods: z.partialRecord(z.enum(PERIOD_TYPE_NAMES), z.object({ from: z.string(), to: z.string() }).strict()).meta({
       description: 'The first and last period of each period type it gives figures for, in this state.',
     }),
-    figure_count: z.number().int().meta({
-      description:
-        'How many figures of this state were transcribed from it (levels, printed-only figures, lines and insurers alike).',
-    }),
+    figure_count: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'How many figures of this state were transcribed from it (levels, printed-only figures, lines and ' +
+          'insurers alike).',
+      }),
   })
   .strict()
   .meta({ id: 'PublicationListing' });
@@ -431,11 +524,14 @@ export const publicationsResponse = z
     }),
     report_dates: z.array(z.string()).meta({
       description:
-        'Every distinct report_date of the publications listed, ascending. For one state: the vintages a report_date parameter can pin (each date shows what was published on or before it).',
+        'Every distinct report_date of the publications listed, ascending. For one state: the vintages a ' +
+        'report_date parameter can pin (each date shows what was published on or before it).',
     }),
     publications: z.array(publicationListing).meta({
       description:
-        "Every publication with figures for the state, oldest first: by report_date, then url. Without state, every state's, newest first: by report_date descending, then state, then url, then title. With since, only those whose report_date is on or after it, in the same order.",
+        'Every publication with figures for the state, oldest first: by report_date, then url. Without state, ' +
+        "every state's, newest first: by report_date descending, then state, then url, then title. With since, " +
+        'only those whose report_date is on or after it, in the same order.',
     }),
   })
   .strict()

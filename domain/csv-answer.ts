@@ -80,7 +80,10 @@ export function seriesRecords(series: readonly CsvSeries[]): SeriesRecord[] {
   return records;
 }
 
-/** CSV text (RFC 4180: CRLF, quoted where needed) of records under a header: the one writer of every CSV the service gives. */
+/**
+ * CSV text (RFC 4180: CRLF, quoted where needed) of records under a header: the one writer of every CSV the service
+ * gives.
+ */
 export const csvText = (columns: readonly string[], records: readonly (readonly unknown[])[]) =>
   stringify(records as unknown[][], { header: true, columns: [...columns], record_delimiter: 'windows' });
 /** The same records' lines alone, for a file written in parts under one header (the bulk CSV). */
@@ -110,7 +113,10 @@ const INSURER_CSV_COLUMNS = [
   'publication_url',
 ] as const;
 
-/** An insurers answer as CSV: one line per insurer, ranked then unranked (rank empty), each naming the ranking and the publications that printed it. */
+/**
+ * An insurers answer as CSV: one line per insurer, ranked then unranked (rank empty), each naming the ranking and the
+ * publications that printed it.
+ */
 export function insurersCsv(body: InsurersResponse): string {
   const { entity, basis } = body.ranking;
   const urls = [...new Set(body.publications.map((p) => p.url))].join(' ');

@@ -89,7 +89,9 @@ const METRIC_INFO: Record<Metric, MetricInfo> = {
 /** The key suffix of a year-to-date figure, printed on the row of its last month. */
 export const YTD_SUFFIX = '_ytd';
 
-/** What a `printed` key measures: its metric's legend; a year-to-date key says so. Undefined for a key no metric makes. */
+/**
+ * What a `printed` key measures: its metric's legend; a year-to-date key says so. Undefined for a key no metric makes.
+ */
 export function printedKeyInfo(key: string): MetricInfo | undefined {
   const ytd = key.endsWith(YTD_SUFFIX);
   const info = (METRIC_INFO as Record<string, MetricInfo | undefined>)[ytd ? key.slice(0, -YTD_SUFFIX.length) : key];
@@ -109,7 +111,10 @@ export function printedKeysOf(rows: Iterable<{ printed: Record<string, unknown> 
   );
 }
 
-/** What a series field holds: its metric's legend; policy_count counts the source's unit (policies, transactions or items, `countUnit`). */
+/**
+ * What a series field holds: its metric's legend; policy_count counts the source's unit (policies, transactions or
+ * items, `countUnit`).
+ */
 export function seriesFieldInfo(field: string, countUnit: string | null): MetricInfo {
   const metric = field === 'policy_count' ? countUnit : field;
   return (METRIC_INFO as Record<string, MetricInfo | undefined>)[metric ?? ''] ?? { measures: 'count', unit: 'count' };

@@ -89,7 +89,8 @@ export const premiumRoute = routeContract({
   operationId: 'get_premium',
   summary: 'Premium and policy-count series for a state',
   description:
-    'Statewide or county series by line or category, month/quarter/year, with as-of pinning. By default each period shows its latest report; report_date=D shows each period as published on or before D.',
+    'Statewide or county series by line or category, month/quarter/year, with as-of pinning. By default each ' +
+    'period shows its latest report; report_date=D shows each period as published on or before D.',
   priceUsd: '0.10',
   params: premiumParams,
   response: premiumResponse,
@@ -102,7 +103,8 @@ export const summaryRoute = routeContract({
   operationId: 'get_summary',
   summary: "A year's statewide totals and year-over-year change",
   description:
-    'Statewide all-lines totals for a calendar year with their basis, and a like-for-like prior year. Latest vintage of every figure.',
+    'Statewide all-lines totals for a calendar year with their basis, and a like-for-like prior year. Latest ' +
+    'vintage of every figure.',
   priceUsd: '0.10',
   params: summaryParams,
   response: summaryResponse,
@@ -155,7 +157,9 @@ export const insurersRoute = routeContract({
   operationId: 'get_top_insurers',
   summary: 'Insurers ranked by premium',
   description:
-    "An insurer ranking as a publication printed it, for a state or US (AM Best's national rankings) and a month, half-year or year: ranks, names, premiums and shares as printed, rounded premiums marked, unranked insurers apart.",
+    "An insurer ranking as a publication printed it, for a state or US (AM Best's national rankings) and a " +
+    'month, half-year or year: ranks, names, premiums and shares as printed, rounded premiums marked, unranked ' +
+    'insurers apart.',
   priceUsd: '0.10',
   params: insurersParams,
   response: insurersResponse,
@@ -176,7 +180,9 @@ export const solvencyRoute = routeContract({
   operationId: 'get_solvency',
   summary: "A carrier's receiverships and enforcement actions",
   description:
-    'The per-carrier dossier, matched by normalized name (the sources publish no NAIC number). No match is a 200 with empty lists and a note saying there is no record in the covered states (not a judgment about the carrier), and is not charged.',
+    'The per-carrier dossier, matched by normalized name (the sources publish no NAIC number). No match is a 200 ' +
+    'with empty lists and a note saying there is no record in the covered states (not a judgment about the ' +
+    'carrier), and is not charged.',
   priceUsd: '0.10',
   params: solvencyParams,
   response: solvencyResponse,
@@ -195,7 +201,8 @@ export const enforcementRoute = routeContract({
   operationId: 'list_enforcement_actions',
   summary: 'Enforcement actions of state regulators',
   description:
-    'The action ledger, filterable by action_type, state, year and insurer (normalized name, as part of it). Nothing matching: 200, empty, not charged.',
+    'The action ledger, filterable by action_type, state, year and insurer (normalized name, as part of it). ' +
+    'Nothing matching: 200, empty, not charged.',
   priceUsd: '0.10',
   params: enforcementParams,
   response: enforcementResponse,
@@ -210,7 +217,8 @@ export const ratesRoute = routeContract({
   operationId: 'list_rate_filings',
   summary: 'Admitted-market rate filings',
   description:
-    'Filing-level browse and lookup by state, company, type of insurance, coverage category, bucketing date (from/to) and status. Admitted market only: a leading indicator. Nothing matching: 200, empty, not charged.',
+    'Filing-level browse and lookup by state, company, type of insurance, coverage category, bucketing date ' +
+    '(from/to) and status. Admitted market only: a leading indicator. Nothing matching: 200, empty, not charged.',
   priceUsd: '0.10',
   params: ratesParams,
   response: ratesResponse,
@@ -225,7 +233,9 @@ export const rateActivityRoute = routeContract({
   operationId: 'get_rate_activity',
   summary: 'Cross-state rate-activity index',
   description:
-    'Filings by state and month or quarter of the point they entered the public record (received, else closed, else publication date): filing_count, avg_rate_change_pct, share_increasing, share_decreasing. Filings with no overall percentage count only in filing_count.',
+    'Filings by state and month or quarter of the point they entered the public record (received, else closed, ' +
+    'else publication date): filing_count, avg_rate_change_pct, share_increasing, share_decreasing. Filings with ' +
+    'no overall percentage count only in filing_count.',
   priceUsd: '0.10',
   params: rateActivityParams,
   response: rateActivityResponse,
@@ -239,7 +249,9 @@ export const syndicatesRoute = routeContract({
   operationId: 'get_syndicate',
   summary: "A Lloyd's syndicate's forecasts and eligibility",
   description:
-    "By syndicate number (dossier) or managing agent (browse); both filters combine, and neither lists every syndicate. Each syndicate's years of account with capacity (£000) and forecast range (% on capacity), and its eligibility list entries.",
+    'By syndicate number (dossier) or managing agent (browse); both filters combine, and neither lists every ' +
+    "syndicate. Each syndicate's years of account with capacity (£000) and forecast range (% on capacity), and " +
+    'its eligibility list entries.',
   priceUsd: '0.10',
   params: syndicatesParams,
   response: syndicatesResponse,
@@ -254,7 +266,8 @@ export const eligibilityRoute = routeContract({
   operationId: 'get_eligibility',
   summary: 'Surplus lines eligibility list entries',
   description:
-    'By syndicate number (joined to /v1/syndicates) or by insurer name; both filters combine, and neither lists every entry.',
+    'By syndicate number (joined to /v1/syndicates) or by insurer name; both filters combine, and neither lists ' +
+    'every entry.',
   priceUsd: '0.10',
   params: eligibilityParams,
   response: eligibilityResponse,
@@ -269,7 +282,9 @@ export const bulkCsvRoute = routeContract({
   operationId: 'get_bulk_premium_csv',
   summary: 'Every figure, every vintage, as CSV',
   description:
-    "Every figure of every publication in one file: each state, line, county, period type, period and vintage, one row per figure in the CSV answers' long columns plus county and latest (true where the API answers that very figure today). Described, free, by /v1/bulk/datapackage.json.",
+    'Every figure of every publication in one file: each state, line, county, period type, period and vintage, ' +
+    "one row per figure in the CSV answers' long columns plus county and latest (true where the API answers that " +
+    'very figure today). Described, free, by /v1/bulk/datapackage.json.',
   priceUsd: '5.00',
   params: bulkParams,
   response: bulkCsvResponse,
@@ -284,7 +299,8 @@ export const bulkParquetRoute = routeContract({
   operationId: 'get_bulk_premium_parquet',
   summary: 'Every figure, every vintage, as Parquet',
   description:
-    'The same table as /v1/bulk/premium.csv, row for row, with typed columns: value a double, report_date a date, latest a boolean.',
+    'The same table as /v1/bulk/premium.csv, row for row, with typed columns: value a double, report_date a ' +
+    'date, latest a boolean.',
   priceUsd: '5.00',
   params: bulkParams,
   response: bulkParquetResponse,
@@ -298,7 +314,8 @@ export const sampleRoute = routeContract({
   operationId: 'get_premium_sample',
   summary: 'Free sample: the latest 13 months',
   description:
-    'The latest 13 monthly statewide all-lines rows, latest vintage. A state that publishes no monthly figures answers data: [] with a note naming the period types it publishes.',
+    'The latest 13 monthly statewide all-lines rows, latest vintage. A state that publishes no monthly figures ' +
+    'answers data: [] with a note naming the period types it publishes.',
   priceUsd: null,
   params: sampleParams,
   response: sampleResponse,
@@ -321,7 +338,10 @@ export const publicationsRoute = routeContract({
   operationId: 'list_publications',
   summary: 'The publications behind the figures, by state or as a feed',
   description:
-    "Every publication this service transcribed, with its state, report date, what it covers and how many figures came from it: the vintage dates to pin with report_date, and the documents to cite. With state, that state's, oldest first; without, every state's, newest first (report_date descending, then state, url, title); since=YYYY-MM-DD keeps those published on or after that date, in either form.",
+    'Every publication this service transcribed, with its state, report date, what it covers and how many ' +
+    'figures came from it: the vintage dates to pin with report_date, and the documents to cite. With state, ' +
+    "that state's, oldest first; without, every state's, newest first (report_date descending, then state, url, " +
+    'title); since=YYYY-MM-DD keeps those published on or after that date, in either form.',
   priceUsd: null,
   params: publicationsParams,
   response: publicationsResponse,
@@ -335,7 +355,9 @@ export const solvencySampleRoute = routeContract({
   operationId: 'get_solvency_sample',
   summary: 'Free sample: receiverships and enforcement actions',
   description:
-    'Counts, the years enforcement actions cover, and the latest liquidations and fines. Companies are matched by normalized name; a name that is absent means no record in the covered states, not a judgment about the carrier. Takes no parameters and ignores any query string.',
+    'Counts, the years enforcement actions cover, and the latest liquidations and fines. Companies are matched ' +
+    'by normalized name; a name that is absent means no record in the covered states, not a judgment about the ' +
+    'carrier. Takes no parameters and ignores any query string.',
   priceUsd: null,
   params: null,
   response: solvencySampleResponse,
@@ -347,7 +369,9 @@ export const ratesSampleRoute = routeContract({
   operationId: 'get_rates_sample',
   summary: 'Free sample: admitted-market rate filings',
   description:
-    'Filings per state with their received-date range, and the largest recent increases. Admitted-market filings only (surplus lines carriers are rate-exempt): a leading indicator. Takes no parameters and ignores any query string.',
+    'Filings per state with their received-date range, and the largest recent increases. Admitted-market filings ' +
+    'only (surplus lines carriers are rate-exempt): a leading indicator. Takes no parameters and ignores any ' +
+    'query string.',
   priceUsd: null,
   params: null,
   response: ratesSampleResponse,
@@ -359,7 +383,9 @@ export const syndicatesSampleRoute = routeContract({
   operationId: 'get_syndicates_sample',
   summary: "Free sample: Lloyd's syndicate forecasts",
   description:
-    'Counts, the forecast years, the edition, and three syndicates with their years of account. Results are published forecast ranges, % on capacity, on a year-of-account basis: not audited, not calendar-year, not USD. Takes no parameters and ignores any query string.',
+    'Counts, the forecast years, the edition, and three syndicates with their years of account. Results are ' +
+    'published forecast ranges, % on capacity, on a year-of-account basis: not audited, not calendar-year, not ' +
+    'USD. Takes no parameters and ignores any query string.',
   priceUsd: null,
   params: null,
   response: syndicatesSampleResponse,
@@ -382,7 +408,9 @@ export const datapackageRoute = routeContract({
   operationId: 'get_bulk_datapackage',
   summary: 'Data package of the bulk files',
   description:
-    "The columns of /v1/bulk/premium.csv and .parquet with their types, units and meaning, every publication they cite, the data's version (data_as_of), and each file's size and SHA-256. Takes no parameters and ignores any query string.",
+    'The columns of /v1/bulk/premium.csv and .parquet with their types, units and meaning, every publication ' +
+    "they cite, the data's version (data_as_of), and each file's size and SHA-256. Takes no parameters and " +
+    'ignores any query string.',
   priceUsd: null,
   params: null,
   response: dataPackageResponse,

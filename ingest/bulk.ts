@@ -22,13 +22,19 @@ const ROW_GROUP = 50_000;
 const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A bulk row: a CSV answer's line with the county after the line (empty statewide), and whether the latest vintage shows it. */
+/**
+ * A bulk row: a CSV answer's line with the county after the line (empty statewide), and whether the latest vintage
+ * shows it.
+ */
 interface BulkRow {
   values: SeriesRecord;
   latest: boolean;
 }
 
-/** A series shard and its line as /v1/premium's `line` takes it: `all`, a source code, or `category:<name>` (never read as a line). */
+/**
+ * A series shard and its line as /v1/premium's `line` takes it: `all`, a source code, or `category:<name>` (never read
+ * as a line).
+ */
 export interface BulkSeries {
   shard: SeriesShard;
   line: string;
@@ -43,7 +49,10 @@ export interface BulkPlace {
   granularity: string;
 }
 
-/** A state's series in file order: all lines, then lines by code, then categories; statewide before counties; month to year. */
+/**
+ * A state's series in file order: all lines, then lines by code, then categories; statewide before counties; month to
+ * year.
+ */
 export const compareBulkPlaces = (a: BulkPlace, b: BulkPlace) =>
   lineRank(a.line) - lineRank(b.line) ||
   byCode.compare(a.line, b.line) ||
@@ -57,14 +66,20 @@ const fieldRank = (field: string) => {
   const at = (SERIES_FIELDS as readonly string[]).indexOf(field);
   return at < 0 ? SERIES_FIELDS.length : at;
 };
-/** A period's figures: the series fields in their order, then printed keys by name; each by vintage, then by the whole line. */
+/**
+ * A period's figures: the series fields in their order, then printed keys by name; each by vintage, then by the whole
+ * line.
+ */
 const compareFigures = (a: BulkRow, b: BulkRow) =>
   fieldRank(String(a.values[FIELD])) - fieldRank(String(b.values[FIELD])) ||
   compareText(String(a.values[FIELD]), String(b.values[FIELD])) ||
   compareText(String(a.values[REPORT_DATE]), String(b.values[REPORT_DATE])) ||
   compareText(a.values.join('\u0001'), b.values.join('\u0001'));
 
-/** A shard's rows: per period, each distinct figure (value, words, publication) once, `latest` where the last snapshot shows it. */
+/**
+ * A shard's rows: per period, each distinct figure (value, words, publication) once, `latest` where the last snapshot
+ * shows it.
+ */
 function rowsOf(
   { shard, line }: BulkSeries,
   refs: readonly PublicationRef[],
@@ -129,7 +144,10 @@ function rowsOf(
   return { rows, dataAsOf };
 }
 
-/** The Parquet schema: text as UTF-8 strings (an empty cell as null), value a double, report_date a date, latest a boolean. */
+/**
+ * The Parquet schema: text as UTF-8 strings (an empty cell as null), value a double, report_date a date, latest a
+ * boolean.
+ */
 const PARQUET_SCHEMA = [
   { name: 'root', num_children: BULK_COLUMNS.length },
   ...BULK_COLUMNS.map((name) =>
@@ -156,7 +174,10 @@ function columnOf(rows: readonly BulkRow[], name: BulkColumn, at: number): unkno
   return rows.map((r) => (r.values[at] === '' ? null : String(r.values[at])));
 }
 
-/** The bulk files of one build, written into its staging tree state by state; `finish` closes them and gives the data package. */
+/**
+ * The bulk files of one build, written into its staging tree state by state; `finish` closes them and gives the data
+ * package.
+ */
 export class BulkFiles {
   private readonly staging: Staging;
   private readonly parquet: ParquetWriter;
@@ -175,7 +196,10 @@ export class BulkFiles {
     });
   }
 
-  /** A series, appended to both files: the caller gives each state's series in file order (compareBulkPlaces), states by code. */
+  /**
+   * A series, appended to both files: the caller gives each state's series in file order (compareBulkPlaces), states by
+   * code.
+   */
   add(series: BulkSeries, refs: readonly PublicationRef[]): void {
     const part = rowsOf(series, refs, this.cited);
     for (const row of part.rows) this.pending.push(row);

@@ -99,7 +99,10 @@ export function printedPrecision(printed: string | null, value: number): number 
   return null;
 }
 
-/** The precision a bare value shows at least: its last non-zero digit's unit, or 1 (coarse: a value never passes for finer than it is). */
+/**
+ * The precision a bare value shows at least: its last non-zero digit's unit, or 1 (coarse: a value never passes for
+ * finer than it is).
+ */
 function valuePrecision(value: number): number {
   if (!Number.isInteger(value) || value === 0) return 1;
   let p = 1;
@@ -154,7 +157,8 @@ export interface ShortenedCitation {
 /**
  * Every rounded or qualified printing of a level (a metric with a series field, or an insurer's
  * premium or policies), and every exact one printed coarser, that agrees with a (finer) exact printing of
- * the same figure, with the exact one first published. Printed-only metrics (growth rates, shares of premium) have no series field to restate.
+ * the same figure, with the exact one first published. Printed-only metrics (growth rates, shares of premium) have no
+ * series field to restate.
  */
 export function shortenedCitations(figures: readonly Figure[]): Map<Figure, ShortenedCitation> {
   const exactByKey = new Map<string, Figure[]>();

@@ -11,7 +11,8 @@ try {
     .map(([name, n]) => `${n} ${name}`)
     .join(', ');
   console.log(
-    `ingest: ${r.publications} publications, ${r.figures} figures; dataset records: ${records} → ${r.files} shard files (${(r.bytes / 1024).toFixed(0)} KiB) in ${outDir}`,
+    `ingest: ${r.publications} publications, ${r.figures} figures; dataset records: ${records} → ${r.files} ` +
+      `shard files (${(r.bytes / 1024).toFixed(0)} KiB) in ${outDir}`,
   );
 } catch (e) {
   if (!(e instanceof IngestError)) throw e;

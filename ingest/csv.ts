@@ -123,7 +123,8 @@ export function readCsv(
       file,
       1,
       1,
-      `the file is empty: expected ${opts.metaHeader ? "'# key: value' header lines, then " : ''}the CSV header ${columns.join(',')}`,
+      `the file is empty: expected ${opts.metaHeader ? "'# key: value' header lines, then " : ''}the CSV ` +
+        `header ${columns.join(',')}`,
     );
     return null;
   }

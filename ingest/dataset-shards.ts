@@ -107,7 +107,10 @@ function filingOf(r: DatasetRecord): FilingItem {
   };
 }
 
-/** docs/design.md §19, rule 2: a filing is bucketed by its received date, else its closed date, else its publication's date. */
+/**
+ * docs/design.md §19, rule 2: a filing is bucketed by its received date, else its closed date, else its publication's
+ * date.
+ */
 const bucketDate = (r: DatasetRecord): string => str(v(r).received_date) ?? str(v(r).closed_date) ?? r.pub.reportDate;
 
 /** One record per receivership: the same estate printed by two publications is the later one's. */
@@ -155,9 +158,17 @@ function solvencySample(records: Dataset['records']) {
       .slice(0, SHOWN)
       .map(fineOf),
     source:
-      "State receivers' and insurance regulators' published lists and notices, and press reports of them (see publications)",
-    coverage_note: `Receiverships from the receivers of ${states(receiverships)}; enforcement actions from the regulators of ${states(actions)}. Records transcribed from the publications listed, not a complete national register.`,
-    note: 'A sample: counts and the latest five of each. Companies are matched by normalized name (the sources publish no NAIC number): a name that is absent means no record in the covered states, not a judgment about the carrier. Examinations and investigations carry no penalty (fine_amount null); filter action_type=fine for monetary penalties. The per-carrier dossier is GET /v1/solvency?insurer=<name> and the action ledger GET /v1/enforcement (0.10 USD each).',
+      "State receivers' and insurance regulators' published lists and notices, and press reports of them (see " +
+      'publications)',
+    coverage_note:
+      `Receiverships from the receivers of ${states(receiverships)}; enforcement actions from the regulators ` +
+      `of ${states(actions)}. Records transcribed from the publications listed, not a complete national register.`,
+    note:
+      'A sample: counts and the latest five of each. Companies are matched by normalized name (the sources publish ' +
+      'no NAIC number): a name that is absent means no record in the covered states, not a judgment about the ' +
+      'carrier. Examinations and investigations carry no penalty (fine_amount null); filter action_type=fine for ' +
+      'monetary penalties. The per-carrier dossier is GET /v1/solvency?insurer=<name> and the action ledger GET ' +
+      '/v1/enforcement (0.10 USD each).',
     ...provenance([...receiverships, ...actions]),
   });
 }
@@ -189,10 +200,17 @@ function ratesSample(records: Dataset['records']) {
       .slice(0, SHOWN)
       .map(filingOf),
     source:
-      "State insurance departments' rate filing notices and filing records, and press reports of them (see publications)",
+      "State insurance departments' rate filing notices and filing records, and press reports of them (see " +
+      'publications)',
     coverage_note:
-      'Admitted-market rate filings only: surplus lines carriers are rate-exempt, so they never appear. A leading indicator of pricing pressure that pushes risks toward the surplus lines market, not a measure of it.',
-    note: 'A sample: filings per state and the largest increases of the latest two years of filings. Filings are bucketed by received date, else closed date, else the publication date. A filing with no overall percentage counts in filing_count but not in averages or shares. Filing-level lookup is GET /v1/rates and the cross-state activity index GET /v1/rates/activity (0.10 USD each).',
+      'Admitted-market rate filings only: surplus lines carriers are rate-exempt, so they never appear. A ' +
+      'leading indicator of pricing pressure that pushes risks toward the surplus lines market, not a measure of ' +
+      'it.',
+    note:
+      'A sample: filings per state and the largest increases of the latest two years of filings. Filings are ' +
+      'bucketed by received date, else closed date, else the publication date. A filing with no overall percentage ' +
+      'counts in filing_count but not in averages or shares. Filing-level lookup is GET /v1/rates and the ' +
+      'cross-state activity index GET /v1/rates/activity (0.10 USD each).',
     ...provenance(filings),
   });
 }
@@ -251,10 +269,17 @@ function syndicatesSample(records: Dataset['records']) {
       .slice(0, EXAMPLES)
       .map((s) => s.item),
     source:
-      "Lloyd's syndicate forecasts as published and re-posted by Lloyd's advisers, and Lloyd's lists of syndicates and managing agents (see publications)",
+      "Lloyd's syndicate forecasts as published and re-posted by Lloyd's advisers, and Lloyd's lists of " +
+      'syndicates and managing agents (see publications)',
     coverage_note:
-      "Syndicates whose forecasts a listed publication printed; Lloyd's publishes forecasts for syndicates with third-party capacity only.",
-    note: 'A sample: counts and three syndicates. Estimated results are published forecast ranges (worst and best case, % on capacity), not audited results; on a year-of-account basis (3-year accounting), not calendar year; capacity is not premium written, and results are % on capacity, not USD. Null capacity and result for a year of account: no forecast published yet (for example the current year). Syndicate numbers join to /v1/eligibility. The dossier is GET /v1/syndicates?syndicate=<number> (0.10 USD).',
+      "Syndicates whose forecasts a listed publication printed; Lloyd's publishes forecasts for syndicates with " +
+      'third-party capacity only.',
+    note:
+      'A sample: counts and three syndicates. Estimated results are published forecast ranges (worst and best ' +
+      'case, % on capacity), not audited results; on a year-of-account basis (3-year accounting), not calendar ' +
+      'year; capacity is not premium written, and results are % on capacity, not USD. Null capacity and result for ' +
+      'a year of account: no forecast published yet (for example the current year). Syndicate numbers join to ' +
+      '/v1/eligibility. The dossier is GET /v1/syndicates?syndicate=<number> (0.10 USD).',
     ...provenance(syndicates.flatMap((s) => s.records)),
   });
 }

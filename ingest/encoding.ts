@@ -31,7 +31,8 @@ export function decodeText(file: string, bytes: Uint8Array, problems: Problems):
       file,
       line,
       column,
-      `not valid UTF-8: byte 0x${hex} here is not part of a UTF-8 character (a Latin-1 or Windows-1252 file looks like this): save the file as UTF-8`,
+      `not valid UTF-8: byte 0x${hex} here is not part of a UTF-8 character (a Latin-1 or Windows-1252 file ` +
+        `looks like this): save the file as UTF-8`,
     );
     return null;
   }
@@ -52,8 +53,13 @@ function forbiddenMessage(c: string): string {
   if (c === '\uFEFF')
     return 'a byte order mark (U+FEFF) inside the file: only the start of a file may have one; remove it';
   if (c === '\uFFFD')
-    return 'a replacement character (U+FFFD): the text was damaged by a wrong conversion before it was saved; retype it';
-  return `control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}: data files hold only printable text; remove it`;
+    return (
+      'a replacement character (U+FFFD): the text was damaged by a wrong conversion before it was saved; ' + 'retype it'
+    );
+  return (
+    `control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}: data files hold only ` +
+    `printable text; remove it`
+  );
 }
 
 /** 1-based line and column of `index` in `text` (the end of the text for Infinity). */

@@ -107,7 +107,10 @@ function publications(dataset: Dataset, code: string, { refs, position }: Citati
   });
 }
 
-/** Writes the state's free bodies (its lines, publications and sample; its coverage item is written with every state's), and returns what the rest of its rendering reads. */
+/**
+ * Writes the state's free bodies (its lines, publications and sample; its coverage item is written with every state's),
+ * and returns what the rest of its rendering reads.
+ */
 export function renderFreeBodies(
   dataset: Dataset,
   model: Model,

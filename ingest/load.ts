@@ -86,7 +86,8 @@ function readRegistries(dataDir: string, problems: Problems): Registries {
             shown(idsPath),
             1,
             1,
-            `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row '${nextId++},${state},${line.sourceCode}' (the next unused id)`,
+            `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row ` +
+              `'${nextId++},${state},${line.sourceCode}' (the next unused id)`,
           );
         continue;
       }
@@ -136,7 +137,8 @@ function readRankings(
         ranking.pub.file,
         1,
         1,
-        `a second ranking for ${ranking.state} ${ranking.period} (the first is ${other.pub.file}): one ranking is served per state and period; keep the one the publication of record printed`,
+        `a second ranking for ${ranking.state} ${ranking.period} (the first is ${other.pub.file}): one ranking ` +
+          `is served per state and period; keep the one the publication of record printed`,
       );
   }
   return [...served.values()].sort((a, b) =>
@@ -154,7 +156,10 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
   const publications: Publication[] = [];
   const pubDir = join(dataDir, 'publications');
   const context: PublicationContext = { states, lines: registries.taxonomy, today, counties: new Map() };
-  /** Each report date's first publication with an exact figure: same-day conflicts are reported date by date in this order. */
+  /**
+   * Each report date's first publication with an exact figure: same-day conflicts are reported date by date in this
+   * order.
+   */
   const dateRank = new Map<string, number>();
   /** A figure whose state and period type bases.csv lacks, the first of each: reported after the conflicts. */
   const missingBases = new Map<string, Problem>();
@@ -174,7 +179,9 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
           file: f.pub.file,
           line: f.fileLine,
           column: 1,
-          message: `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium is, and whose compilation>,' to ${shown(join(dataDir, 'bases.csv'))}`,
+          message:
+            `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium ` +
+            `is, and whose compilation>,' to ${shown(join(dataDir, 'bases.csv'))}`,
         });
       onFigure(f);
     }

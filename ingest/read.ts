@@ -45,7 +45,8 @@ export function readDataFile(
         shown(path),
         1,
         1,
-        `the file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte (5 MB) limit for a data file: is it the right file?`,
+        `the file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte (5 MB) limit for a data file: is it the ` +
+          `right file?`,
       );
       return null;
     }

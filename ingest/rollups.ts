@@ -1,5 +1,6 @@
 // Quarter, half-year, year and category rows made from a state's vintaged series (ingest/vintaged-series.ts).
-// Roll-ups and category sums are computed here, vintage by vintage, so the API never merges or sums on the request path.
+// Roll-ups and category sums are computed here, vintage by vintage, so the API never merges or sums on the request
+// path.
 import { SERIES_FIELDS, type PrintedFigures, type SeriesValues } from '../domain/contract.ts';
 import { monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
 import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
@@ -21,7 +22,10 @@ interface Combined {
   published: boolean;
 }
 
-/** The sources of `values` (non-null fields, each from the same field of the rows summed) and of `printed` (from `printedFrom`). */
+/**
+ * The sources of `values` (non-null fields, each from the same field of the rows summed) and of `printed` (from
+ * `printedFrom`).
+ */
 function sourcesOf(
   values: SeriesValues,
   valuesFrom: Snapshot[],
@@ -50,7 +54,8 @@ function combine(
     const result = compute(components.map((c) => inForceOn(c, date, (s) => s.asOf)));
     if (!result || isEmpty(result)) continue;
     const sources = sourcesOf(result.values, result.valuesFrom, result.printed, result.printedFrom);
-    // report_date and data_as_of: the latest publication whose figures the row shows, not one that changed only a part's other figures.
+    // report_date and data_as_of: the latest publication whose figures the row shows, not one that changed only a
+    // part's other figures.
     const latest = latestPublication(union(Object.values(sources)).map((id) => pubById.get(id)!));
     const snap: Snapshot = {
       asOf: date,

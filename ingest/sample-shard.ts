@@ -13,7 +13,10 @@ import { snapshotPubs } from './vintaged-series.ts';
 
 const SAMPLE_MONTHS = 13;
 
-/** The free sample, as JSON (checked against its contract schema) and as CSV (each figure with the publication that printed it). */
+/**
+ * The free sample, as JSON (checked against its contract schema) and as CSV (each figure with the publication that
+ * printed it).
+ */
 export function sample(
   dataset: Dataset,
   model: Model,
@@ -34,7 +37,9 @@ export function sample(
   const latest = rows.length ? latestPublication(rows.map((r) => r.snap)) : null;
   const published = Object.keys(periodTypes).join(', ') || 'none';
   const paid =
-    'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
+    'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual ' +
+    'summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, ' +
+    '/v1/compare, /v1/insurers.';
   const data = rows.map(({ period, snap }): SeriesRow => ({
     period,
     ...snap.values,
@@ -70,7 +75,8 @@ export function sample(
     source: state.source,
     note: rows.length
       ? `Free sample: the latest ${rows.length} monthly statewide all-lines rows, latest vintage. ${paid}`
-      : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. Period types published: ${published} (see /v1/coverage). ${paid}`,
+      : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. ` +
+        `Period types published: ${published} (see /v1/coverage). ${paid}`,
   };
   return { body: sampleResponse.parse(body), csv };
 }

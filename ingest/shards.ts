@@ -30,7 +30,10 @@ export const lineDir = (lineKey: string) =>
 
 export const json = (value: unknown) => JSON.stringify(value) + '\n';
 
-/** Every publication of the build, in id order (index.json's list), and where each id is in it: what snapshots and insurer lists point into. */
+/**
+ * Every publication of the build, in id order (index.json's list), and where each id is in it: what snapshots and
+ * insurer lists point into.
+ */
 export interface Citations {
   refs: PublicationRef[];
   position: Map<string, number>;
@@ -44,7 +47,10 @@ export function publicationRefs(publications: readonly Publication[]): Citations
   };
 }
 
-/** What the files that cover every state need of one state: its coverage item, its entry in index.json and its publications (the feed). */
+/**
+ * What the files that cover every state need of one state: its coverage item, its entry in index.json and its
+ * publications (the feed).
+ */
 export interface StateShards {
   coverage: CoverageItem;
   index: IndexShard['states'][string];

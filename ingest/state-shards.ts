@@ -47,8 +47,8 @@ function seriesShard(s: Series, lineEcho: string, position: Map<string, number>)
 
 /**
  * The files of state `code`, each handed to `emit` as it is rendered: its lines, publications and sample,
- * its series (also added to the bulk files), its insurer lists and its published rankings. `dataset` and `model` need hold only the state's
- * figures and series; `rankings` are the state's.
+ * its series (also added to the bulk files), its insurer lists and its published rankings. `dataset` and `model` need
+ * hold only the state's figures and series; `rankings` are the state's.
  */
 export function renderState(
   dataset: Dataset,
@@ -80,7 +80,8 @@ export function renderState(
     }))
     .sort(compareBulkPlaces);
   for (const { s, line } of placed) {
-    const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
+    const county = s.county ? `counties/${slug(s.county)}/` : '';
+    const path = `series/${code}/${lineDir(s.lineKey)}/${county}${s.periodType}.json`;
     const shard = seriesShard(s, echo(s.lineKey), position);
     emit(`private/${path}`, json(shard));
     bulk.add({ shard, line }, refs);

@@ -119,7 +119,10 @@ interface Placed {
   hiddenFrom?: string;
 }
 
-/** A printed entry (docs/design.md §9): what it measures is said once per answer (printed_keys), its period only where it is not the row's. */
+/**
+ * A printed entry (docs/design.md §9): what it measures is said once per answer (printed_keys), its period only where
+ * it is not the row's.
+ */
 function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
   return {
     value: f.value,

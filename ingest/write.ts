@@ -31,7 +31,10 @@ export class Staging {
     return this.written.size;
   }
 
-  /** Writes `content` at `path` below the staging tree; a path written again holds the last content, as a map of files would. */
+  /**
+   * Writes `content` at `path` below the staging tree; a path written again holds the last content, as a map of files
+   * would.
+   */
   write(path: string, content: string | Uint8Array): void {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     writeFileSync(this.pathOf(path), bytes);
@@ -39,7 +42,9 @@ export class Staging {
     this.written.set(path, { hash: sha256(bytes), size: bytes.length });
   }
 
-  /** The place of `path` in the staging tree, its folder made: for a file written there piece by piece, then `adopt`ed. */
+  /**
+   * The place of `path` in the staging tree, its folder made: for a file written there piece by piece, then `adopt`ed.
+   */
   pathOf(path: string): string {
     const target = join(this.staging, path);
     const dir = dirname(target);
@@ -50,7 +55,10 @@ export class Staging {
     return target;
   }
 
-  /** Records a file written at `pathOf(path)` in the manifest, hashed from disk a chunk at a time; returns its size and SHA-256. */
+  /**
+   * Records a file written at `pathOf(path)` in the manifest, hashed from disk a chunk at a time; returns its size and
+   * SHA-256.
+   */
   adopt(path: string): { size: number; hash: string } {
     const hash = createHash('sha256');
     const chunk = Buffer.alloc(1 << 20);
@@ -67,7 +75,10 @@ export class Staging {
     return entry;
   }
 
-  /** Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging tree into place. */
+  /**
+   * Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging
+   * tree into place.
+   */
   commit(): void {
     const files = Object.fromEntries(
       [...this.written].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { hash }]) => [path, hash]),

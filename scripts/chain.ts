@@ -13,7 +13,9 @@ import { ANVIL_ACCOUNTS, PAYER_FUNDING, serveFacilitator, startLocalChain } from
 /** A value a POSIX shell reads back as is: single-quoted, each ' written '\''. */
 const shellQuote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
-/** Writes `export NAME='value'` lines to `file` through a rename (a shell never reads half a file); returns the text. */
+/**
+ * Writes `export NAME='value'` lines to `file` through a rename (a shell never reads half a file); returns the text.
+ */
 function writeEnvFile(file: string, values: Record<string, string>): string {
   const text = [
     `# Written by \`npm run chain\` (process ${process.pid}), removed when it stops. Load with: source <this file>`,
@@ -68,6 +70,7 @@ for (const [name, value] of Object.entries(values)) console.log(`${name}=${value
 const shown = relative(process.cwd(), envFile); // .tmp/chain.env from the project's root
 console.log(`# Also in ${shown.startsWith('..') ? envFile : shown}: source it in another shell`);
 console.log(
-  `# The payer holds ${Number(PAYER_FUNDING) / 1e6} test USDC. Serve with: source ${shown.startsWith('..') ? envFile : shown} && npm start`,
+  `# The payer holds ${Number(PAYER_FUNDING) / 1e6} test USDC. Serve with: ` +
+    `source ${shown.startsWith('..') ? envFile : shown} && npm start`,
 );
 console.log('# Up until stopped (Ctrl-C).');

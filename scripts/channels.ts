@@ -136,7 +136,8 @@ try {
       process.exitCode = 1;
     } else
       console.log(
-        `channel ${args.clear} cleared: it takes vouchers again; its payer's next voucher replaces the kept one, and the next claim run tries it (a kept voucher the escrow still refuses sets it aside again)`,
+        `channel ${args.clear} cleared: it takes vouchers again; its payer's next voucher replaces the kept one, ` +
+          `and the next claim run tries it (a kept voucher the escrow still refuses sets it aside again)`,
       );
   } else {
     const aside = new Map((await store.setAside.list()).map((e) => [e.channelId, e]));

@@ -65,6 +65,9 @@ row(['tools/list, as sent (2025)', total, tokens(total), '', '', '']);
 row(['tools/list (2026-07-28)', modernTotal, tokens(modernTotal), '', '', '']);
 const largest = Math.max(total, modernTotal);
 console.log(
-  `\nbudget ${TOOLS_LIST_MAX_BYTES} bytes: ${largest <= TOOLS_LIST_MAX_BYTES ? `within, ${TOOLS_LIST_MAX_BYTES - largest} to spare` : `OVER by ${largest - TOOLS_LIST_MAX_BYTES}`}`,
+  `\nbudget ${TOOLS_LIST_MAX_BYTES} bytes: ` +
+    (largest <= TOOLS_LIST_MAX_BYTES
+      ? `within, ${TOOLS_LIST_MAX_BYTES - largest} to spare`
+      : `OVER by ${largest - TOOLS_LIST_MAX_BYTES}`),
 );
 if (largest > TOOLS_LIST_MAX_BYTES) process.exitCode = 1;

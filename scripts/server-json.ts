@@ -1,9 +1,10 @@
 // server.json: this service's entry for the MCP Registry (registry.modelcontextprotocol.io), a remote MCP
-// server (streamable HTTP at <site>/mcp) and the local bridge that pays it (the npm package's bin), generated from package.json (name, description, version) and the
-// site URL. `npm run server-json` writes it at the project root, on SITE_URL (default http://127.0.0.1:4321,
-// as astro.config.mjs has it); `node scripts/server-json.ts <file>` writes it elsewhere. The bytes depend on
-// nothing else (2-space JSON, a final newline): commit what it writes. tests/discovery/server-json.test.ts
-// fails when the committed file is stale, and validates it against the registry's schema.
+// server (streamable HTTP at <site>/mcp) and the local bridge that pays it (the npm package's bin), generated from
+// package.json (name, description, version) and the site URL. `npm run server-json` writes it at the project root, on
+// SITE_URL (default http://127.0.0.1:4321, as astro.config.mjs has it); `node scripts/server-json.ts <file>` writes it
+// elsewhere. The bytes depend on nothing else (2-space JSON, a final newline): commit what it writes.
+// tests/discovery/server-json.test.ts fails when the committed file is stale, and validates it against the registry's
+// schema.
 //
 // Format: the registry's server.json schema, version 2025-12-11 (modelcontextprotocol/registry,
 // docs/reference/server-json/server.schema.json, published at SERVER_SCHEMA below; a copy is in
@@ -70,12 +71,16 @@ export const packageInfo = (): PackageInfo =>
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** The registry namespace of a host: its labels reversed (`sl.example.com` → `com.example.sl`), `localhost` for a loopback host. */
+/**
+ * The registry namespace of a host: its labels reversed (`sl.example.com` → `com.example.sl`), `localhost` for a
+ * loopback host.
+ */
 export function namespaceOf(host: string): string {
   if (LOOPBACK.test(host)) return 'localhost';
   if (isIP(host.replace(/^\[|\]$/g, '')))
     throw new Error(
-      `server.json: SITE_URL's host ${host} is an IP address: a registry name needs a domain (set SITE_URL to the public origin)`,
+      `server.json: SITE_URL's host ${host} is an IP address: a registry name needs a domain (set SITE_URL to ` +
+        `the public origin)`,
     );
   return host.split('.').filter(Boolean).reverse().join('.').toLowerCase();
 }
@@ -84,7 +89,8 @@ export function serverJson(pkg: PackageInfo, site: string): ServerJson {
   const url = new URL(site);
   if (pkg.description.length > 100)
     throw new Error(
-      `server.json: package.json's description has ${pkg.description.length} characters: the registry takes at most 100`,
+      `server.json: package.json's description has ${pkg.description.length} characters: the registry takes at ` +
+        `most 100`,
     );
   return {
     $schema: SERVER_SCHEMA,
@@ -125,7 +131,8 @@ function bridgePackage(pkg: PackageInfo, remote: string): ServerJson['packages']
       }),
       named(
         '--state-dir',
-        "Where the channel and the spending are kept (default: surplus-lines-mcp in the user's configuration directory)",
+        "Where the channel and the spending are kept (default: surplus-lines-mcp in the user's configuration " +
+          'directory)',
         { format: 'filepath' },
       ),
       named(

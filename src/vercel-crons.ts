@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
-/** A cron schedule running about every `seconds`: every N minutes (N dividing an hour), else every N hours, else daily. */
+/**
+ * A cron schedule running about every `seconds`: every N minutes (N dividing an hour), else every N hours, else daily.
+ */
 export function cronSchedule(seconds: number): string {
   const minutes = Math.max(1, Math.round(seconds / 60));
   if (minutes < 60) return `*/${[1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30].filter((m) => m <= minutes).at(-1)} * * * *`;

@@ -1,17 +1,18 @@
-// Free API answers from Vercel's CDN (issue 14). On a DEPLOY_TARGET=vercel build, after @astrojs/vercel has
-// written .vercel/output, this writes the canonical free queries' answers (api/prepared.ts: freeTargets(),
-// answered by the dispatcher from the shards the function carries) as static files under static/_free/, and
-// adds to config.json, right after the `filesystem` phase and before the routes to the function:
+// Free API answers from Vercel's CDN, so that a free query costs no function call. On a DEPLOY_TARGET=vercel build,
+// after @astrojs/vercel has written .vercel/output, this writes the canonical free queries' answers (api/prepared.ts:
+// freeTargets(), answered by the dispatcher from the shards the function carries) as static files under static/_free/,
+// and adds to config.json, right after the `filesystem` phase and before the routes to the function:
 //
 // 1. for each parameter name the API knows, a route sending a free path that does not take it to the
-//    function (which answers the 400 of docs/design.md §4, or ignores it on /v1/coverage and the dataset samples): `missing`
-//    holds at most 16 conditions in Vercel's route schema (@vercel/routing-utils), and the API knows more names (20);
+//    function (which answers the 400 of docs/design.md §4, or ignores it on /v1/coverage and the dataset samples):
+//    `missing` holds at most 16 conditions in Vercel's route schema (@vercel/routing-utils), and the API knows more
+//    names (20);
 // 2. a route sending a doubled leading slash (`//v1/coverage`) to the function: Vercel's CLI router also tries
 //    a route's `src` on the path without its first character, which would make `^/v1/coverage$` match it;
 // 3. for each canonical query, a route from its exact path (case-sensitive), GET or HEAD, with its exact query
-//    values (`has`) and none of its route's other parameters nor a conditional header (`missing`), to its file, with the headers of the
-//    handler's answer (Content-Length left to the CDN, which sends the bytes), `check: true` as Vercel's own
-//    rewrites to files have.
+//    values (`has`) and none of its route's other parameters nor a conditional header (`missing`), to its file, with
+//    the headers of the handler's answer (Content-Length left to the CDN, which sends the bytes), `check: true` as
+//    Vercel's own rewrites to files have.
 //
 // Everything else still reaches the function. A query with a parameter name the API does not know (`?foo=1`)
 // cannot be told apart, as a route matches only the path and named query parameters: README, deploy section.
@@ -24,7 +25,9 @@ import { FEED_PATH, FEED_TYPE } from '../api/paths.ts';
 /** The folder under .vercel/output/static/ that holds the free answers. */
 const FREE_FILES_DIR = '_free';
 
-/** What Build Output API v3 routes this module reads or writes (https://vercel.com/docs/build-output-api/configuration). */
+/**
+ * What Build Output API v3 routes this module reads or writes (https://vercel.com/docs/build-output-api/configuration).
+ */
 type Condition = { type: 'query' | 'header'; key: string; value?: string };
 type Route =
   | { handle: string }
@@ -128,7 +131,8 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
     const ext = url.searchParams.get('format') ?? 'json';
     // A path that names its file already (/v1/bulk/datapackage.json) keeps its name.
     const named = !names.length && url.pathname.endsWith(`.${ext}`);
-    const file = `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}${named ? '' : `.${ext}`}`;
+    const file =
+      `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}` + (named ? '' : `.${ext}`);
     const onDisk = join(output, 'static', file);
     if (existsSync(onDisk)) throw new Error(`vercel free files: ${file} is already in the build output`);
     mkdirSync(dirname(onDisk), { recursive: true });
@@ -188,7 +192,8 @@ async function freeAnswers(
     return out;
   } catch (e) {
     throw new Error(
-      `vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run build:vercel runs the ingest first`,
+      `vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run ` +
+        `build:vercel runs the ingest first`,
       { cause: e },
     );
   } finally {

@@ -91,9 +91,11 @@ function syndicateFilter(wanted: string | undefined): (item: { syndicate_no: str
 }
 
 const NO_RECORD = (what: string) =>
-  `No record for ${what} in the covered states: a name that is absent means no record there, not a judgment about the carrier. Nothing was charged.`;
+  `No record for ${what} in the covered states: a name that is absent means no record there, not a judgment ` +
+  `about the carrier. Nothing was charged.`;
 const SOLVENCY_SOURCE =
-  "State receivers' and insurance regulators' published lists and notices, and press reports of them (see publications)";
+  "State receivers' and insurance regulators' published lists and notices, and press reports of them (see " +
+  'publications)';
 
 function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
   return () => {
@@ -112,7 +114,8 @@ function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
       enforcement_actions: actions.map((r) => r.item),
       source: SOLVENCY_SOURCE,
       note: found
-        ? 'Matched by normalized name (the sources publish no NAIC number): records of other carriers with the same normalized name would appear here too. Examinations and investigations carry no penalty.'
+        ? 'Matched by normalized name (the sources publish no NAIC number): records of other carriers with the ' +
+          'same normalized name would appear here too. Examinations and investigations carry no penalty.'
         : NO_RECORD(`'${insurer}' (normalized: '${wanted}')`),
       ...provenance([
         [rs, receiverships],
@@ -141,7 +144,8 @@ function prepareEnforcement(p: EnforcementParams): () => EnforcementResponse {
           a.item.company_name.localeCompare(b.item.company_name),
       );
     return listAnswer(es, rows, SOLVENCY_SOURCE, [
-      'Annual by calendar year. Examinations and investigations carry no penalty (fine_amount null); action_type=fine gives monetary penalties. Names match by normalized name, as part of it.',
+      'Annual by calendar year. Examinations and investigations carry no penalty (fine_amount null); ' +
+        'action_type=fine gives monetary penalties. Names match by normalized name, as part of it.',
       'No action matches these filters in the covered states. Nothing was charged.',
     ]);
   };
@@ -180,7 +184,8 @@ function prepareRates(p: RatesParams): () => RatesResponse {
         a.item.company_name.localeCompare(b.item.company_name),
     );
     return listAnswer(fs, rows, RATES_SOURCE, [
-      'Admitted-market filings only (surplus lines carriers are rate-exempt): a leading indicator. bucket_date is the received date, else the closed date, else the publication date.',
+      'Admitted-market filings only (surplus lines carriers are rate-exempt): a leading indicator. bucket_date ' +
+        'is the received date, else the closed date, else the publication date.',
       'No filing matches these filters. Nothing was charged.',
     ]);
   };
@@ -207,7 +212,8 @@ function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse 
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([key, bucket]) => {
         const [state, period] = key.split('|');
-        // docs/design.md §19, rule 3: a filing with no overall percentage counts, but is left out of the average and shares.
+        // docs/design.md §19, rule 3: a filing with no overall percentage counts, but is left out of the average and
+        // shares.
         const changes = bucket.flatMap((r) => (r.item.rate_change_pct === null ? [] : [r.item.rate_change_pct]));
         const share = (n: number) => (changes.length ? Math.round((n / changes.length) * 10_000) / 10_000 : null);
         return {
@@ -226,7 +232,9 @@ function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse 
       data,
       source: RATES_SOURCE,
       note: data.length
-        ? 'Filings are bucketed by the point they entered the public record: received date, else closed date, else the publication date. Filings with no overall percentage count in filing_count only. Admitted market only: a leading indicator.'
+        ? 'Filings are bucketed by the point they entered the public record: received date, else closed date, else ' +
+          'the publication date. Filings with no overall percentage count in filing_count only. Admitted market ' +
+          'only: a leading indicator.'
         : 'No filing falls in these states and months. Nothing was charged.',
       ...provenance([[fs, rows]]),
     };
@@ -246,9 +254,12 @@ function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse {
         eligibility: eligibility.filter((e) => e.item.syndicate_no === r.item.syndicate_no).map((e) => e.item),
       })),
       source:
-        "Lloyd's syndicate forecasts as published and re-posted by Lloyd's advisers, and eligibility lists (see publications)",
+        "Lloyd's syndicate forecasts as published and re-posted by Lloyd's advisers, and eligibility lists (see " +
+        'publications)',
       note: rows.length
-        ? 'Forecast ranges (worst and best case, % on capacity) on a year-of-account basis: not audited, not calendar-year, not USD; capacity is not premium written. Null capacity and result: no forecast published yet.'
+        ? 'Forecast ranges (worst and best case, % on capacity) on a year-of-account basis: not audited, not ' +
+          'calendar-year, not USD; capacity is not premium written. Null capacity and result: no forecast ' +
+          'published yet.'
         : 'No syndicate matches. Nothing was charged.',
       ...provenance([
         [ss, rows],
@@ -266,7 +277,8 @@ function prepareEligibility(p: EligibilityParams): () => EligibilityResponse {
     return listAnswer(
       es,
       rows,
-      'Surplus lines eligibility lists of the states and the NAIC Quarterly Listing of Alien Insurers (see publications)',
+      'Surplus lines eligibility lists of the states and the NAIC Quarterly Listing of Alien Insurers (see ' +
+        'publications)',
       [
         'Joined to /v1/syndicates by syndicate number.',
         'No entry on the eligibility lists transcribed so far matches. Nothing was charged.',

@@ -45,7 +45,8 @@ export function resolveLine(state: string, entry: StateIndex, line: string): Res
   const wanted = line.toLowerCase();
   const unknownLine = () =>
     notFound(
-      `unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`,
+      `unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category ` +
+        `(optionally written category:<name>) listed by /v1/lines?state=${state}`,
     );
   const findCategory = (name: string) => {
     const category = entry.categories.find((c) => c.name.toLowerCase() === name);
@@ -75,7 +76,8 @@ export function resolveCounty(state: string, entry: StateIndex, county: string):
   const match = entry.counties.find((c) => c.name.toUpperCase() === county);
   if (!match)
     throw notFound(
-      `unknown county ${echo(county)} for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`,
+      `unknown county ${echo(county)} for ${state}: expected one ` +
+        `of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`,
     );
   return { name: county, dir: match.dir };
 }

@@ -32,7 +32,9 @@ const CALENDAR_MONTHS = monthsOf(parsePeriod('2000')!).map((m) => m.slice(5));
 
 const hasFigure = (s: PreparedSnapshot) => Object.values(s.values).some((v) => v !== null);
 
-/** The months of `year` (of `only`) with a published exact figure: a month with printed figures only has nothing to sum. */
+/**
+ * The months of `year` (of `only`) with a published exact figure: a month with printed figures only has nothing to sum.
+ */
 function monthsOfYear(
   months: Map<string, PreparedSnapshot>,
   year: number,
@@ -79,7 +81,10 @@ function yoy(current: number | null, prior: number | null): number | null {
   return Math.round((current / prior - 1) * 10000) / 100;
 }
 
-/** The publications of the figures of `total` the answer shows: only its non-null `fields`, each from the rows it was summed from. */
+/**
+ * The publications of the figures of `total` the answer shows: only its non-null `fields`, each from the rows it was
+ * summed from.
+ */
 function figuresFrom(total: YearTotal, fields: readonly (keyof SeriesValues)[]): number[] {
   return fields.filter((f) => total.values[f] !== null).flatMap((f) => total.used.flatMap((s) => s.sources[f] ?? []));
 }

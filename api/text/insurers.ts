@@ -31,7 +31,10 @@ function renderInsurers(tool: string, params: Obj, body: Obj, limit: number): st
       ? ` of the ${ranking.ranks_in_publication} the publication ranks (a partial list)`
       : ' (the whole list)';
   const head = [
-    `${tool}: ${state} ${period}, ${plain(ranking.entity)} ranking as printed: ranks 1-${plain(ranking.ranks_listed)}${of}. Basis: ${plain(ranking.basis)}. Premiums in USD, exact unless as_printed and qualifier say how they were printed. report_date ${plain(body.report_date)}, data_as_of ${plain(body.data_as_of)}.`,
+    `${tool}: ${state} ${period}, ${plain(ranking.entity)} ranking as printed: ranks ` +
+      `1-${plain(ranking.ranks_listed)}${of}. Basis: ${plain(ranking.basis)}. Premiums in USD, exact unless ` +
+      `as_printed and qualifier say how they were printed. report_date ${plain(body.report_date)}, ` +
+      `data_as_of ${plain(body.data_as_of)}.`,
     `Source: ${plain(body.source)}.`,
   ];
   const extras = Object.entries(body).filter(
@@ -70,7 +73,9 @@ function renderInsurers(tool: string, params: Obj, body: Obj, limit: number): st
     rows,
     dropOrder,
     (dropped) =>
-      `Left out: the ${rowsWord(dropped.length)} ranked lowest (ranks ${plain(dropped.at(-1)?.rank)}..${plain(dropped[0]?.rank)}), to stay under ${limitWords(limit)}; the whole list is in structuredContent.insurers.`,
+      `Left out: the ${rowsWord(dropped.length)} ranked lowest ` +
+      `(ranks ${plain(dropped.at(-1)?.rank)}..${plain(dropped[0]?.rank)}), to stay under ${limitWords(limit)}; ` +
+      `the whole list is in structuredContent.insurers.`,
     limit,
   );
   const text = [...head, ...kept.map((r) => r.text), ...(note ? [note] : [])];

@@ -28,7 +28,10 @@ import { orTable } from './table.ts';
 export interface SeriesForm {
   /** A series per state (`series`, keyed by state code), each row shown with its state; else one state's `data`. */
   byState?: boolean;
-  /** The tool whose answer is the whole series, when this one is a part of it (a sample): the note on left-out rows names it. */
+  /**
+   * The tool whose answer is the whole series, when this one is a part of it (a sample): the note on left-out rows
+   * names it.
+   */
   fullSeries?: string;
 }
 
@@ -47,7 +50,9 @@ interface SeriesRow extends Sized {
   printed: [key: string, text: string][];
 }
 
-/** True when `period` is a year to date (`2025-01..07`) ending in the last month of `rowPeriod`: the row it belongs to. */
+/**
+ * True when `period` is a year to date (`2025-01..07`) ending in the last month of `rowPeriod`: the row it belongs to.
+ */
 function isYearToDateOf(period: string, rowPeriod: string): boolean {
   const p = parsePeriod(period);
   const row = parsePeriod(rowPeriod);
@@ -70,7 +75,8 @@ function printedFigure(entry: PrintedEntry, rowPeriod: string): string {
     qualifier && !rounded && !words.toLowerCase().includes(qualifier.toLowerCase()) ? qualifier : null,
     covered && !yearToDate ? `covers ${covered}` : null,
   ].filter((n) => n !== null);
-  return `${yearToDate ? covered : rowPeriod} ${rounded ? '~' : ''}${words}${notes.length ? ` (${notes.join(', ')})` : ''}`;
+  const noted = notes.length ? ` (${notes.join(', ')})` : '';
+  return `${yearToDate ? covered : rowPeriod} ${rounded ? '~' : ''}${words}${noted}`;
 }
 
 /** What each printed key the rows use measures, and its unit (the answer's `printed_keys`), by key. */
@@ -111,16 +117,21 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
   const where = compare ? '' : `, ${body.county ? `county ${plain(body.county)}` : 'statewide'}`;
   const counts = blocks.map(
     (b) =>
-      `${compare ? `${b.state} ` : ''}${b.rows.length ? `${rowsWord(b.rows.length)} ${periodRange(b.rows.map((r) => String(r.period)))}` : 'no rows'}`,
+      (compare ? `${b.state} ` : '') +
+      (b.rows.length ? `${rowsWord(b.rows.length)} ${periodRange(b.rows.map((r) => String(r.period)))}` : 'no rows'),
   );
   const bases = blocks.map(
     (b) =>
       `${compare ? `${b.state}: ` : ''}${basisText(b.state ?? '', b.rows.length || !compare ? granularity : null)}`,
   );
-  const provenance = `report_date ${plain(body.report_date)}, data_as_of ${plain(body.data_as_of)}${compare ? " (the earliest state's)" : ''}`;
+  const provenance =
+    `report_date ${plain(body.report_date)}, ` +
+    `data_as_of ${plain(body.data_as_of)}${compare ? " (the earliest state's)" : ''}`;
   const empty = allRows.length === 0;
   const first =
-    `${tool}: ${states.join(', ') || '-'}, line ${line}${where}, granularity ${granularity}${asked.length ? ` (${asked.join(', ')})` : ''}${body.sample === true ? ', free sample' : ''}: ` +
+    `${tool}: ${states.join(', ') || '-'}, line ${line}${where}, ` +
+    `granularity ${granularity}${asked.length ? ` (${asked.join(', ')})` : ''}` +
+    `${body.sample === true ? ', free sample' : ''}: ` +
     (empty ? 'no rows: nothing was published for this query (no figure to cite). ' : `${counts.join(', ')}. `) +
     `${bases.join('. ')}. ${provenance}.`;
 
@@ -164,7 +175,8 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
   const meaning = (key: string, equals: string) => {
     const { measures, unit } = keys.get(key)!;
     const said = measures === undefined || measures === null ? '' : plain(measures);
-    return `${said === key.replaceAll('_', ' ') ? '' : `${equals}${said || '?'}`}${unit === undefined || unit === null ? '' : ` (${plain(unit)})`}`;
+    const what = said === key.replaceAll('_', ' ') ? '' : `${equals}${said || '?'}`;
+    return `${what}${unit === undefined || unit === null ? '' : ` (${plain(unit)})`}`;
   };
   const lineKeys = blocks.flatMap((b) =>
     [...keys.keys()].map((key) => ({
@@ -174,9 +186,9 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
     })),
   );
   const legend = keys.size
-    ? `Printed figures (not exact; never summed), a line per ${compare ? 'state and ' : ''}key: period "words as printed", ~ if rounded, (qualifier) if not in the words; a year to date 2025-01..07 is in row 2025-07${
-        compare ? `. Keys: ${[...keys.keys()].map((k) => k + meaning(k, ' = ')).join('; ')}.` : ':'
-      }`
+    ? `Printed figures (not exact; never summed), a line per ${compare ? 'state and ' : ''}key: period "words as ` +
+      `printed", ~ if rounded, (qualifier) if not in the words; a year to date 2025-01..07 is in row ` +
+      `2025-07${compare ? `. Keys: ${[...keys.keys()].map((k) => k + meaning(k, ' = ')).join('; ')}.` : ':'}`
     : null;
 
   // 4. Under the cap: the earliest periods go first (across states, the earliest of any).
@@ -255,7 +267,10 @@ function seriesNote(
   if (coarser) calls.push(`${callText(tool, { ...base, granularity: coarser, to: params.to })} for fewer rows`);
   if (compare && perState.length > 1) calls.push(`one state per call (states=${perState[0].state}, ...)`);
   if (form.fullSeries) calls.push(`${form.fullSeries} for the full series`);
-  return `Left out: ${rowsWord(dropped.length)} of ${total}, the earliest (${which}), with their printed figures, to stay under ${limitWords(limit)}; they are in structuredContent. For them: ${calls.join('; or ')}.`;
+  return (
+    `Left out: ${rowsWord(dropped.length)} of ${total}, the earliest (${which}), with their printed figures, to ` +
+    `stay under ${limitWords(limit)}; they are in structuredContent. For them: ${calls.join('; or ')}.`
+  );
 }
 
 /** A series renderer of the given form; it reads an answer with its rows (`data`) or its series by state (`series`). */

@@ -119,11 +119,13 @@ export function publicationLines(publications: unknown[], everyBasis = false): s
     ...publications.map((p, i) => {
       const pub = asObj(p);
       const basis = pub.report_date_basis;
-      const date = `${plain(pub.report_date)}${basis !== undefined && basis !== null && (everyBasis || basis !== 'printed') ? ` (${plain(basis)})` : ''}`;
+      const marked = basis !== undefined && basis !== null && (everyBasis || basis !== 'printed');
+      const date = `${plain(pub.report_date)}${marked ? ` (${plain(basis)})` : ''}`;
       const extra = Object.entries(pub)
         .filter(([k, v]) => !PUBLICATION_FIELDS.includes(k) && v !== undefined)
         .map(([k, v]) => `${k} ${plain(v)}`);
-      return `[${i + 1}] ${plain(pub.publisher)}, ${plain(pub.title)}, ${date}, ${plain(pub.url)}${extra.length ? `; ${extra.join('; ')}` : ''}`;
+      const more = extra.length ? `; ${extra.join('; ')}` : '';
+      return `[${i + 1}] ${plain(pub.publisher)}, ${plain(pub.title)}, ${date}, ${plain(pub.url)}${more}`;
     }),
   ];
 }
@@ -161,12 +163,18 @@ export function basisText(state: string, periodType: string | null): string {
   if (!periodType) return 'no figures, no basis';
   const facts = periodTypeFacts(state, periodType);
   if (!facts) return `basis unknown: /v1/coverage lists no ${periodType} figures for ${state}`;
-  return `premium is ${facts.basis ?? 'of unknown basis'}, policy_count ${facts.count_unit ? `counts ${facts.count_unit}` : 'is not published (no count unit)'}`;
+  return (
+    `premium is ${facts.basis ?? 'of unknown basis'}, ` +
+    `policy_count ${facts.count_unit ? `counts ${facts.count_unit}` : 'is not published (no count unit)'}`
+  );
 }
 
 // ---- fitting under the cap -----------------------------------------------------------------------
 
-/** A row of a rendering: what it costs in characters, with everything it shows (a line and the newline, and any printed figures). */
+/**
+ * A row of a rendering: what it costs in characters, with everything it shows (a line and the newline, and any printed
+ * figures).
+ */
 export interface Sized {
   size: number;
 }
@@ -202,7 +210,10 @@ export function fit<R extends Sized>(
   return { kept: rows.filter((_, i) => !dropped.has(i)), note: text };
 }
 
-/** Publication lines that fit what is left: whole entries, with a line for the rest (only when the list alone is past the cap). */
+/**
+ * Publication lines that fit what is left: whole entries, with a line for the rest (only when the list alone is past
+ * the cap).
+ */
 export function fitPublications(lines: string[], room: number, limit: number): string[] {
   const total = lines.reduce((sum, l) => sum + l.length + 1, 0);
   if (total <= room) return lines;
@@ -216,7 +227,8 @@ export function fitPublications(lines: string[], room: number, limit: number): s
   const left = lines.length - out.length;
   return [
     ...out,
-    `(${left} more publications are left out to stay under ${limitWords(limit)}; every one is in structuredContent.publications.)`,
+    `(${left} more publications are left out to stay under ${limitWords(limit)}; every one is in ` +
+      `structuredContent.publications.)`,
   ];
 }
 

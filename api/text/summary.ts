@@ -29,7 +29,9 @@ function renderSummary(tool: string, params: Obj, body: Obj, limit: number): str
   const periodType = body.basis === 'annual_report' ? 'year' : body.basis ? 'month' : null;
   const prior = asObj(body.prior_year);
   const lines = [
-    `${tool}: ${state} ${plain(body.year ?? params.year)}, statewide all lines, basis ${plain(body.basis)} (${plain(body.months_available)} months available); ${basisText(state, periodType)}. report_date ${plain(body.report_date)}, data_as_of ${plain(body.data_as_of)}.`,
+    `${tool}: ${state} ${plain(body.year ?? params.year)}, statewide all lines, basis ${plain(body.basis)} ` +
+      `(${plain(body.months_available)} months available); ${basisText(state, periodType)}. ` +
+      `report_date ${plain(body.report_date)}, data_as_of ${plain(body.data_as_of)}.`,
     `Source: ${plain(body.source)}.`,
     'Figures (exact, in full; -: none):',
     ...Object.entries(body)

@@ -24,7 +24,10 @@ import {
  * parameter that reaches the left-out rows by their dates, and the filters that narrow the call.
  */
 export interface LeftOutCalls {
-  /** `to` the latest date left out (`to_month`: the month it starts in), or `year` the earliest year left out, a call per year. */
+  /**
+   * `to` the latest date left out (`to_month`: the month it starts in), or `year` the earliest year left out, a call
+   * per year.
+   */
   reach: 'to' | 'to_month' | 'year';
   /** The filters that narrow the call, as the note words them: `state, company or toi`. */
   narrowBy: string;
@@ -38,10 +41,17 @@ function datasetCalls(tool: string, params: Obj, droppedDates: string[], leftOut
   const latest = [...droppedDates].sort().at(-1);
   if (latest && leftOut?.reach === 'year') {
     const years = [...new Set(droppedDates)].sort();
-    return `call ${callText(tool, { ...params, year: years[0] })}${years.length > 1 ? ` (one call per year, ${years[0]} to ${years.at(-1)})` : ''}, or narrow it by ${leftOut.narrowBy}`;
+    return (
+      `call ${callText(tool, { ...params, year: years[0] })}` +
+      `${years.length > 1 ? ` (one call per year, ${years[0]} to ${years.at(-1)})` : ''}, ` +
+      `or narrow it by ${leftOut.narrowBy}`
+    );
   }
   if (latest && leftOut)
-    return `call ${callText(tool, { ...params, to: leftOut.reach === 'to_month' ? startMonth(latest) : latest })}, or narrow it by ${leftOut.narrowBy}`;
+    return (
+      `call ${callText(tool, { ...params, to: leftOut.reach === 'to_month' ? startMonth(latest) : latest })}, or ` +
+      `narrow it by ${leftOut.narrowBy}`
+    );
   return `narrow the call's filters (${callText(tool, params)})`;
 }
 
@@ -94,7 +104,14 @@ function renderGeneric(
       .filter(({ gone }) => gone.length)
       .map(
         ({ t, ti, gone }) =>
-          `Left out of ${t.key}: ${rowsWord(gone.length)} of ${t.rows.length}${dateFields[ti] ? `, the earliest (${dateFields[ti]} ${periodRange(gone.map((g) => g.date!))})` : ', the last'}, to stay under ${limitWords(limit)}; they are in structuredContent.${t.key}. For them: ${datasetCalls(tool, params, gone.map((g) => g.date!).filter(Boolean), leftOut)}.`,
+          `Left out of ${t.key}: ${rowsWord(gone.length)} ` +
+          `of ${t.rows.length}` +
+          (dateFields[ti]
+            ? `, the earliest (${dateFields[ti]} ${periodRange(gone.map((g) => g.date!))})`
+            : ', the last') +
+          `, ` +
+          `to stay under ${limitWords(limit)}; they are in structuredContent.${t.key}. For ` +
+          `them: ${datasetCalls(tool, params, gone.map((g) => g.date!).filter(Boolean), leftOut)}.`,
       )
       .join('\n');
   const { kept, note: left } = fit(fixed, rows, dropOrder, note, limit);

@@ -9,9 +9,10 @@ import { type Publication, parseHeader } from './header.ts';
 
 /** Two-letter codes of the U.S. states, DC and the territories: a regulator or receiver may be any of them. */
 const US_STATES = new Set(
-  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP'.split(
-    ' ',
-  ),
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH ' +
+    'OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP'
+  ).split(' '),
 );
 
 type Kind =
@@ -198,9 +199,16 @@ function cellProblem(col: Column, raw: string, pub: Publication): string | null 
     case 'date': {
       const ok = isIsoDate(raw) || (col.yearAllowed && /^(19|20)\d{2}$/.test(raw));
       if (!ok)
-        return `expected a date YYYY-MM-DD${col.yearAllowed ? ' (or a bare year YYYY where the source gives only a year)' : ''}, got '${raw}'`;
+        return (
+          `expected a date ` +
+          `YYYY-MM-DD${col.yearAllowed ? ' (or a bare year YYYY where the source gives only a year)' : ''}, got ` +
+          `'${raw}'`
+        );
       if (col.notAfterReport && raw > pub.reportDate)
-        return `${col.name} ${raw} is after the publication's report_date ${pub.reportDate}: a report cannot print a date that had not come`;
+        return (
+          `${col.name} ${raw} is after the publication's report_date ${pub.reportDate}: a report cannot print a ` +
+          `date that had not come`
+        );
       return null;
     }
     case 'year':

@@ -29,7 +29,10 @@ export interface Publication {
   url: string;
   reportDate: string;
   reportDateEstimated: boolean;
-  /** A press article reprinting an office's figures (publications/press/): outranked by primary sources (docs/design.md §1). */
+  /**
+   * A press article reprinting an office's figures (publications/press/): outranked by primary sources (docs/design.md
+   * §1).
+   */
   secondary: boolean;
   dataAsOf: string;
 }

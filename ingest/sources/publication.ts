@@ -72,7 +72,8 @@ export function parsePublication(
     else if (reportDateIsDate && lastDay(period) > pub.reportDate)
       fail(
         'period',
-        `period ${period.key} ends after the publication's report_date ${pub.reportDate}: a report cannot print a period that had not ended`,
+        `period ${period.key} ends after the publication's report_date ${pub.reportDate}: a report cannot print ` +
+          `a period that had not ended`,
       );
     const metric = c.metric.value as Metric;
     if (!METRICS.includes(metric))
@@ -92,7 +93,8 @@ export function parsePublication(
     if (county && sameFolder && sameFolder.name !== county.toUpperCase())
       fail(
         'county',
-        `county '${county}' and '${sameFolder.name}' (${sameFolder.file}:${sameFolder.line}) are spelled differently but name the same folder '${slug(county)}': write the county one way`,
+        `county '${county}' and '${sameFolder.name}' (${sameFolder.file}:${sameFolder.line}) are spelled ` +
+          `differently but name the same folder '${slug(county)}': write the county one way`,
       );
     else if (countyKey && !sameFolder) counties.set(countyKey, { name: county!.toUpperCase(), file, line });
     const insurer = c.insurer.value.trim() || null;
@@ -111,7 +113,8 @@ export function parsePublication(
     if (!printed && (qualifier || (METRICS.includes(metric) && isPrintedMetric(metric))))
       fail(
         'printed',
-        `the words as printed are needed for ${qualifier ? 'a qualified figure' : `a published ${metric}`}: e.g. '$1.24B', 'nearly $830M', '+12.6%', as the publication prints them`,
+        `the words as printed are needed for ${qualifier ? 'a qualified figure' : `a published ${metric}`}: e.g. ` +
+          `'$1.24B', 'nearly $830M', '+12.6%', as the publication prints them`,
       );
 
     if (!ok || !state || !period) continue;
@@ -124,7 +127,8 @@ export function parsePublication(
         c.value.column,
         prior.value === raw
           ? `duplicate figure: line ${prior.line} already gives ${metric} for ${state.code} ${period.key}`
-          : `conflicting duplicate figure: ${raw} here, ${prior.value} on line ${prior.line} for ${metric} ${state.code} ${period.key}`,
+          : `conflicting duplicate figure: ${raw} here, ${prior.value} on line ${prior.line} ` +
+              `for ${metric} ${state.code} ${period.key}`,
       );
       continue;
     }

@@ -90,7 +90,8 @@ export function parseRanking(
     fail(
       at('state').line,
       at('state').column,
-      `unknown state '${state}': expected one of ${[...states.keys()].join(', ')}, or ${NATIONAL} for a national ranking`,
+      `unknown state '${state}': expected one of ${[...states.keys()].join(', ')}, or ${NATIONAL} for a national ` +
+        `ranking`,
     );
   const period = parsePeriod(extra.period);
   if (!period || !['month', 'half_year', 'year'].includes(period.type))
@@ -163,7 +164,8 @@ export function parseRanking(
       if (shown !== null && Math.abs(shown * factor - Number(premium.value)) >= 0.005)
         problem(
           'premium',
-          `${premium.value} is not what '${printed.value}' in ${unit.value} is (${shown * factor}): expected the printed amount${factor === 1 ? '' : ' multiplied out'}`,
+          `${premium.value} is not what '${printed.value}' in ${unit.value} is (${shown * factor}): expected the ` +
+            `printed amount${factor === 1 ? '' : ' multiplied out'}`,
         );
     }
     if (share.value && (!SHARE.test(share.value) || Number(share.value) > 100))
@@ -198,7 +200,8 @@ export function parseRanking(
       fail(
         at('rows').line,
         1,
-        `the market shares of the ${lines} lines sum to ${Math.round(shares * 100) / 100}%: above 100, so one is mistyped`,
+        `the market shares of the ${lines} lines sum to ${Math.round(shares * 100) / 100}%: above 100, so one is ` +
+          `mistyped`,
       );
     ranked.sort((a, b) => a.rank! - b.rank!);
     ranked.forEach((entry, i) => {
@@ -206,7 +209,8 @@ export function parseRanking(
         fail(
           entry.fileLine,
           1,
-          `rank ${entry.rank} follows rank ${i === 0 ? 'none' : ranked[i - 1].rank}: ranks run 1, 2, 3, ... with none left out (a line skipped?)`,
+          `rank ${entry.rank} follows rank ${i === 0 ? 'none' : ranked[i - 1].rank}: ranks run 1, 2, 3, ... with ` +
+            `none left out (a line skipped?)`,
         );
       const above = ranked[i - 1];
       // Exact premiums fix the order; a rounded one may tie its neighbour within its precision.
@@ -214,7 +218,8 @@ export function parseRanking(
         fail(
           entry.fileLine,
           3,
-          `rank ${entry.rank}'s premium ${entry.premium} is above rank ${above.rank}'s ${above.premium}: ranks out of order against the premiums`,
+          `rank ${entry.rank}'s premium ${entry.premium} is above rank ${above.rank}'s ${above.premium}: ranks ` +
+            `out of order against the premiums`,
         );
     });
     if (!ranked.length) fail(1, 1, 'a ranking with no ranked line: expected at least rank 1');
@@ -226,7 +231,8 @@ export function parseRanking(
       fail(
         entry.line,
         entry.column,
-        `ranks_in_publication: expected how many ranks the whole ranking has, more than the ${ranked.length} listed here (leave it out when the list is whole), got '${extra.ranks_in_publication}'`,
+        `ranks_in_publication: expected how many ranks the whole ranking has, more than the ${ranked.length} ` +
+          `listed here (leave it out when the list is whole), got '${extra.ranks_in_publication}'`,
       );
     else ranksInPublication = Number(extra.ranks_in_publication);
   }

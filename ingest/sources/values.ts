@@ -8,7 +8,9 @@ import { CHANGE_METRICS, COUNT_METRICS, PCT_METRICS } from '../model-types.ts';
 const MONEY_LIMIT = 1e13;
 /** Counts are below a billion: the largest office counts a few million policies a year. */
 const COUNT_LIMIT = 1e9;
-/** A published change is above -100% (nothing left) and below +10,000%: no real market grows a hundredfold in a year. */
+/**
+ * A published change is above -100% (nothing left) and below +10,000%: no real market grows a hundredfold in a year.
+ */
 const CHANGE_LIMIT = 10000;
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -86,6 +88,10 @@ export function valueProblem(
   if (share && String(value) !== canonical(raw))
     return `${raw} cannot be held exactly: it would be served as ${value}; write the share with fewer digits`;
   if (!share && !qualified && !isExactAsWritten(raw) && !printedExactly(raw, printed))
-    return `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the unit) is not exact; set qualifier 'rounded' (or the word printed), or, where the words show 4 significant digits or the units digit ('71,500', '$602.0 million'), give them in 'printed'`;
+    return (
+      `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the ` +
+      `unit) is not exact; set qualifier 'rounded' (or the word printed), or, where the words show 4 significant ` +
+      `digits or the units digit ('71,500', '$602.0 million'), give them in 'printed'`
+    );
   return null;
 }

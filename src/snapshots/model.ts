@@ -312,7 +312,10 @@ function headlinePartsOf(blocks: StateBlock[]): HeadlinePart[] {
 function headlineOf(label: string, parts: HeadlinePart[]): string {
   const says = parts.map(
     (p) =>
-      `${p.name} ${[p.level && `${p.level.text} ${p.levelWord}`, p.change && `${p.change.text} on a year earlier`].filter(Boolean).join(', ')}`,
+      `${p.name} ` +
+      [p.level && `${p.level.text} ${p.levelWord}`, p.change && `${p.change.text} on a year earlier`]
+        .filter(Boolean)
+        .join(', '),
   );
   return `${label}: ${says.length ? says.join('; ') : 'figures published for the month'}.`;
 }
