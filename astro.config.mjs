@@ -29,17 +29,17 @@ export default defineConfig({
   outDir: process.env.ASTRO_OUT_DIR ?? 'dist',
   // No image optimisation is used; this keeps sharp out of the Vercel function.
   image: { service: passthroughImageService() },
-  adapter:
-    target === 'vercel'
-      ? vercel({ includeFiles: shardFiles(), maxDuration: 30 })
-      : node({ mode: 'standalone' }),
+  adapter: target === 'vercel' ? vercel({ includeFiles: shardFiles(), maxDuration: 30 }) : node({ mode: 'standalone' }),
   // On Vercel the canonical free queries are static files the CDN answers, routed before the function, and the
   // prepaid channels' claims run on Vercel's cron.
-  integrations: target === 'vercel' ? [vercelFreeFiles(), vercelCrons(CLAIMS_CRON_PATH, Number(process.env.X402_CLAIM_INTERVAL_S || 3600))] : [],
+  integrations:
+    target === 'vercel'
+      ? [vercelFreeFiles(), vercelCrons(CLAIMS_CRON_PATH, Number(process.env.X402_CLAIM_INTERVAL_S || 3600))]
+      : [],
   // The API is cookieless and read-only: there is no form to forge. Astro's origin check would answer
   // 403 to a DELETE before the route can answer the 405 of docs/design.md §4.
   security: { checkOrigin: false },
-  // Cold start (issue 22, npm run bench:cold): the function's entry loads zod (Astro's runtime and the contract
+  // Cold start (npm run bench:cold times it): the function's entry loads zod (Astro's runtime and the contract
   // use it), which Node reads as about a hundred files from node_modules; bundled into the build's chunks it
   // imports in about a third of the time (the function's entry: ~140 -> ~80 ms on a loaded 2-core machine). The
   // MCP SDK and x402, loaded only on first use, keep their own copy from node_modules.

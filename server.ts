@@ -43,12 +43,14 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 
 // Node would refuse a missing Host itself, with an empty 400: the full handling answers it in the API's body.
 const server = createServer({ requireHostHeader: false }, handle);
-// An Expect other than 100-continue would get Node's bare 417: the expectation is ignored (RFC 9110 10.1.1 allows it) and the request answered.
+// An Expect other than 100-continue would get Node's bare 417: the expectation is ignored (RFC 9110 10.1.1 allows it)
+// and the request answered.
 server.on('checkExpectation', handle);
 const onClientError = clientErrorHandler(inFlight);
 answerClientErrors(server, onClientError);
 
-// The raw front writes the answers that are already bytes: kept answers, and kept MCP answers the fast path gives at once.
+// The raw front writes the answers that are already bytes: kept answers, and kept MCP answers the fast path gives at
+// once.
 const rawSockets = installRawFront(server, {
   answerOf: kept.readyAnswers((request, requestHost, coding) => mcp.rawAnswerOf(request, requestHost, coding)),
   onRequestTimeout: requestTimedOut(onClientError),

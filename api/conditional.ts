@@ -10,7 +10,10 @@ import { sha256 } from '../domain/manifest.ts';
 /** Each kept body's ETag, computed once: free bodies and kept answers are the same bytes on every request. */
 const etags = new WeakMap<Uint8Array, string>();
 
-/** The strong ETag of a body: its SHA-256 in hex, quoted; with `key`, its HMAC-SHA256 under that key (a priced answer's, api/http.ts). */
+/**
+ * The strong ETag of a body: its SHA-256 in hex, quoted; with `key`, its HMAC-SHA256 under that key (a priced answer's,
+ * api/http.ts).
+ */
 export function etagOf(body: string | Uint8Array, key?: Uint8Array): string {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const tag = () => `"${key ? createHmac('sha256', key).update(bytes).digest('hex') : sha256(bytes)}"`;
@@ -44,20 +47,42 @@ const MONTH = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** RFC 9110 5.6.7's three forms, each read as [day, month, year, hours, minutes, seconds] in GMT. */
 const HTTP_DATES: [RegExp, (m: RegExpMatchArray) => string[]][] = [
-  [new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`), (m) => m.slice(1, 7)], // IMF-fixdate
-  [new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`), (m) => [m[1], m[2], String(1900 + Number(m[3]) + (Number(m[3]) < 70 ? 100 : 0)), ...m.slice(4, 7)]], // RFC 850
-  [new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`), (m) => [m[2].trim(), m[1], m[6], ...m.slice(3, 6)]], // asctime
+  // IMF-fixdate
+  [new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`), (m) => m.slice(1, 7)],
+  [
+    new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`),
+    (m) => [m[1], m[2], String(1900 + Number(m[3]) + (Number(m[3]) < 70 ? 100 : 0)), ...m.slice(4, 7)],
+  ], // RFC 850
+  [
+    new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`),
+    (m) => [m[2].trim(), m[1], m[6], ...m.slice(3, 6)],
+  ], // asctime
 ];
 
-/** The time an HTTP-date names (ms since the epoch), or null for anything else: an invalid date is ignored (RFC 9110 13.1.3). */
-export function parseHttpDate(text: string): number | null {
+/**
+ * The time an HTTP-date names (ms since the epoch), or null for anything else: an invalid date is ignored (RFC 9110
+ * 13.1.3).
+ */
+function parseHttpDate(text: string): number | null {
   for (const [pattern, fields] of HTTP_DATES) {
     const m = text.match(pattern);
     if (!m) continue;
     const [day, month, year, hours, minutes, seconds] = fields(m);
-    const time = Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hours), Number(minutes), Number(seconds));
+    const time = Date.UTC(
+      Number(year),
+      MONTHS.indexOf(month),
+      Number(day),
+      Number(hours),
+      Number(minutes),
+      Number(seconds),
+    );
     // 31 Feb and 25:00 are not dates: the fields must read back as given.
-    return new Date(time).getUTCDate() === Number(day) && Number(hours) < 24 && Number(minutes) < 60 && Number(seconds) < 61 ? time : null;
+    return new Date(time).getUTCDate() === Number(day) &&
+      Number(hours) < 24 &&
+      Number(minutes) < 60 &&
+      Number(seconds) < 61
+      ? time
+      : null;
   }
   return null;
 }
@@ -66,21 +91,39 @@ export function parseHttpDate(text: string): number | null {
  * Whether the client already holds this answer: If-None-Match when sent (If-Modified-Since is then ignored,
  * RFC 9110 13.1.3), else If-Modified-Since when it is an HTTP-date no older than Last-Modified.
  */
-export function notModified(ifNoneMatch: string | null | undefined, ifModifiedSince: string | null | undefined, etag: string | undefined, lastModified: string | undefined): boolean {
+export function notModified(
+  ifNoneMatch: string | null | undefined,
+  ifModifiedSince: string | null | undefined,
+  etag: string | undefined,
+  lastModified: string | undefined,
+): boolean {
   if (ifNoneMatch != null) return etag !== undefined && matchesAny(ifNoneMatch, etag);
   if (ifModifiedSince == null || lastModified === undefined) return false;
   const since = parseHttpDate(ifModifiedSince.trim());
   return since !== null && Date.parse(lastModified) <= since;
 }
 
-/** Whether a request's conditional headers could name an answer: `*` or an entity tag of this API's form in If-None-Match, else an HTTP-date. */
+/**
+ * Whether a request's conditional headers could name an answer: `*` or an entity tag of this API's form in
+ * If-None-Match, else an HTTP-date.
+ */
 export function mayHoldAnswer(ifNoneMatch: string | null, ifModifiedSince: string | null): boolean {
   if (ifNoneMatch !== null) return ifNoneMatch.trim() === '*' || /"[0-9a-f]{64}(?:-(?:br|gzip))?"/.test(ifNoneMatch);
   return ifModifiedSince !== null && parseHttpDate(ifModifiedSince.trim()) !== null;
 }
 
-/** The headers a 304 repeats of its 200 (RFC 9110 15.4.5): validators, caching, Vary, and CORS so a browser can read it. */
-const KEPT_ON_304 = new Set(['etag', 'last-modified', 'cache-control', 'cdn-cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']);
+/**
+ * The headers a 304 repeats of its 200 (RFC 9110 15.4.5): validators, caching, Vary, and CORS so a browser can read it.
+ */
+const KEPT_ON_304 = new Set([
+  'etag',
+  'last-modified',
+  'cache-control',
+  'cdn-cache-control',
+  'vary',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+]);
 const notModifiedHeaderSets = new WeakMap<Record<string, string>, Record<string, string>>();
 
 /** A 200's headers (lower-case names) as its 304 gives them; made once per headers object. */

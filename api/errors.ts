@@ -15,9 +15,14 @@ const STATUS = { invalid_request: 400, not_found: 404 } as const;
 const INTERNAL = 'internal error: the answer could not be computed; please retry later';
 
 /** The error body for a status: what an HTTP error answers, and an MCP tool error's text. */
-export const errorBodyOf = (status: ErrorStatus, message: string): ErrorBody => ({ error: { code: CODES[status === 405 ? 400 : status], message } });
+export const errorBodyOf = (status: ErrorStatus, message: string): ErrorBody => ({
+  error: { code: CODES[status === 405 ? 400 : status], message },
+});
 
-/** What a failure answers: a QueryError its status and message; anything else a 500 that says nothing of it (the log has it). */
+/**
+ * What a failure answers: a QueryError its status and message; anything else a 500 that says nothing of it (the log has
+ * it).
+ */
 export function failureOf(e: unknown): { status: 400 | 404 | 500; message: string } {
   if (e instanceof QueryError) return { status: STATUS[e.code], message: e.message };
   console.error(e instanceof ShardError ? `shards: ${e.message}` : e);
@@ -28,12 +33,18 @@ export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 export function errorResponse(status: ErrorStatus, message: string): Response {
   const text = JSON.stringify(errorBodyOf(status, message));
-  const headers: Record<string, string> = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store' };
+  const headers: Record<string, string> = {
+    ...CORS_HEADERS,
+    'Content-Type': JSON_TYPE,
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-store',
+  };
   if (status === 405) headers.Allow = ALLOWED_METHODS;
   return respond(text, { status, headers });
 }
 
-export const methodNotAllowed = (method: string) => errorResponse(405, `method ${echo(method)} is not allowed: use GET (or HEAD)`);
+export const methodNotAllowed = (method: string) =>
+  errorResponse(405, `method ${echo(method)} is not allowed: use GET (or HEAD)`);
 
 /** The 500 answer: says nothing of what failed (the log has it). */
 export const internalError = () => errorResponse(500, INTERNAL);

@@ -42,7 +42,9 @@ export function route(handle: (request: Request, url: URL) => Response | Promise
     if (response.status === 200 && !response.headers.has('payment-response') && holdsAnswer(request, response.headers))
       return notModifiedResponse(response.headers);
     // HEAD gets what GET would, headers only: errors included, wherever the Response goes (Vercel too).
-    return request.method === 'HEAD' && response.body !== null ? respond(null, { status: response.status, headers: response.headers }) : response;
+    return request.method === 'HEAD' && response.body !== null
+      ? respond(null, { status: response.status, headers: response.headers })
+      : response;
   };
 }
 
@@ -52,9 +54,13 @@ export function otherMethodAnswer(method: string): Response | null {
   return method === 'OPTIONS' ? preflight() : methodNotAllowed(method);
 }
 
-/** A free route over HTTP: its parameters from the query string (a route without any ignores it), its precomputed bytes. */
+/**
+ * A free route over HTTP: its parameters from the query string (a route without any ignores it), its precomputed bytes.
+ */
 export const freeRoute = (operation: FreeOperation): Handler =>
   route((_request, url) => {
     const params = operation.params ? parseQuery(url, operation.params) : {};
-    return operation.csv && params.format === 'csv' ? freeCsv(operation.csv(params), operation.body(params)) : freeJson(operation.body(params));
+    return operation.csv && params.format === 'csv'
+      ? freeCsv(operation.csv(params), operation.body(params))
+      : freeJson(operation.body(params));
   });

@@ -15,14 +15,29 @@ export function withoutDescriptions(schema: unknown, isPropertyMap = false): unk
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([key, value]) => isPropertyMap || !(['description', '$schema', 'example'].includes(key) || (key === 'propertyNames' && (value as Json)?.type === 'string')))
-      .map(([key, value]) => [key, withoutDescriptions(value, !isPropertyMap && ['properties', '$defs'].includes(key))]),
+      .filter(
+        ([key, value]) =>
+          isPropertyMap ||
+          !(
+            ['description', '$schema', 'example'].includes(key) ||
+            (key === 'propertyNames' && (value as Json)?.type === 'string')
+          ),
+      )
+      .map(([key, value]) => [
+        key,
+        withoutDescriptions(value, !isPropertyMap && ['properties', '$defs'].includes(key)),
+      ]),
   );
 }
 
 /** A route's query parameters as a JSON Schema object, with their descriptions and declared defaults. */
-export function parametersSchema(params: z.ZodObject): Json & { properties: Record<string, Json>; required?: string[] } {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as Json & { properties: Record<string, Json>; required?: string[] };
+export function parametersSchema(
+  params: z.ZodObject,
+): Json & { properties: Record<string, Json>; required?: string[] } {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as Json & {
+    properties: Record<string, Json>;
+    required?: string[];
+  };
   for (const [name, property] of Object.entries(schema.properties)) {
     // zod leaves out the default of a transformed value (a state code is uppercased): take it from the metadata.
     const declared = (params.shape[name] as z.ZodType).meta()?.default;
@@ -40,7 +55,10 @@ export function exampleInput(params: z.ZodObject): Record<string, unknown> {
 /** A JSON type a schema admits: a JSON Schema `type`, or `null`. */
 type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 
-/** The JSON types `schema` admits (its `$ref`, `anyOf`/`oneOf` branches, `type`, `enum` or `const` followed); null when any. */
+/**
+ * The JSON types `schema` admits (its `$ref`, `anyOf`/`oneOf` branches, `type`, `enum` or `const` followed); null when
+ * any.
+ */
 function typesOf(schema: Json, defs: Record<string, Json>): Set<JsonType> | null {
   if (typeof schema.$ref === 'string') return typesOf(defs[schema.$ref.replace('#/$defs/', '')] ?? {}, defs);
   const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
@@ -53,9 +71,11 @@ function typesOf(schema: Json, defs: Record<string, Json>): Set<JsonType> | null
     }
     return all;
   }
-  if (schema.type !== undefined) return new Set((Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[]);
+  if (schema.type !== undefined)
+    return new Set((Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[]);
   const values = schema.enum ?? ('const' in schema ? [schema.const] : undefined);
-  if (Array.isArray(values)) return new Set(values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as JsonType))));
+  if (Array.isArray(values))
+    return new Set(values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as JsonType))));
   return null;
 }
 
@@ -67,7 +87,10 @@ function typesOf(schema: Json, defs: Record<string, Json>): Set<JsonType> | null
  * (components.schemas.<id>).
  */
 export function responseOutline(response: z.ZodType): Json {
-  const { $ref, $defs = {} } = z.toJSONSchema(response, { io: 'output' }) as { $ref?: string; $defs?: Record<string, Json> };
+  const { $ref, $defs = {} } = z.toJSONSchema(response, { io: 'output' }) as {
+    $ref?: string;
+    $defs?: Record<string, Json>;
+  };
   const id = $ref?.replace('#/$defs/', '');
   if (!id || !$defs[id]) throw new Error('a response schema must carry an id (zod meta) to be outlined');
   /** A list's or an object's type, or null for any other value (a scalar, or a value of several types). */
@@ -87,7 +110,11 @@ export function responseOutline(response: z.ZodType): Json {
       }),
     );
     const required = (root.required as string[] | undefined) ?? [];
-    return { type: 'object', ...(Object.keys(properties).length ? { properties } : {}), ...(required.length ? { required } : {}) };
+    return {
+      type: 'object',
+      ...(Object.keys(properties).length ? { properties } : {}),
+      ...(required.length ? { required } : {}),
+    };
   }
   if (!rootType) throw new Error(`${id}: an answer is a list or an object`);
   return rootType;

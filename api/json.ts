@@ -16,6 +16,7 @@ export function toJson(value: unknown): string {
   if (cached !== undefined) return cached;
   if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
   const members: string[] = [];
-  for (const [key, member] of Object.entries(value)) if (member !== undefined) members.push(`${JSON.stringify(key)}:${toJson(member)}`);
+  for (const [key, member] of Object.entries(value))
+    if (member !== undefined) members.push(`${JSON.stringify(key)}:${toJson(member)}`);
   return `{${members.join(',')}}`;
 }

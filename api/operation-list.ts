@@ -3,7 +3,17 @@
 // the priced queries; the downloads have no tool.
 import { bulkCsv, bulkParquet } from './queries/bulk.ts';
 import { compare } from './queries/compare.ts';
-import { eligibility, enforcement, rateActivity, rates, ratesSample, solvency, solvencySample, syndicates, syndicatesSample } from './queries/datasets.ts';
+import {
+  eligibility,
+  enforcement,
+  rateActivity,
+  rates,
+  ratesSample,
+  solvency,
+  solvencySample,
+  syndicates,
+  syndicatesSample,
+} from './queries/datasets.ts';
 import { coverage, datapackage, lines, sample } from './queries/discovery.ts';
 import { insurers } from './queries/insurers.ts';
 import { premium } from './queries/premium.ts';

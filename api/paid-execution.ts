@@ -15,13 +15,18 @@ import { onStoreReset } from './store.ts';
  * publication gave one of them: an answer that lists none holds no figure (empty data, or every figure
  * null), and is not charged (§7). A file's answer (a bulk download) says for itself.
  */
-export const citesPublications = (body: unknown) => ((body as { publications?: unknown[] } | null)?.publications?.length ?? 0) > 0;
+const citesPublications = (body: unknown) =>
+  ((body as { publications?: unknown[] } | null)?.publications?.length ?? 0) > 0;
 
-/** A query string of parameter values (a list joined with commas), commas left readable: `states=FL,TX`, as a person would write it. */
+/** A parameter's value in a query string: a list joined with commas, the commas left readable. */
+const queryValue = (value: unknown) =>
+  encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)).replaceAll('%2C', ',');
+
+/** A query string of parameter values, as a person would write it: `states=FL,TX`. */
 export const readableQuery = (params: Record<string, unknown>) =>
   Object.entries(params)
     .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value)).replaceAll('%2C', ',')}`)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${queryValue(value)}`)
     .join('&');
 
 /** The answers of one front, in its form, kept by key up to a total size. */
@@ -39,7 +44,12 @@ export class PaidAnswers<A extends { hasFigures: boolean }> {
    * first use, rendered in this front's form (`render`, told whether it cites a publication), and kept under `key`
    * (the route, its parameters as parsed with defaults applied, and what else changes the form).
    */
-  prepare(operation: PricedOperation, parsed: Record<string, unknown>, key: string, render: (body: unknown, hasFigures: boolean) => A): () => A {
+  prepare(
+    operation: PricedOperation,
+    parsed: Record<string, unknown>,
+    key: string,
+    render: (body: unknown, hasFigures: boolean) => A,
+  ): () => A {
     const compute = operation.prepare(parsed);
     return () => {
       let kept = this.#kept.get(key);

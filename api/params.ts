@@ -18,9 +18,15 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.infer<
 }
 
 export const unknownParameter = (name: string, allowed: readonly string[]) =>
-  invalidRequest(`unknown parameter ${echo(name)}: ${allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'}`);
+  invalidRequest(
+    `unknown parameter ${echo(name)}: ` +
+      (allowed.length ? `expected only ${allowed.map((k) => `'${k}'`).join(', ')}` : 'this route takes no parameters'),
+  );
 
-/** Checks parameter values (as a query string gives them: text) with a route's schema; errors name the parameter and what was expected. */
+/**
+ * Checks parameter values (as a query string gives them: text) with a route's schema; errors name the parameter and
+ * what was expected.
+ */
 export function parseValues<S extends z.ZodObject>(values: Record<string, string>, schema: S): z.infer<S> {
   const parsed = schema.safeParse(values);
   if (parsed.success) return parsed.data;
@@ -38,6 +44,7 @@ function describe(schema: z.ZodObject, name: string): string {
   const meta = (schema.shape[name] as z.ZodType).meta?.() as { description?: string } | undefined;
   if (!meta?.description) return 'see /openapi.json';
   const first = firstSentence(meta.description, { colon: true }).replace(/[.:]$/, '');
-  // "expected Two-letter state code" reads as a sentence once its first word is lower-cased (not an acronym such as ISO).
+  // "expected Two-letter state code" reads as a sentence once its first word is lower-cased (not an acronym such as
+  // ISO).
   return `expected ${/^[A-Z][a-z]/.test(first) ? first[0].toLowerCase() + first.slice(1) : first}`;
 }

@@ -27,7 +27,10 @@ export function isApiPath(pathname: string): boolean {
   return UNDER_V1.test(decodePath(pathname)) || UNDER_V1.test(pathname);
 }
 
-/** The prepaid channels' claim run (api/payment/claim-cron.ts), which a scheduler calls: Vercel's cron, declared at build. */
+/**
+ * The prepaid channels' claim run (api/payment/claim-cron.ts), which a scheduler calls: Vercel's cron, declared at
+ * build.
+ */
 export const CLAIMS_CRON_PATH = '/cron/claims';
 
 /** The MCP server's one endpoint (api/mcp/handle-mcp.ts), loaded through api/mcp/lazy-handler.ts. */

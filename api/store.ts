@@ -26,7 +26,9 @@ function readManifest(): Manifest {
   try {
     text = readFileSync(join(shardsDir(), MANIFEST), 'utf8');
   } catch (e) {
-    throw new ShardError(`${MANIFEST} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): run the ingest`);
+    throw new ShardError(
+      `${MANIFEST} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): run the ingest`,
+    );
   }
   let parsed: unknown;
   try {
@@ -36,9 +38,12 @@ function readManifest(): Manifest {
   }
   const files = (parsed as Partial<Manifest> | null)?.files;
   const valid =
-    typeof files === 'object' && files !== null && Object.values(files).every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h));
-  if (!valid) throw new ShardError(`${MANIFEST} does not list files with SHA-256 hashes: the build is damaged; run the ingest`);
-  return { files: files as Record<string, string> };
+    typeof files === 'object' &&
+    files !== null &&
+    Object.values(files).every((h) => typeof h === 'string' && /^[0-9a-f]{64}$/.test(h));
+  if (!valid)
+    throw new ShardError(`${MANIFEST} does not list files with SHA-256 hashes: the build is damaged; run the ingest`);
+  return { files: files };
 }
 
 const manifest = (): Manifest => (manifestCache ??= readManifest());
@@ -49,7 +54,9 @@ function readListed(path: string, expected: string): Buffer {
   try {
     bytes = readFileSync(join(shardsDir(), path));
   } catch (e) {
-    throw new ShardError(`${path}: listed in ${MANIFEST} but ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable'}`);
+    throw new ShardError(
+      `${path}: listed in ${MANIFEST} but ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable'}`,
+    );
   }
   if (sha256(bytes) !== expected) throw new ShardError(`${path}: does not match its SHA-256 in ${MANIFEST}`);
   return bytes;
@@ -96,10 +103,17 @@ export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv'
   throw unknownState(state);
 }
 
-/** Every state's coverage (the free body of /v1/coverage), parsed once: for the answers, llms.txt and the MCP texts that name it. */
+/**
+ * Every state's coverage (the free body of /v1/coverage), parsed once: for the answers, llms.txt and the MCP texts that
+ * name it.
+ */
 export function coverage(): readonly CoverageItem[] {
   const key = 'free/coverage.json';
-  if (!jsonCache.has(key)) jsonCache.set(key, coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))));
+  if (!jsonCache.has(key))
+    jsonCache.set(
+      key,
+      coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))),
+    );
   return jsonCache.get(key) as readonly CoverageItem[];
 }
 
@@ -110,7 +124,10 @@ export const privateFile = (path: string) => keptBytes(`private/${path}`);
  * The private shard at `private/<path>`, parsed and then shaped once by `prepare` (for the query
  * that reads it), or null when the build has none.
  */
-export function privateShard<T, R = T>(path: string, prepare: (shard: T) => R = (shard) => shard as unknown as R): R | null {
+export function privateShard<T, R = T>(
+  path: string,
+  prepare: (shard: T) => R = (shard) => shard as unknown as R,
+): R | null {
   const key = `private/${path}`;
   if (!jsonCache.has(key)) {
     const bytes = verifiedBytes(key);

@@ -23,7 +23,14 @@ import { ROUTE_CONTRACTS, type RouteContract } from '../domain/route-contracts.t
 import { type Handler, route } from './http.ts';
 import { freeJson } from './responses.ts';
 import { exampleInput } from './json-schemas.ts';
-import { type PaymentTerms, SCHEMES_SENTENCE, X402_SCHEMES, X402_VERSION, atomicAmount, networkName } from './payment/terms.ts';
+import {
+  type PaymentTerms,
+  SCHEMES_SENTENCE,
+  X402_SCHEMES,
+  X402_VERSION,
+  atomicAmount,
+  networkName,
+} from './payment/terms.ts';
 import { readableQuery } from './paid-execution.ts';
 
 export const WELL_KNOWN_X402_PATH = '/.well-known/x402';
@@ -39,7 +46,7 @@ export interface WellKnownX402 {
 const pricedRoutes = (): RouteContract[] => ROUTE_CONTRACTS.filter((r) => r.priceUsd);
 
 /** A priced route's resource: its path with its required parameters' examples (none: the bare path). */
-export function resourcePath(route: RouteContract): string {
+function resourcePath(route: RouteContract): string {
   const query = route.params ? readableQuery(exampleInput(route.params)) : '';
   return query ? `${route.path}?${query}` : route.path;
 }
@@ -50,18 +57,32 @@ export function wellKnownX402(site: URL | string, terms: PaymentTerms): WellKnow
   const routes = pricedRoutes();
   const payee = terms.payTo ? `, paid to ${terms.payTo}` : '';
   const instructions = [
-    `Surplus Lines Market Data API: U.S. excess and surplus lines insurance statistics from the publications of the state stamping offices, every figure dated and cited. Each resource is a priced route, called with GET; its URL gives example values for the route's required parameters (every parameter: ${link('/openapi.json')}).`,
-    `Payment: x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${terms.network} (${networkName(terms.network)}), asset ${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} decimals)${payee}. A request without payment answers 402 with the challenge in the PAYMENT-REQUIRED header, whose terms are authoritative; retry with the signed payment in PAYMENT-SIGNATURE, and the 200 carries the receipt in PAYMENT-RESPONSE. Parameters (400) and existence (404) are checked before payment, so an example the data cannot answer is a 404 (${link('/v1/coverage')} lists what each state has, and the periods /v1/insurers ranks), and an answer with no figure is answered and not charged. ${SCHEMES_SENTENCE}`,
+    `Surplus Lines Market Data API: U.S. excess and surplus lines insurance statistics from the publications of ` +
+      `the state stamping offices, every figure dated and cited. Each resource is a priced route, called with GET; ` +
+      `its URL gives example values for the route's required parameters (every ` +
+      `parameter: ${link('/openapi.json')}).`,
+    `Payment: x402 version ${X402_VERSION}, schemes ${X402_SCHEMES.join(' and ')}, network ${terms.network} ` +
+      `(${networkName(terms.network)}), asset ${terms.asset.address} (${terms.asset.name}, ${terms.asset.decimals} ` +
+      `decimals)${payee}. A request without payment answers 402 with the challenge in the PAYMENT-REQUIRED header, ` +
+      `whose terms are authoritative; retry with the signed payment in PAYMENT-SIGNATURE, and the 200 carries the ` +
+      `receipt in PAYMENT-RESPONSE. Parameters (400) and existence (404) are checked before payment, so an example ` +
+      `the data cannot answer is a 404 (${link('/v1/coverage')} lists what each state has, and the periods ` +
+      `/v1/insurers ranks), and an answer with no figure is answered and not charged. ${SCHEMES_SENTENCE}`,
     `Free routes, the same routes as MCP tools (${link('/mcp')}) and the data caveats: ${link('/llms.txt')}.`,
     '',
     'Resources (method, URL: price):',
-    ...routes.map((r) => `- GET ${link(resourcePath(r))}: ${r.priceUsd} USD (${atomicAmount(r.priceUsd!, terms)} atomic units). ${r.summary}.`),
+    ...routes.map(
+      (r) =>
+        `- GET ${link(resourcePath(r))}: ${r.priceUsd} USD (${atomicAmount(r.priceUsd!, terms)} atomic ` +
+        `units). ${r.summary}.`,
+    ),
   ].join('\n');
   return { version: 1, resources: routes.map((r) => link(resourcePath(r))), instructions };
 }
 
 /** The document's bytes: 2-space JSON with a final newline. */
-export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): string => `${JSON.stringify(wellKnownX402(site, terms), null, 2)}\n`;
+export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): string =>
+  `${JSON.stringify(wellKnownX402(site, terms), null, 2)}\n`;
 
 /**
  * The route's handler: the document as a free answer (GET and HEAD; OPTIONS is the CORS preflight; any
@@ -69,5 +90,5 @@ export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): stri
  */
 export function wellKnownX402Handler(site: URL | string, terms: () => PaymentTerms): Handler {
   let body: Uint8Array<ArrayBuffer> | undefined;
-  return route(() => freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())) as Uint8Array<ArrayBuffer>)));
+  return route(() => freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())))));
 }

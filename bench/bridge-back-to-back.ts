@@ -22,12 +22,22 @@ async function inARow(client: McpClient, ref: Reference, paid: boolean): Promise
     times.push(ms);
   }
   const totalMs = performance.now() - t;
-  results.forEach((r, i) => check(`back to back, ${paid ? 'paid' : 'gate off'}, call ${i + 1}`, r, ref, paid ? SUMMARY : null, true));
+  results.forEach((r, i) =>
+    check(`back to back, ${paid ? 'paid' : 'gate off'}, call ${i + 1}`, r, ref, paid ? SUMMARY : null, true),
+  );
   return { median: median(times), p99: p99(times), mean: mean(times), totalMs };
 }
 
-/** The paid bridge's calls in a row, then the gate-off bridge's (both idle before: 100 ms for the rounds' last bookkeeping). */
-export async function backToBack(servers: Servers, bridgePaid: McpClient, bridgeOff: McpClient, ref: Reference): Promise<BridgeResult['backToBack']> {
+/**
+ * The paid bridge's calls in a row, then the gate-off bridge's (both idle before: 100 ms for the rounds' last
+ * bookkeeping).
+ */
+export async function backToBack(
+  servers: Servers,
+  bridgePaid: McpClient,
+  bridgeOff: McpClient,
+  ref: Reference,
+): Promise<BridgeResult['backToBack']> {
   await new Promise((resolve) => setTimeout(resolve, 100));
   const still = await stillness(servers);
   const paid = await inARow(bridgePaid, ref, true);

@@ -4,13 +4,19 @@ import { parseUnits } from 'viem';
 import { formatUsd } from '../bridge/usd.mjs';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 
-/** Calls timed on each target (issue 40 asks the median of 100). */
+/** Calls timed on each target: the goal is a median of 100. */
 export const N = Number(process.env.BENCH_BRIDGE_CALLS ?? 100);
-/** Calls on every target before the timing: the paid bridge's first one reads the terms and opens the channel (a deposit). */
+/**
+ * Calls on every target before the timing: the paid bridge's first one reads the terms and opens the channel (a
+ * deposit).
+ */
 export const WARMUP = 10;
 /** Paid calls in a row with no gap, then as many gate off (each paid one waits for the last one's bookkeeping). */
 export const BACK_TO_BACK = 50;
-/** Issue 40's goal: a voucher-paid call through the bridge at most this many ms above the same call with the gate off (medians). */
+/**
+ * The goal: a voucher-paid call through the bridge at most this many ms above the same call with the gate off
+ * (medians).
+ */
 export const GOAL_MS = 3;
 /** The in-process steps: runs of each after STEP_WARMUP, interleaved round by round. */
 export const STEP_N = 300;
@@ -40,13 +46,25 @@ export const SUMMARY: Call = { tool: TOOL, args: ARGS, price: PRICE };
  * A priced tool of another price, alternated with SUMMARY: two offers paid from one channel, each call's voucher for
  * another amount than the last one's (signed in the call, as every paid call's is).
  */
-export const OTHER: Call = { tool: 'compare_states', args: { states: 'FL,TX', granularity: 'year' }, price: priceOf('compare_states') };
-if (OTHER.price === PRICE) throw new Error(`${OTHER.tool} and ${TOOL} have the same price: alternating them would not alternate prices`);
+export const OTHER: Call = {
+  tool: 'compare_states',
+  args: { states: 'FL,TX', granularity: 'year' },
+  price: priceOf('compare_states'),
+};
+if (OTHER.price === PRICE)
+  throw new Error(`${OTHER.tool} and ${TOOL} have the same price: alternating them would not alternate prices`);
 /** The alternating calls, in the order each bridge makes them. */
 export const ALTERNATING: readonly Call[] = [SUMMARY, OTHER];
 
-/** The bridge's note after a voucher-paid call's figures (bridge/tool-calls.mjs): the price, from the channel, no deposit. */
-export const voucherNote = (price: bigint) => new RegExp(`^paid ${formatUsd(price).replace('.', '\\.')} USD from the prepaid channel; \\d+\\.\\d{2} of the \\d+\\.\\d{2} USD budget spent$`);
+/**
+ * The bridge's note after a voucher-paid call's figures (bridge/tool-calls.mjs): the price, from the channel, no
+ * deposit.
+ */
+export const voucherNote = (price: bigint) =>
+  new RegExp(
+    `^paid ${formatUsd(price).replace('.', '\\.')} USD from the prepaid channel; \\d+\\.\\d{2} of the ` +
+      `\\d+\\.\\d{2} USD budget spent$`,
+  );
 
 /**
  * Every paying payer's budget and largest deposit, in USD: the most any of them spends (so that its first call's

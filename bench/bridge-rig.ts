@@ -23,7 +23,8 @@ export type CallResult = Awaited<ReturnType<Client['callTool']>> & { _meta?: Rec
 export type { ServerPair as Servers } from './channels-servers.ts';
 
 /** The servers of the bridge benchmark: the pair, the gate-on server's channels in `tmp`. */
-export const startServers = (entry: string, shards: string, tmp: string, stops: (() => unknown)[]) => startServerPair(entry, shards, join(tmp, 'server-channels'), stops);
+export const startServers = (entry: string, shards: string, tmp: string, stops: (() => unknown)[]) =>
+  startServerPair(entry, shards, join(tmp, 'server-channels'), stops);
 
 export interface McpClient {
   client: Client;
@@ -37,10 +38,33 @@ export interface McpClient {
  * its RPC, a budget and a largest deposit of BUDGET_USD (one deposit pays for the run) and `key` as its payer; its
  * tools listed once, as an MCP client does first.
  */
-export async function launchBridge(url: string, rpcUrl: string, key: Hex, tmp: string, name: string): Promise<McpClient> {
+export async function launchBridge(
+  url: string,
+  rpcUrl: string,
+  key: Hex,
+  tmp: string,
+  name: string,
+): Promise<McpClient> {
   const stateDir = mkdtempSync(join(tmp, `${name}-state-`));
-  const args = [BRIDGE, '--url', url, '--rpc-url', rpcUrl, '--state-dir', stateDir, '--budget-usd', BUDGET_USD, '--max-deposit-usd', BUDGET_USD];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', X402_PAYER_KEY: key }, stderr: 'pipe' });
+  const args = [
+    BRIDGE,
+    '--url',
+    url,
+    '--rpc-url',
+    rpcUrl,
+    '--state-dir',
+    stateDir,
+    '--budget-usd',
+    BUDGET_USD,
+    '--max-deposit-usd',
+    BUDGET_USD,
+  ];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', X402_PAYER_KEY: key },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'bench-bridge', version: '1.0.0' });
@@ -49,14 +73,20 @@ export async function launchBridge(url: string, rpcUrl: string, key: Hex, tmp: s
   return { client, pid: transport.pid, stderr: () => stderr };
 }
 
-/** What a direct client's fetch sent and was answered, while `recording` is on (off while timing: nothing is copied then). */
+/**
+ * What a direct client's fetch sent and was answered, while `recording` is on (off while timing: nothing is copied
+ * then).
+ */
 export interface Wire {
   recording: boolean;
   requests: string[];
   responses: string[];
 }
 
-/** An HTTP MCP client of `url` (the SDK client the bridge uses upstream), its tools listed once; its fetch records into `wire` when asked. */
+/**
+ * An HTTP MCP client of `url` (the SDK client the bridge uses upstream), its tools listed once; its fetch records into
+ * `wire` when asked.
+ */
 export async function directClient(url: string, wire: Wire): Promise<McpClient> {
   const fetchRecording: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
@@ -86,15 +116,34 @@ export interface DirectPayer {
 
 /**
  * A fresh payer, funded on chain, with the bridge's wallet on a state directory of its own: its first call on `direct`
- * (the gate-on server) reads the terms, the next opens the channel with a deposit, as the bridge's first paid call does.
+ * (the gate-on server) reads the terms, the next opens the channel with a deposit, as the bridge's first paid call
+ * does.
  */
-export async function directPayer(direct: Client, tool: string, args: Record<string, unknown>, chain: LocalChain, url: string, tmp: string): Promise<DirectPayer> {
+export async function directPayer(
+  direct: Client,
+  tool: string,
+  args: Record<string, unknown>,
+  chain: LocalChain,
+  url: string,
+  tmp: string,
+): Promise<DirectPayer> {
   const key = generatePrivateKey();
   await chain.mint(privateKeyToAccount(key).address, FUNDING);
   const stateDir = mkdtempSync(join(tmp, 'direct-payer-state-'));
-  const options = parseOptions(['--url', url, '--rpc-url', chain.rpcUrl, '--state-dir', stateDir, '--budget-usd', BUDGET_USD, '--max-deposit-usd', BUDGET_USD]);
+  const options = parseOptions([
+    '--url',
+    url,
+    '--rpc-url',
+    chain.rpcUrl,
+    '--state-dir',
+    stateDir,
+    '--budget-usd',
+    BUDGET_USD,
+    '--max-deposit-usd',
+    BUDGET_USD,
+  ]);
   const wallet = createWallet(options, key);
-  const required = termsOf((await direct.callTool({ name: tool, arguments: args })) as never);
+  const required = termsOf(await direct.callTool({ name: tool, arguments: args }));
   if (!required) throw new Error(`the gate-on server answered an unpaid ${tool} without terms`);
   const choice = chooseTerms(required, options, 0n);
   if ('refusal' in choice) throw new Error(`the direct payer refused the terms: ${choice.refusal.message}`);
@@ -106,9 +155,14 @@ export async function directPayer(direct: Client, tool: string, args: Record<str
     spent += chargedBy(payment, receipt);
   };
   const payment = await sign();
-  const first = (await direct.callTool({ name: tool, arguments: args, _meta: { [PAYMENT_META]: payment } })) as CallResult;
+  const first = (await direct.callTool({
+    name: tool,
+    arguments: args,
+    _meta: { [PAYMENT_META]: payment },
+  })) as CallResult;
   const deposit = first._meta?.[RECEIPT_META] as SettleResponse | undefined;
-  if (first.isError || !deposit?.success || !/^0x[0-9a-f]{64}$/i.test(deposit.transaction)) throw new Error(`the direct payer's deposit call answered ${JSON.stringify(first).slice(0, 300)}`);
+  if (first.isError || !deposit?.success || !/^0x[0-9a-f]{64}$/i.test(deposit.transaction))
+    throw new Error(`the direct payer's deposit call answered ${JSON.stringify(first).slice(0, 300)}`);
   await settled(payment, deposit);
   return { wallet, required, requirement, deposit, sign, settled };
 }
@@ -118,8 +172,12 @@ export async function directPayer(direct: Client, tool: string, args: Record<str
  * price the benchmark counts on.
  */
 export async function termsFor(direct: Client, call: Call): Promise<PaymentRequired> {
-  const required = termsOf((await direct.callTool({ name: call.tool, arguments: call.args })) as never);
+  const required = termsOf(await direct.callTool({ name: call.tool, arguments: call.args }));
   const amount = required?.accepts.find((a) => a.scheme === BATCH)?.amount;
-  if (amount !== String(call.price)) throw new Error(`the gate-on server's terms for ${call.tool} offer a prepaid channel at ${amount ?? 'no price'}, not ${call.price}`);
+  if (amount !== String(call.price))
+    throw new Error(
+      `the gate-on server's terms for ${call.tool} offer a prepaid channel at ${amount ?? 'no price'}, ` +
+        `not ${call.price}`,
+    );
   return required!;
 }

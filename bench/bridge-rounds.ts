@@ -50,14 +50,30 @@ export function rowLabels(): { key: string; label: string }[] {
       { key: `bridgePaidAlt:${c.tool}`, label: `bridge (stdio), voucher-paid, two prices alternating, ${usd(c)}` },
       { key: `bridgeOffAlt:${c.tool}`, label: `bridge (stdio), gate off, two prices alternating, ${c.tool}` },
     ]),
-    { key: 'directPaid', label: `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}` },
+    {
+      key: 'directPaid',
+      label: `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}`,
+    },
     { key: 'directOff', label: `direct HTTP MCP (no bridge), gate off, ${SUMMARY.tool}` },
     { key: 'directSdk', label: `direct HTTP MCP (no bridge), gate off, the SDK's path, ${SUMMARY.tool}` },
     { key: `directOff:${OTHER.tool}`, label: `direct HTTP MCP (no bridge), gate off, ${OTHER.tool}` },
     { key: `directSdk:${OTHER.tool}`, label: `direct HTTP MCP (no bridge), gate off, the SDK's path, ${OTHER.tool}` },
-    { key: 'directPaidAgain', label: `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}, again (a noise check)` },
-    { key: 'ownPaid', label: `in process: the bridge's paid call until its answer, instant remote, the same call repeated, ${SUMMARY.tool}` },
-    ...ALTERNATING.map((c) => ({ key: `ownAlt:${c.tool}`, label: `in process: the bridge's paid call until its answer, instant remote, two prices alternating, ${c.tool}` })),
+    {
+      key: 'directPaidAgain',
+      label:
+        `direct HTTP MCP (no bridge), voucher-paid, signed before the timing, ${SUMMARY.tool}, again (a noise ` +
+        `check)`,
+    },
+    {
+      key: 'ownPaid',
+      label:
+        `in process: the bridge's paid call until its answer, instant remote, the same call ` +
+        `repeated, ${SUMMARY.tool}`,
+    },
+    ...ALTERNATING.map((c) => ({
+      key: `ownAlt:${c.tool}`,
+      label: `in process: the bridge's paid call until its answer, instant remote, two prices alternating, ${c.tool}`,
+    })),
     { key: 'ownOff', label: `in process: the bridge's gate-off call, instant remote, ${SUMMARY.tool}` },
   ];
 }
@@ -68,8 +84,13 @@ export const receiptOf = (r: CallResult) => r._meta?.[RECEIPT_META] as SettleRes
 /** The answer every call of `call` must give: the gate-off server's, read once over direct HTTP. */
 export async function referenceOf(directOff: Client, call: Call): Promise<Reference> {
   const r = (await directOff.callTool({ name: call.tool, arguments: call.args })) as CallResult;
-  if (r.isError || !r.structuredContent) throw new Error(`the gate-off server answered ${call.tool} with an error: ${JSON.stringify(r).slice(0, 300)}`);
-  return { content: JSON.stringify(r.content), structured: JSON.stringify(r.structuredContent), bytes: Buffer.byteLength(JSON.stringify(r)) };
+  if (r.isError || !r.structuredContent)
+    throw new Error(`the gate-off server answered ${call.tool} with an error: ${JSON.stringify(r).slice(0, 300)}`);
+  return {
+    content: JSON.stringify(r.content),
+    structured: JSON.stringify(r.structuredContent),
+    bytes: Buffer.byteLength(JSON.stringify(r)),
+  };
 }
 
 export interface Reference {
@@ -92,12 +113,14 @@ export function check(what: string, r: CallResult, ref: Reference, paid: Call | 
     throw new Error(`${what}: not the gate-off server's answer: ${JSON.stringify(r).slice(0, 300)}`);
   const receipt = receiptOf(r);
   if (!paid) {
-    if (r._meta && RECEIPT_META in r._meta) throw new Error(`${what}: a gate-off answer carries a receipt ${JSON.stringify(receipt)}`);
+    if (r._meta && RECEIPT_META in r._meta)
+      throw new Error(`${what}: a gate-off answer carries a receipt ${JSON.stringify(receipt)}`);
     return;
   }
   if (receipt?.success !== true || receipt.transaction !== '' || receipt.extra?.chargedAmount !== String(paid.price))
     throw new Error(`${what}: not a voucher's receipt for ${paid.price}: ${JSON.stringify(receipt)}`);
-  if (viaBridge && !voucherNote(paid.price).test(content.at(-1)?.text ?? '')) throw new Error(`${what}: the bridge's note reads ${JSON.stringify(content.at(-1))}`);
+  if (viaBridge && !voucherNote(paid.price).test(content.at(-1)?.text ?? ''))
+    throw new Error(`${what}: the bridge's note reads ${JSON.stringify(content.at(-1))}`);
 }
 
 /** A call's `_meta` the server's MCP fast path does not take (api/mcp/fast.ts): the SDK answers the call. */
@@ -106,11 +129,17 @@ const SDK_PATH = { 'bench/sdk-path': true };
 /** `call` on `client`, timed from callTool to its resolution. */
 export const timedCall = async (client: Client, call: Call, meta?: Record<string, unknown>) => {
   const t = performance.now();
-  const r = (await client.callTool({ name: call.tool, arguments: call.args, ...(meta ? { _meta: meta } : {}) })) as CallResult;
+  const r = (await client.callTool({
+    name: call.tool,
+    arguments: call.args,
+    ...(meta ? { _meta: meta } : {}),
+  })) as CallResult;
   return { r, ms: performance.now() - t };
 };
 
-/** The rounds' entries: the alternating bridges' and the in-process alternating call's twice each, half a round apart. */
+/**
+ * The rounds' entries: the alternating bridges' and the in-process alternating call's twice each, half a round apart.
+ */
 function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
   const on = servers.on.child.pid;
   const off = servers.off.child.pid;
@@ -151,7 +180,8 @@ function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
     },
   });
   // The gate-off server's MCP fast path answers a repeated call from kept bytes; a `_meta` it does not take (anything
-  // but the request's envelope) sends the same call to the SDK's path, as a paid call goes: the server's two paths apart.
+  // but the request's envelope) sends the same call to the SDK's path, as a paid call goes: the server's two paths
+  // apart.
   const offDirect = (row: string, c: Call, meta?: Record<string, unknown>): Target => ({
     bridgePid: null,
     serverPid: off,
@@ -161,7 +191,11 @@ function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
       return { row, ms };
     },
   });
-  const own = (row: string, run: () => Promise<number>): Target => ({ bridgePid: null, serverPid: undefined, run: async () => ({ row, ms: await run() }) });
+  const own = (row: string, run: () => Promise<number>): Target => ({
+    bridgePid: null,
+    serverPid: undefined,
+    run: async () => ({ row, ms: await run() }),
+  });
   const ownAlternating: Target = {
     bridgePid: null,
     serverPid: undefined,
@@ -202,8 +236,17 @@ export async function openBridgeChannel(bridgePaid: McpClient, ref: Reference): 
   const r = (await bridgePaid.client.callTool({ name: SUMMARY.tool, arguments: SUMMARY.args })) as CallResult;
   const receipt = receiptOf(r);
   const note = (r.content as { text?: string }[]).at(-1)?.text ?? '';
-  if (r.isError || JSON.stringify(r.structuredContent) !== ref.structured || receipt?.success !== true || !/^0x[0-9a-f]{64}$/i.test(receipt.transaction) || !/ a deposit of \d+\.\d+ USD/.test(note))
-    throw new Error(`the paid bridge's first call did not open its channel: ${JSON.stringify(r).slice(0, 400)} ${bridgePaid.stderr()}`);
+  if (
+    r.isError ||
+    JSON.stringify(r.structuredContent) !== ref.structured ||
+    receipt?.success !== true ||
+    !/^0x[0-9a-f]{64}$/i.test(receipt.transaction) ||
+    !/ a deposit of \d+\.\d+ USD/.test(note)
+  )
+    throw new Error(
+      `the paid bridge's first call did not open its ` +
+        `channel: ${JSON.stringify(r).slice(0, 400)} ${bridgePaid.stderr()}`,
+    );
   return receipt.transaction;
 }
 
@@ -212,20 +255,35 @@ export async function stillness(servers: Servers): Promise<() => Promise<void>> 
   const height = await servers.chain.rpc<string>('eth_blockNumber');
   const facilitator = servers.facilitatorCalls();
   return async () => {
-    const [heightAfter, facilitatorAfter] = [await servers.chain.rpc<string>('eth_blockNumber'), servers.facilitatorCalls()];
+    const [heightAfter, facilitatorAfter] = [
+      await servers.chain.rpc<string>('eth_blockNumber'),
+      servers.facilitatorCalls(),
+    ];
     if (heightAfter !== height || facilitatorAfter !== facilitator)
-      throw new Error(`while timing, the chain went from block ${height} to ${heightAfter} and the facilitator was called ${facilitatorAfter - facilitator} time(s): not vouchers alone`);
+      throw new Error(
+        `while timing, the chain went from block ${height} to ${heightAfter} and the facilitator was ` +
+          `called ${facilitatorAfter - facilitator} time(s): not vouchers alone`,
+      );
   };
 }
 
 type Row = BridgeResult['rows'][number];
 
-/** WARMUP rounds, then N timed rounds of every entry; no deposit, chain transaction or facilitator call may happen while timing. */
+/**
+ * WARMUP rounds, then N timed rounds of every entry; no deposit, chain transaction or facilitator call may happen while
+ * timing.
+ */
 export async function rounds(servers: Servers, t: Targets, refs: References): Promise<Row[]> {
   const targets = targetsOf(servers, t, refs);
   const labels = rowLabels();
-  const samples = new Map(labels.map((l) => [l.key, { ms: [] as number[], bridgeCpu: [] as (number | null)[], serverCpu: [] as (number | null)[] }]));
-  const cpuDiff = (before: number | null, after: number | null) => (before === null || after === null ? null : after - before);
+  const samples = new Map(
+    labels.map((l) => [
+      l.key,
+      { ms: [] as number[], bridgeCpu: [] as (number | null)[], serverCpu: [] as (number | null)[] },
+    ]),
+  );
+  const cpuDiff = (before: number | null, after: number | null) =>
+    before === null || after === null ? null : after - before;
   let still: () => Promise<void> = async () => {};
   for (let r = 0; r < WARMUP + N; r++) {
     if (r === WARMUP) still = await stillness(servers);
@@ -243,11 +301,20 @@ export async function rounds(servers: Servers, t: Targets, refs: References): Pr
     }
   }
   await still();
-  const meanOrNull = (xs: (number | null)[]) => (xs.length && xs.every((x) => x !== null) ? mean(xs as number[]) : null);
+  const meanOrNull = (xs: (number | null)[]) => (xs.length && xs.every((x) => x !== null) ? mean(xs) : null);
   return labels.map(({ key, label }) => {
     const s = samples.get(key)!;
     if (s.ms.length !== N) throw new Error(`${label}: ${s.ms.length} calls timed, not ${N}`);
-    return { key, label, n: N, median: median(s.ms), p99: p99(s.ms), mean: mean(s.ms), bridgeCpuMs: meanOrNull(s.bridgeCpu), serverCpuMs: meanOrNull(s.serverCpu) };
+    return {
+      key,
+      label,
+      n: N,
+      median: median(s.ms),
+      p99: p99(s.ms),
+      mean: mean(s.ms),
+      bridgeCpuMs: meanOrNull(s.bridgeCpu),
+      serverCpuMs: meanOrNull(s.serverCpu),
+    };
   });
 }
 
@@ -255,7 +322,10 @@ export async function rounds(servers: Servers, t: Targets, refs: References): Pr
  * The bytes of one tools/call request and its answer over HTTP, paid (with its voucher) and gate off, as the direct
  * clients send them; and those two answers, which the in-process steps give back as their remote's (./bridge-steps.ts).
  */
-export async function wireSizes(t: Pick<Targets, 'directPaid' | 'directOff' | 'payer' | 'wire'>, ref: Reference): Promise<{ bytes: BridgeResult['bytes']; recorded: { paid: CallResult; off: CallResult } }> {
+export async function wireSizes(
+  t: Pick<Targets, 'directPaid' | 'directOff' | 'payer' | 'wire'>,
+  ref: Reference,
+): Promise<{ bytes: BridgeResult['bytes']; recorded: { paid: CallResult; off: CallResult } }> {
   t.wire.recording = true;
   try {
     const payment = await t.payer.sign();
@@ -270,8 +340,12 @@ export async function wireSizes(t: Pick<Targets, 'directPaid' | 'directOff' | 'p
       paidRequest: Buffer.byteLength(paidRequest),
       offRequest: Buffer.byteLength(offRequest),
       payment: Buffer.byteLength(JSON.stringify(payment)),
-      paymentParts: Object.fromEntries(Object.entries(payment).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v))])),
-      extensions: Object.fromEntries(Object.entries(payment.extensions ?? {}).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v))])),
+      paymentParts: Object.fromEntries(
+        Object.entries(payment).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v))]),
+      ),
+      extensions: Object.fromEntries(
+        Object.entries(payment.extensions ?? {}).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v))]),
+      ),
       paidAnswer: Buffer.byteLength(paidAnswer),
       offAnswer: Buffer.byteLength(offAnswer),
     };

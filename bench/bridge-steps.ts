@@ -28,7 +28,10 @@ import { chooseTerms } from '../bridge/terms.mjs';
 import { RECEIPT_META, toolCalls } from '../bridge/tool-calls.mjs';
 import { createWallet } from '../bridge/wallet.mjs';
 
-/** One step: `run` is timed (elapsed and this process's CPU); `before` and `after` are not (setup, checks, the lock drained). */
+/**
+ * One step: `run` is timed (elapsed and this process's CPU); `before` and `after` are not (setup, checks, the lock
+ * drained).
+ */
 interface Step {
   label: string;
   before?(): Promise<void>;
@@ -49,13 +52,19 @@ async function interleaved(steps: Step[]): Promise<{ elapsed: number[]; cpu: num
       const elapsed = performance.now() - t;
       const used = process.cpuUsage(cpu);
       await steps[i].after?.(out);
-      if (r >= STEP_WARMUP) times[i].elapsed.push(elapsed), times[i].cpu.push((used.user + used.system) / 1000);
+      if (r >= STEP_WARMUP) {
+        times[i].elapsed.push(elapsed);
+        times[i].cpu.push((used.user + used.system) / 1000);
+      }
     }
   }
   return times;
 }
 
-/** The answers the instant remote gives, recorded from the servers: the paid and gate-off answers of SUMMARY, and each alternating tool's terms. */
+/**
+ * The answers the instant remote gives, recorded from the servers: the paid and gate-off answers of SUMMARY, and each
+ * alternating tool's terms.
+ */
 export interface Recorded {
   paid: CallResult;
   off: CallResult;
@@ -71,18 +80,34 @@ export interface Recorded {
 async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: string) {
   const stateDir = mkdtempSync(join(tmp, 'in-process-state-'));
   const key = generatePrivateKey();
-  const options = parseOptions(['--url', url, '--rpc-url', rpcUrl, '--state-dir', stateDir, '--budget-usd', '100000', '--max-deposit-usd', '100000']);
+  const options = parseOptions([
+    '--url',
+    url,
+    '--rpc-url',
+    rpcUrl,
+    '--state-dir',
+    stateDir,
+    '--budget-usd',
+    '100000',
+    '--max-deposit-usd',
+    '100000',
+  ]);
   const wallet = createWallet(options, key);
   const offerOf = (c: Call) => {
     const required = recorded.terms[c.tool];
     const choice = chooseTerms(required, options, 0n);
-    if ('refusal' in choice) throw new Error(`the in-process bridge refused ${c.tool}'s terms: ${choice.refusal.message}`);
+    if ('refusal' in choice)
+      throw new Error(`the in-process bridge refused ${c.tool}'s terms: ${choice.refusal.message}`);
     return { required, requirement: choice.requirement };
   };
   const offers = new Map(ALTERNATING.map((c) => [c.tool, offerOf(c)]));
   const channelId = wallet.channelIdOf(offers.get(SUMMARY.tool)!.requirement);
-  if (ALTERNATING.some((c) => wallet.channelIdOf(offers.get(c.tool)!.requirement) !== channelId)) throw new Error('the alternating tools are paid from different channels');
-  await new FileClientChannelStorage({ directory: stateDir }).set(channelId.toLowerCase(), { chargedCumulativeAmount: '0', balance: String(10n ** 12n) });
+  if (ALTERNATING.some((c) => wallet.channelIdOf(offers.get(c.tool)!.requirement) !== channelId))
+    throw new Error('the alternating tools are paid from different channels');
+  await new FileClientChannelStorage({ directory: stateDir }).set(channelId.toLowerCase(), {
+    chargedCumulativeAmount: '0',
+    balance: String(10n ** 12n),
+  });
   const ledger = openLedger(stateDir);
   const lock = stateLock(stateDir);
   // Every voucher is one signature by the wallet's signer (no deposit is made here).
@@ -90,28 +115,71 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
   let signings = 0;
   wallet.signer.signTypedData = (...a: Parameters<typeof sign>) => (signings++, sign(...a));
   const network = offers.get(SUMMARY.tool)!.requirement.network;
-  const receiptOf = (price: bigint): SettleResponse => ({ success: true, transaction: '', network, payer: wallet.address, extra: { chargedAmount: String(price) } });
+  const receiptOf = (price: bigint): SettleResponse => ({
+    success: true,
+    transaction: '',
+    network,
+    payer: wallet.address,
+    extra: { chargedAmount: String(price) },
+  });
   const answers = new Map(
     ALTERNATING.map((c) => {
       const required = recorded.terms[c.tool];
-      const terms: CallResult = { isError: true, content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required as never };
-      return [c.tool, { terms, paid: { ...recorded.paid, _meta: { ...recorded.paid._meta, [RECEIPT_META]: receiptOf(c.price) } } as CallResult }];
+      const terms: CallResult = {
+        isError: true,
+        content: [{ type: 'text', text: JSON.stringify(required) }],
+        structuredContent: required,
+      };
+      return [
+        c.tool,
+        {
+          terms,
+          paid: {
+            ...recorded.paid,
+            _meta: { ...recorded.paid._meta, [RECEIPT_META]: receiptOf(c.price) },
+          },
+        },
+      ];
     }),
   );
-  const remote = (answer: (tool: string, meta: unknown) => CallResult) => ({ url: new URL(url), tools: async () => [], call: async (tool: string, _a: unknown, meta?: unknown) => answer(tool, meta) });
-  const paidCalls = toolCalls({ remote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)) as never, wallet, ledger, lock, limits: options });
-  const offCalls = toolCalls({ remote: remote(() => recorded.off) as never, wallet, ledger, lock, limits: options });
+  const remote = (answer: (tool: string, meta: unknown) => CallResult) => ({
+    url: new URL(url),
+    tools: async () => [],
+    call: async (tool: string, _a: unknown, meta?: unknown) => answer(tool, meta),
+  });
+  const paidCalls = toolCalls({
+    remote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)),
+    wallet,
+    ledger,
+    lock,
+    limits: options,
+  });
+  const offCalls = toolCalls({ remote: remote(() => recorded.off), wallet, ledger, lock, limits: options });
   /** What the channel file (charged) and the spending record (spent) must say. */
   const expect = { charged: 0n, spent: 0n };
   return {
-    key, options, wallet, ledger, lock, offers, channelId, paidCalls, offCalls, expect, receiptOf,
+    key,
+    options,
+    wallet,
+    ledger,
+    lock,
+    offers,
+    channelId,
+    paidCalls,
+    offCalls,
+    expect,
+    receiptOf,
     signings: () => signings,
     /** The last paid call's bookkeeping, done after its answer: waited for, untimed. */
     drained: () => lock.run(async () => {}),
     /** Checks a paid call's answer (a voucher's receipt for its price, the bridge's note) and counts its charge. */
     checkPaid(c: Call, out: unknown) {
       const r = out as CallResult;
-      if (r.isError || (r._meta?.[RECEIPT_META] as SettleResponse | undefined)?.success !== true || !voucherNote(c.price).test((r.content as { text?: string }[]).at(-1)?.text ?? ''))
+      if (
+        r.isError ||
+        (r._meta?.[RECEIPT_META] as SettleResponse | undefined)?.success !== true ||
+        !voucherNote(c.price).test((r.content as { text?: string }[]).at(-1)?.text ?? '')
+      )
         throw new Error(`the in-process paid call of ${c.tool} answered ${JSON.stringify(r).slice(0, 300)}`);
       expect.charged += c.price;
       expect.spent += c.price;
@@ -120,9 +188,11 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
     async checkFiles() {
       await lock.run(async () => {});
       const charged = (await wallet.channel(channelId))?.charged;
-      if (charged !== expect.charged) throw new Error(`the in-process channel file says ${charged} charged, not ${expect.charged}`);
+      if (charged !== expect.charged)
+        throw new Error(`the in-process channel file says ${charged} charged, not ${expect.charged}`);
       const { spent } = ledger.read();
-      if (spent !== expect.spent) throw new Error(`the in-process spending record says ${spent} spent, not ${expect.spent}`);
+      if (spent !== expect.spent)
+        throw new Error(`the in-process spending record says ${spent} spent, not ${expect.spent}`);
     },
   };
 }
@@ -133,15 +203,23 @@ type OwnBridge = Awaited<ReturnType<typeof ownBridge>>;
 export interface InProcess {
   /** SUMMARY, the same paid call again, signing its voucher in the call; its ms until the answer. */
   paid(): Promise<number>;
-  /** The next of ALTERNATING on a bridge of its own, signing its voucher in the call; its tool and ms until the answer. */
+  /**
+   * The next of ALTERNATING on a bridge of its own, signing its voucher in the call; its tool and ms until the answer.
+   */
   alternating(): Promise<{ tool: string; ms: number }>;
   /** The same call with the gate off (the answer forwarded as it is), checked; its elapsed ms. */
   off(): Promise<number>;
-  /** Every call and part, interleaved, STEP_N each after STEP_WARMUP; then the channel files and spending records checked. */
+  /**
+   * Every call and part, interleaved, STEP_N each after STEP_WARMUP; then the channel files and spending records
+   * checked.
+   */
   stepByStep(): Promise<BridgeResult['steps']>;
 }
 
-/** A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed one voucher in the call. */
+/**
+ * A paid call until its answer, its bookkeeping then drained (untimed); checked, and checked to have signed one voucher
+ * in the call.
+ */
 async function paidCall(own: OwnBridge, c: Call): Promise<number> {
   const before = own.signings();
   const t = performance.now();
@@ -149,7 +227,8 @@ async function paidCall(own: OwnBridge, c: Call): Promise<number> {
   const ms = performance.now() - t;
   const signed = own.signings() - before;
   own.checkPaid(c, out);
-  if (signed !== 1) throw new Error(`the in-process paid call of ${c.tool} signed ${signed} voucher(s) in the call, not 1`);
+  if (signed !== 1)
+    throw new Error(`the in-process paid call of ${c.tool} signed ${signed} voucher(s) in the call, not 1`);
   await own.drained();
   return ms;
 }
@@ -176,12 +255,21 @@ export async function inProcess(recorded: Recorded, url: string, rpcUrl: string,
       const times = await interleaved(steps);
       await own.checkFiles();
       await alt.checkFiles();
-      return steps.map((s, i) => ({ step: s.label, n: times[i].elapsed.length, median: median(times[i].elapsed), mean: mean(times[i].elapsed), cpuMean: mean(times[i].cpu) }));
+      return steps.map((s, i) => ({
+        step: s.label,
+        n: times[i].elapsed.length,
+        median: median(times[i].elapsed),
+        mean: mean(times[i].elapsed),
+        cpuMean: mean(times[i].cpu),
+      }));
     },
   };
 }
 
-/** The steps, on `own` (its lock drained before each): the calls, then the parts alone, each labelled with what it holds. */
+/**
+ * The steps, on `own` (its lock drained before each): the calls, then the parts alone, each labelled with what it
+ * holds.
+ */
 async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
   const { wallet, ledger, lock, options, channelId, expect } = own;
   const { required, requirement } = own.offers.get(SUMMARY.tool)!;
@@ -194,7 +282,8 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
   const signing = (n: number) => ({
     before: async () => void (signings = own.signings()),
     check: () => {
-      if (own.signings() - signings !== n) throw new Error(`a step signed ${own.signings() - signings} voucher(s), not ${n}`);
+      if (own.signings() - signings !== n)
+        throw new Error(`a step signed ${own.signings() - signings} voucher(s), not ${n}`);
     },
   });
   /** The spending as the bookkeeping writes it: read before (in the bridge, before the answer), untimed. */
@@ -202,7 +291,9 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
   const [sign1, sign3, sign4] = [signing(1), signing(1), signing(0)];
   return [
     {
-      label: `1. the bridge's paid call until its answer, its voucher signed in it (its bookkeeping after, not included; ${SUMMARY.tool})`,
+      label:
+        `1. the bridge's paid call until its answer, its voucher signed in it (its bookkeeping after, not ` +
+        `included; ${SUMMARY.tool})`,
       before: sign1.before,
       run: () => own.paidCalls.call(SUMMARY.tool, SUMMARY.args),
       after: async (out) => (sign1.check(), own.checkPaid(SUMMARY, out), await own.drained()),
@@ -214,15 +305,31 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
         if (out !== recorded.off) throw new Error('the in-process gate-off call did not forward the answer as it is');
       },
     },
-    { label: "  3. in 1: wallet.sign (the channel's record read, the voucher signed: bridge/channel-vouchers.mjs)", before: sign3.before, run: () => wallet.sign(required, requirement, options.budget), after: sign3.check },
-    { label: "    3a. in 3: the voucher's signature, x402's signVoucher through the wallet's signer (native libsecp256k1)", run: () => signVoucher(wallet.signer, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
-    { label: '    3c. for comparison, the same signature by viem (signTypedData in JavaScript)', run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network) },
     {
-      label: "    3b. x402's computeChannelId, once (the bridge derives it once per offer; the scheme's bookkeeping twice after the answer, in 4a)",
+      label: "  3. in 1: wallet.sign (the channel's record read, the voucher signed: bridge/channel-vouchers.mjs)",
+      before: sign3.before,
+      run: () => wallet.sign(required, requirement, options.budget),
+      after: sign3.check,
+    },
+    {
+      label:
+        "    3a. in 3: the voucher's signature, x402's signVoucher through the wallet's signer (native libsecp256k1)",
+      run: () => signVoucher(wallet.signer, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network),
+    },
+    {
+      label: '    3c. for comparison, the same signature by viem (signTypedData in JavaScript)',
+      run: () => signVoucher(voucherSigner, channelId, String(SUMMARY.price * BigInt(++signed)), requirement.network),
+    },
+    {
+      label:
+        "    3b. x402's computeChannelId, once (the bridge derives it once per offer; the scheme's bookkeeping " +
+        'twice after the answer, in 4a)',
       run: async () => computeChannelId(wallet.batch.buildChannelConfig(requirement), requirement.network),
     },
     {
-      label: "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, the lock let go (no voucher signed)",
+      label:
+        "4. after 1's answer, its bookkeeping alone: the state lock taken, wallet.settled, the spending written, " +
+        'the lock let go (no voucher signed)',
       before: async () => (await own.drained(), (spending = ledger.read()), await sign4.before()),
       run: () =>
         lock.run(async () => {
@@ -235,9 +342,16 @@ async function stepsOf(own: OwnBridge, recorded: Recorded): Promise<Step[]> {
         expect.spent += SUMMARY.price;
       },
     },
-    { label: "  4a. in 4: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse), under the lock", run: () => lock.run(() => wallet.settled(payment, receipt)), after: () => void (expect.charged += SUMMARY.price) },
     {
-      label: '  4c. in 4: the state lock taken and released, the spending read once (1 does, before the answer) and written once (4 does)',
+      label:
+        "  4a. in 4: wallet.settled, the receipt into the channel file (x402's handlePaymentResponse), under the lock",
+      run: () => lock.run(() => wallet.settled(payment, receipt)),
+      after: () => void (expect.charged += SUMMARY.price),
+    },
+    {
+      label:
+        '  4c. in 4: the state lock taken and released, the spending read once (1 does, before the answer) and ' +
+        'written once (4 does)',
       run: () => lock.run(async () => ledger.write({ ...ledger.read() })),
     },
   ];

@@ -14,7 +14,9 @@ interface Captured {
   /** The response as the built server wrote it, base64. */
   raw: string;
 }
-const answers = new Map((JSON.parse(readFileSync(process.argv[2], 'utf8')) as Captured[]).map((a) => [a.key, Buffer.from(a.raw, 'base64')]));
+const answers = new Map(
+  (JSON.parse(readFileSync(process.argv[2], 'utf8')) as Captured[]).map((a) => [a.key, Buffer.from(a.raw, 'base64')]),
+);
 const NOT_FOUND = Buffer.from('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
 const HEADERS_END = Buffer.from('\r\n\r\n');
 

@@ -19,12 +19,18 @@ export const usdc = (atomic: bigint) => `${formatUnits(atomic, DECIMALS)} USDC`;
 export const DEPOSIT = parseUnits('100', DECIMALS);
 /** Each parallel payer's deposit: its M + 1 answers and some room. */
 export const PARALLEL_DEPOSIT = parseUnits('5', DECIMALS);
-/** Issue 39's goal: a voucher-paid answer at most this many ms above the same answer with the gate off (medians over HTTP). */
+/**
+ * The goal: a voucher-paid answer at most this many ms above the same answer with the gate off (medians over
+ * HTTP).
+ */
 export const HTTP_GOAL_MS = 2;
-/** The signature check timed alone (the project's voucher check, api/payment/voucher-check.ts): calls timed, each on its own voucher. */
+/**
+ * The signature check timed alone (the project's voucher check, api/payment/voucher-check.ts): calls timed, each on its
+ * own voucher.
+ */
 export const SIGNATURE_N = 1000;
 export const SIGNATURE_WARMUP = 100;
-/** Issue 39's goal: the signature check's median at most this many ms. */
+/** The goal: the signature check's median at most this many ms. */
 export const SIGNATURE_GOAL_MS = 0.2;
 
 export const PRICE = (() => {

@@ -19,7 +19,10 @@ interface Target {
 }
 
 export interface HttpRounds {
-  /** One a target, in this order: voucher-paid, gate off, 402 only, the check alone, voucher-paid and gate off in process, exact-paid. */
+  /**
+   * One a target, in this order: voucher-paid, gate off, 402 only, the check alone, voucher-paid and gate off in
+   * process, exact-paid.
+   */
   rows: ChannelsResult['rows'];
   voucherFacilitatorCalls: number;
   /** The HTTP payer's channel's charged total at the end. */
@@ -50,7 +53,9 @@ async function targetsOf(servers: Servers, rig: Rig) {
     pid: on.child.pid,
     async run() {
       const calls = facilitatorCalls();
-      const { res, text, ms } = await timedFetch(`${on.base}${PREMIUM}`, { headers: { 'PAYMENT-SIGNATURE': headers[nextVoucher++] } });
+      const { res, text, ms } = await timedFetch(`${on.base}${PREMIUM}`, {
+        headers: { 'PAYMENT-SIGNATURE': headers[nextVoucher++] },
+      });
       voucherFacilitatorCalls += facilitatorCalls() - calls;
       expectVoucherPaid(`voucher ${nextVoucher}`, res.status, text, receiptOf(res), (mainCharged += PRICE), reference);
       return ms;
@@ -70,9 +75,16 @@ async function targetsOf(servers: Servers, rig: Rig) {
     pid: on.child.pid,
     async run() {
       const signature = await signPayment(chain, challenge); // the 402's first offer: exact
-      const { res, text, ms } = await timedFetch(`${on.base}${PREMIUM}`, { headers: { 'PAYMENT-SIGNATURE': signature } });
+      const { res, text, ms } = await timedFetch(`${on.base}${PREMIUM}`, {
+        headers: { 'PAYMENT-SIGNATURE': signature },
+      });
       const receipt = receiptOf(res);
-      if (res.status !== 200 || receipt?.success !== true || !/^0x[0-9a-f]{64}$/i.test(receipt.transaction) || transactions.has(receipt.transaction))
+      if (
+        res.status !== 200 ||
+        receipt?.success !== true ||
+        !/^0x[0-9a-f]{64}$/i.test(receipt.transaction) ||
+        transactions.has(receipt.transaction)
+      )
         throw new Error(`exact paid answered ${res.status} with receipt ${JSON.stringify(receipt)}`);
       if (text !== reference) throw new Error('exact paid: the body differs from the gate-off answer');
       transactions.add(receipt.transaction);
@@ -87,17 +99,31 @@ async function targetsOf(servers: Servers, rig: Rig) {
     pid: on.child.pid,
     async run() {
       const { res, text, ms } = await timedFetch(`${on.base}${PREMIUM}`);
-      if (res.status !== 402 || text !== '{}' || !res.headers.get('PAYMENT-REQUIRED')) throw new Error(`402 only answered ${res.status}, or without the challenge`);
+      if (res.status !== 402 || text !== '{}' || !res.headers.get('PAYMENT-REQUIRED'))
+        throw new Error(`402 only answered ${res.status}, or without the challenge`);
       return ms;
     },
   };
   // The scheme's check alone (resourceServer.verifyPayment on a voucher, the project's voucher check in it), in this
   // process, in the same rounds: on this machine code that runs between waits (as a server's does, one request at a
   // time) is slower than in a tight loop, so the check is timed here as the requests are.
-  // The same, for the whole paid request and its gate-off twin in process (no socket): what the gate costs around the check.
-  const checkAlone: Target = { label: "in process: the scheme's check alone", pid: undefined, run: () => rig.checkAlone() };
-  const paidInProcess: Target = { label: 'in process: voucher-paid request (no socket)', pid: undefined, run: () => rig.request(true) };
-  const offInProcess: Target = { label: 'in process: the same request, gate off', pid: undefined, run: () => rig.request(false) };
+  // The same, for the whole paid request and its gate-off twin in process (no socket): what the gate costs around the
+  // check.
+  const checkAlone: Target = {
+    label: "in process: the scheme's check alone",
+    pid: undefined,
+    run: () => rig.checkAlone(),
+  };
+  const paidInProcess: Target = {
+    label: 'in process: voucher-paid request (no socket)',
+    pid: undefined,
+    run: () => rig.request(true),
+  };
+  const offInProcess: Target = {
+    label: 'in process: the same request, gate off',
+    pid: undefined,
+    run: () => rig.request(false),
+  };
   return {
     targets: [voucher, gateOff, challengeOnly, checkAlone, paidInProcess, offInProcess, exact],
     paid: () => ({ charged: mainCharged, exactPaid, voucherFacilitatorCalls }),
@@ -110,8 +136,10 @@ export async function httpRounds(servers: Servers, rig: Rig): Promise<HttpRounds
   const times = new Map<Target, number[]>(targets.map((t) => [t, []]));
   const cpu = new Map<Target, (number | null)[]>(targets.map((t) => [t, []]));
   console.log(
-    `measuring over HTTP: ${WARMUP} warm-up rounds, then ${N} rounds of a voucher-paid, a gate-off and a 402-only request, and in this process the scheme's check alone, ` +
-      `a voucher-paid request and its gate-off twin; an exact-paid one every ${EXACT_EVERY} rounds (one at a time, order rotating), node ${process.version}`,
+    `measuring over HTTP: ${WARMUP} warm-up rounds, then ${N} rounds of a voucher-paid, a gate-off and a ` +
+      `402-only request, and in this process the scheme's check alone, ` +
+      `a voucher-paid request and its gate-off twin; an exact-paid one every ${EXACT_EVERY} rounds (one at a ` +
+      `time, order rotating), node ${process.version}`,
   );
   for (let r = 0; r < WARMUP + N; r++) {
     const round = r % EXACT_EVERY === 0 ? targets : targets.slice(0, -1);
@@ -120,15 +148,21 @@ export async function httpRounds(servers: Servers, rig: Rig): Promise<HttpRounds
       const cpuBefore = cpuMs(target.pid);
       const elapsed = await target.run();
       const cpuAfter = cpuMs(target.pid);
-      if (r >= WARMUP) times.get(target)!.push(elapsed), cpu.get(target)!.push(cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+      if (r >= WARMUP) {
+        times.get(target)!.push(elapsed);
+        cpu.get(target)!.push(cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+      }
     }
   }
   const { charged, exactPaid, voucherFacilitatorCalls } = paid();
-  if (voucherFacilitatorCalls !== 0) throw new Error(`${voucherFacilitatorCalls} facilitator call(s) during voucher-paid requests: a voucher was not checked locally`);
+  if (voucherFacilitatorCalls !== 0)
+    throw new Error(
+      `${voucherFacilitatorCalls} facilitator call(s) during voucher-paid requests: a voucher was not checked locally`,
+    );
   const rows = targets.map((t) => {
     const xs = times.get(t)!;
     const cpus = cpu.get(t)!;
-    const serverCpuMs = cpus.every((c) => c !== null) ? mean(cpus as number[]) : null;
+    const serverCpuMs = cpus.every((c) => c !== null) ? mean(cpus) : null;
     return { label: t.label, n: xs.length, median: median(xs), p99: p99(xs), mean: mean(xs), serverCpuMs };
   });
   return { rows, voucherFacilitatorCalls, charged, exactPaid };

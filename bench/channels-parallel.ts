@@ -37,7 +37,8 @@ function chargesOf(receipts: (SettleResponse | null)[][]): { doubleCharges: numb
 /** Funds PAYERS fresh payers, then times their deposit calls, all at once, and then their M voucher calls each. */
 export async function parallelPayers({ chain, on, reference, facilitatorCalls }: Servers): Promise<ParallelRun> {
   const keys = Array.from({ length: PAYERS }, () => generatePrivateKey());
-  for (const key of keys) await chain.mint(privateKeyToAccount(key).address, PARALLEL_DEPOSIT + parseUnits('1', DECIMALS));
+  for (const key of keys)
+    await chain.mint(privateKeyToAccount(key).address, PARALLEL_DEPOSIT + parseUnits('1', DECIMALS));
   const payers = keys.map((key) => batchPayer(key, chain.rpcUrl, globalThis.fetch, { deposit: PARALLEL_DEPOSIT }));
   let errors = 0;
   const errorSamples: string[] = [];
@@ -51,10 +52,14 @@ export async function parallelPayers({ chain, on, reference, facilitatorCalls }:
       const elapsed = performance.now() - t;
       const receipt = receiptOf(res);
       receipts[p].push(receipt);
-      const paid = res.status === 200 && receipt?.success === true && (deposit ? /^0x[0-9a-f]{64}$/i.test(receipt.transaction) : receipt.transaction === '');
+      const paid =
+        res.status === 200 &&
+        receipt?.success === true &&
+        (deposit ? /^0x[0-9a-f]{64}$/i.test(receipt.transaction) : receipt.transaction === '');
       if (!paid || text !== reference) {
         errors++;
-        if (errorSamples.length < 5) errorSamples.push(`payer ${p}: ${res.status} ${JSON.stringify(receipt)} ${text.slice(0, 120)}`);
+        if (errorSamples.length < 5)
+          errorSamples.push(`payer ${p}: ${res.status} ${JSON.stringify(receipt)} ${text.slice(0, 120)}`);
       }
       if (!deposit) latencies.push(elapsed);
     } catch (e) {

@@ -4,7 +4,9 @@
 export interface ChannelsResult {
   /** Voucher-paid requests measured over HTTP (after the warm-up). */
   vouchers: number;
-  /** `serverCpuMs`: the answering server process's CPU time (user + system, /proc) per request, mean; null off Linux. */
+  /**
+   * `serverCpuMs`: the answering server process's CPU time (user + system, /proc) per request, mean; null off Linux.
+   */
   rows: { label: string; n: number; median: number; p99: number; mean: number; serverCpuMs: number | null }[];
   /** Medians' differences (ms): voucher − gate off, exact − gate off. */
   voucherMinusOff: number;
@@ -18,19 +20,25 @@ export interface ChannelsResult {
    */
   checkAlone: number;
   voucherCheck: number;
-  /** Off the voucher path, what the package's own check spent on a voucher: viem's verifyTypedData, and one computeChannelId (it made 3). */
+  /**
+   * Off the voucher path, what the package's own check spent on a voucher: viem's verifyTypedData, and one
+   * computeChannelId (it made 3).
+   */
   verifyTypedData: number;
   computeChannelId: number;
   /** The whole paid request in process, gate on (voucher) and off. */
   inProcess: { paid: number; off: number };
-  /** Medians of the in-process targets timed in the HTTP rounds: the scheme's check alone, the whole paid request and its gate-off twin. */
+  /**
+   * Medians of the in-process targets timed in the HTTP rounds: the scheme's check alone, the whole paid request and
+   * its gate-off twin.
+   */
   inRounds: { check: number; paid: number; off: number };
   /**
-   * The signature check timed alone (issue 39's first goal): the project's voucher check, `n` calls each timed by
+   * The signature check timed alone (the first goal): the project's voucher check, `n` calls each timed by
    * itself on a voucher of its own after `warmup`, every one valid; met when the median ≤ `goalMs`.
    */
   signatureCheck: { n: number; warmup: number; median: number; p99: number; goalMs: number; met: boolean };
-  /** Issue 39's second goal: voucher-paid − gate off over HTTP (medians of `vouchers`, one run) ≤ `bound` ms. */
+  /** The second goal: voucher-paid − gate off over HTTP (medians of `vouchers`, one run) ≤ `bound` ms. */
   goal: { diff: number; bound: number; met: boolean };
   parallel: {
     payers: number;
@@ -51,5 +59,13 @@ export interface ChannelsResult {
    * every channel charge its receipts reported (deposit calls included) and every exact payment; and whether the
    * server's journal, read after it stopped, holds that charged total, all of it claimed.
    */
-  payee: { vouchersCharged: number; exactPaid: number; expected: string; gained: string; exact: boolean; journalCharged: string; journalAgrees: boolean };
+  payee: {
+    vouchersCharged: number;
+    exactPaid: number;
+    expected: string;
+    gained: string;
+    exact: boolean;
+    journalCharged: string;
+    journalAgrees: boolean;
+  };
 }

@@ -38,7 +38,12 @@ function countedFacilitator(inner: FacilitatorClient): FacilitatorClient & { cal
 export async function openRig(chain: LocalChain, shards: string, facilitatorUrl: string, dir: string) {
   const restore = readShardsFrom(shards);
   const journal = ChannelJournal.open(dir);
-  const settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: facilitatorUrl, X402_CHANNELS_DIR: dir })!;
+  const settings = paymentSettings({
+    X402_PAY_TO: chain.payee,
+    X402_NETWORK: NETWORK,
+    X402_FACILITATOR_URL: facilitatorUrl,
+    X402_CHANNELS_DIR: dir,
+  })!;
   const facilitator = countedFacilitator(chain.facilitator);
   const gate = createGate(settings, facilitator, ROUTE_CONTRACTS, { channels: journal });
   const url = `http://localhost${PREMIUM}`;
@@ -84,7 +89,10 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
       charged: first,
       nextHeader: () => vouchers[Number((rig.charged - first) / PRICE)],
       facilitatorCalls: () => facilitator.calls() - callsBefore,
-      /** The whole paid request in process (dispatch, no socket) on the next voucher, or the same with the gate off; timed to the body read. */
+      /**
+       * The whole paid request in process (dispatch, no socket) on the next voucher, or the same with the gate off;
+       * timed to the body read.
+       */
       async request(paid: boolean): Promise<number> {
         installGate(paid ? gate : null);
         const request = new Request(url, paid ? { headers: { 'PAYMENT-SIGNATURE': rig.nextHeader() } } : {});
@@ -94,21 +102,27 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
         const elapsed = performance.now() - t;
         installGate(undefined);
         if (!paid) {
-          if (res.status !== 200 || text !== reference) throw new Error(`in process, gate off: ${res.status}, or another body`);
+          if (res.status !== 200 || text !== reference)
+            throw new Error(`in process, gate off: ${res.status}, or another body`);
           return elapsed;
         }
         expectVoucherPaid('in process, voucher', res.status, text, receiptOf(res), rig.charged + PRICE, reference);
         rig.charged += PRICE;
         return elapsed;
       },
-      /** The scheme's check (with the project's voucher check in it) on the next voucher, timed alone; its reservation released after (untimed). */
+      /**
+       * The scheme's check (with the project's voucher check in it) on the next voucher, timed alone; its reservation
+       * released after (untimed).
+       */
       async checkAlone(): Promise<number> {
         const payload = decodePaymentSignatureHeader(rig.nextHeader());
         const t = performance.now();
         const verified = await server.verifyPayment(payload, matching, declared);
         const elapsed = performance.now() - t;
         if (!verified.isValid) throw new Error(`the scheme's check refused the voucher: ${verified.invalidReason}`);
-        await server.createPaymentCancellationDispatcher(payload, matching, declared).cancel({ reason: 'handler_failed' });
+        await server
+          .createPaymentCancellationDispatcher(payload, matching, declared)
+          .cancel({ reason: 'handler_failed' });
         return elapsed;
       },
       close,

@@ -36,14 +36,24 @@ export interface Servers extends ServerPair {
  * Starts the chain, the facilitator and both servers, the gate-on one's channels in `channelsDir`, each pushed to
  * `stops`; one after the other, so that a server that fails to start leaves no other one running.
  */
-export async function startServerPair(entry: string, shards: string, channelsDir: string, stops: (() => unknown)[]): Promise<ServerPair> {
+export async function startServerPair(
+  entry: string,
+  shards: string,
+  channelsDir: string,
+  stops: (() => unknown)[],
+): Promise<ServerPair> {
   const chain = await startLocalChain();
   stops.push(() => chain.stop());
   const facilitator = await serveFacilitator(chain.facilitator);
   stops.push(() => facilitator.stop());
   const facilitatorCalls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
 
-  const on = await startServer(entry, { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: channelsDir });
+  const on = await startServer(entry, {
+    SHARDS_DIR: shards,
+    X402_PAY_TO: chain.payee,
+    X402_FACILITATOR_URL: facilitator.url,
+    X402_CHANNELS_DIR: channelsDir,
+  });
   stops.push(on.stop);
   const off = await startServer(entry, { SHARDS_DIR: shards });
   stops.push(off.stop);
@@ -51,17 +61,31 @@ export async function startServerPair(entry: string, shards: string, channelsDir
 }
 
 /** Starts the pair (startServerPair) and checks the two answers against each other. */
-export async function startServers(entry: string, shards: string, channelsDir: string, stops: (() => unknown)[]): Promise<Servers> {
+export async function startServers(
+  entry: string,
+  shards: string,
+  channelsDir: string,
+  stops: (() => unknown)[],
+): Promise<Servers> {
   const pair = await startServerPair(entry, shards, channelsDir, stops);
   const { chain, on, off } = pair;
 
   const referenceRes = await fetch(`${off.base}${PREMIUM}`);
   const reference = await referenceRes.text();
-  if (referenceRes.status !== 200 || !(JSON.parse(reference) as { data?: unknown[] }).data?.length) throw new Error(`gate-off ${PREMIUM} answered ${referenceRes.status} with no data`);
-  const challenge = decodePaymentRequiredHeader((await fetch(`${on.base}${PREMIUM}`)).headers.get('PAYMENT-REQUIRED') ?? '');
-  if (challenge.accepts.map((a) => a.scheme).join(',') !== 'exact,batch-settlement' || challenge.accepts.some((a) => BigInt(a.amount) !== PRICE || a.payTo !== chain.payee))
+  if (referenceRes.status !== 200 || !(JSON.parse(reference) as { data?: unknown[] }).data?.length)
+    throw new Error(`gate-off ${PREMIUM} answered ${referenceRes.status} with no data`);
+  const challenge = decodePaymentRequiredHeader(
+    (await fetch(`${on.base}${PREMIUM}`)).headers.get('PAYMENT-REQUIRED') ?? '',
+  );
+  if (
+    challenge.accepts.map((a) => a.scheme).join(',') !== 'exact,batch-settlement' ||
+    challenge.accepts.some((a) => BigInt(a.amount) !== PRICE || a.payTo !== chain.payee)
+  )
     throw new Error(`gate-on ${PREMIUM}: unexpected offer ${JSON.stringify(challenge.accepts)}`);
-  console.log(`${PREMIUM}: ${Buffer.byteLength(reference)} bytes, ${usdc(PRICE)}; the gate-on 402 offers exact and batch-settlement`);
+  console.log(
+    `${PREMIUM}: ${Buffer.byteLength(reference)} bytes, ${usdc(PRICE)}; the gate-on 402 offers exact and ` +
+      `batch-settlement`,
+  );
   return { ...pair, channelsDir, reference, challenge };
 }
 
@@ -69,7 +93,10 @@ export async function startServers(entry: string, shards: string, channelsDir: s
 function stopWithSigterm(child: ChildProcess, timeoutMs = 60_000): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gate-on server did not exit within ${timeoutMs} ms of SIGTERM`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the gate-on server did not exit within ${timeoutMs} ms of SIGTERM`)),
+      timeoutMs,
+    );
     child.once('exit', (code) => {
       clearTimeout(timer);
       resolve(code);
@@ -81,7 +108,10 @@ function stopWithSigterm(child: ChildProcess, timeoutMs = 60_000): Promise<numbe
 /** What the payee gained, once the gate-on server claimed what it holds, against what the run charged. */
 export interface PayeeGain {
   exitCode: number | null;
-  /** The gate-on server's journal, read after it stopped: its channels, their charged total, how many are not fully claimed. */
+  /**
+   * The gate-on server's journal, read after it stopped: its channels, their charged total, how many are not fully
+   * claimed.
+   */
   channels: number;
   journalCharged: bigint;
   unclaimed: number;
@@ -93,13 +123,18 @@ export interface PayeeGain {
 }
 
 /** Stops the gate-on server with SIGTERM, then reads its journal and the payee's balance against `payeeBefore`. */
-export async function payeeGain(servers: Servers, payeeBefore: bigint, vouchersCharged: bigint, exactPaid: bigint): Promise<PayeeGain> {
+export async function payeeGain(
+  servers: Servers,
+  payeeBefore: bigint,
+  vouchersCharged: bigint,
+  exactPaid: bigint,
+): Promise<PayeeGain> {
   const { chain } = servers;
   const exitCode = await stopWithSigterm(servers.on.child);
   const journal = ChannelJournal.open(servers.channelsDir);
   let journalCharged = 0n;
   let unclaimed = 0;
-  let channels: Channel[] = [];
+  let channels: Channel[];
   try {
     channels = await journal.list();
     for (const c of channels) {

@@ -1,4 +1,4 @@
-// The voucher's signature check timed alone (issue 39's first goal): the project's voucher check
+// The voucher's signature check timed alone (the first goal): the project's voucher check
 // (api/payment/voucher-check.ts), built once as the server builds it, on vouchers signed beforehand for the rig's
 // channel with its key (the official client's signVoucher), SIGNATURE_N calls after SIGNATURE_WARMUP, each call timed
 // by itself and each on a voucher of its own. Every call must find its voucher valid, and a voucher whose amount was
@@ -22,12 +22,25 @@ export async function signatureCheckAlone({ channel }: Rig): Promise<ChannelsRes
     const t = performance.now();
     const problem = check.problem(config, voucher);
     const elapsed = performance.now() - t;
-    if (problem !== undefined) throw new Error(`the project's voucher check refused voucher ${i + 1} (${voucher.maxClaimableAmount}): ${problem}`);
+    if (problem !== undefined)
+      throw new Error(
+        `the project's voucher check refused voucher ${i + 1} (${voucher.maxClaimableAmount}): ${problem}`,
+      );
     if (i >= SIGNATURE_WARMUP) times.push(elapsed);
   }
   const altered = { ...vouchers[0], maxClaimableAmount: vouchers[1].maxClaimableAmount };
   const refused = check.problem(config, altered);
-  if (refused !== VOUCHER_SIGNATURE) throw new Error(`the project's voucher check answered ${refused} for a voucher whose amount was changed after signing`);
+  if (refused !== VOUCHER_SIGNATURE)
+    throw new Error(
+      `the project's voucher check answered ${refused} for a voucher whose amount was changed after signing`,
+    );
   const m = median(times);
-  return { n: times.length, warmup: SIGNATURE_WARMUP, median: m, p99: p99(times), goalMs: SIGNATURE_GOAL_MS, met: m <= SIGNATURE_GOAL_MS };
+  return {
+    n: times.length,
+    warmup: SIGNATURE_WARMUP,
+    median: m,
+    p99: p99(times),
+    goalMs: SIGNATURE_GOAL_MS,
+    met: m <= SIGNATURE_GOAL_MS,
+  };
 }

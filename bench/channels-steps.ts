@@ -53,7 +53,10 @@ export interface Steps {
   /** Step 4, the scheme's check (with the project's voucher check in it), and 4a, the project's voucher check. */
   checkAlone: number;
   voucherCheck: number;
-  /** Off the voucher path: what the package's own check spent on a voucher (verifyTypedData, and computeChannelId 3 times). */
+  /**
+   * Off the voucher path: what the package's own check spent on a voucher (verifyTypedData, and computeChannelId 3
+   * times).
+   */
   verifyTypedData: number;
   computeChannelId: number;
   paid: number;
@@ -61,11 +64,21 @@ export interface Steps {
   facilitatorCalls: number;
 }
 
-/** A voucher payment's voucher, as the scheme checks it: its EIP-712 typed data and the address that must have signed it. */
+/**
+ * A voucher payment's voucher, as the scheme checks it: its EIP-712 typed data and the address that must have signed
+ * it.
+ */
 function voucherOf(payload: PaymentPayload) {
-  const raw = payload.payload as { channelConfig: Parameters<typeof computeChannelId>[0]; voucher: { channelId: Hex; maxClaimableAmount: string; signature: Hex } };
+  const raw = payload.payload as {
+    channelConfig: Parameters<typeof computeChannelId>[0];
+    voucher: { channelId: Hex; maxClaimableAmount: string; signature: Hex };
+  };
   const typed = {
-    domain: { ...BATCH_SETTLEMENT_DOMAIN, chainId: Number(NETWORK.split(':')[1]), verifyingContract: getAddress(BATCH_SETTLEMENT_ADDRESS) },
+    domain: {
+      ...BATCH_SETTLEMENT_DOMAIN,
+      chainId: Number(NETWORK.split(':')[1]),
+      verifyingContract: getAddress(BATCH_SETTLEMENT_ADDRESS),
+    },
     types: voucherTypes,
     primaryType: 'Voucher' as const,
     message: { channelId: raw.voucher.channelId, maxClaimableAmount: BigInt(raw.voucher.maxClaimableAmount) },
@@ -80,10 +93,13 @@ const assertMatched = (found: PaymentRequirements | undefined) => {
 /** Counts one more charge on the rig's channel, which `receipt` must show. */
 function chargeNext(rig: Rig, receipt: SettleResponse | null, what: string): void {
   rig.charged += PRICE;
-  if (receipt?.success !== true || chargedOf(receipt) !== rig.charged) throw new Error(`${what}: receipt ${JSON.stringify(receipt)}, expected charged ${rig.charged}`);
+  if (receipt?.success !== true || chargedOf(receipt) !== rig.charged)
+    throw new Error(`${what}: receipt ${JSON.stringify(receipt)}, expected charged ${rig.charged}`);
 }
 
-/** Steps 1 to 4: the check's parts, each on the channel's next voucher; and, off the path, the package's check's parts. */
+/**
+ * Steps 1 to 4: the check's parts, each on the channel's next voucher; and, off the path, the package's check's parts.
+ */
 function checkSteps(rig: Rig): Step[] {
   const { server, offered, declared, matching, nextHeader } = rig;
   // Built once, as api/payment/batch.ts builds the server's: the channel id is computed once per channel config.
@@ -100,7 +116,11 @@ function checkSteps(rig: Rig): Step[] {
   };
 
   return [
-    { label: '1. header decode (decodePaymentSignatureHeader)', before: fresh, run: () => decodePaymentSignatureHeader(header) },
+    {
+      label: '1. header decode (decodePaymentSignatureHeader)',
+      before: fresh,
+      run: () => decodePaymentSignatureHeader(header),
+    },
     {
       label: '2. payload shape check (isWellFormedPayload)',
       before: fresh,
@@ -108,48 +128,74 @@ function checkSteps(rig: Rig): Step[] {
         if (!isWellFormedPayload(payload)) throw new Error('the voucher is not a well-formed payment');
       },
     },
-    { label: '3. matching (findMatchingRequirements)', before: fresh, run: () => assertMatched(server.findMatchingRequirements(offered.accepts, payload)) },
+    {
+      label: '3. matching (findMatchingRequirements)',
+      before: fresh,
+      run: () => assertMatched(server.findMatchingRequirements(offered.accepts, payload)),
+    },
     {
       label: '3b. extension check (validateExtensions)',
       before: fresh,
       run: () => {
-        if (!server.validateExtensions(offered, payload).valid) throw new Error('the voucher failed the extension check');
+        if (!server.validateExtensions(offered, payload).valid)
+          throw new Error('the voucher failed the extension check');
       },
     },
     {
       // It reserves the channel: released after (untimed), so the same voucher is the next one again.
-      label: "4. the scheme's check: resourceServer.verifyPayment on a voucher, the project's voucher check in it (checked locally, channel reserved)",
+      label:
+        "4. the scheme's check: resourceServer.verifyPayment on a voucher, the project's voucher check in it " +
+        '(checked locally, channel reserved)',
       before: fresh,
       run: async () => {
         const verified = await server.verifyPayment(payload, matching, declared);
         if (!verified.isValid) throw new Error(`the scheme's check refused the voucher: ${verified.invalidReason}`);
       },
-      after: () => server.createPaymentCancellationDispatcher(payload, matching, declared).cancel({ reason: 'handler_failed' }),
+      after: () =>
+        server.createPaymentCancellationDispatcher(payload, matching, declared).cancel({ reason: 'handler_failed' }),
     },
     {
-      label: '   4a. the project\'s voucher check: voucherCheck(NETWORK).problem(config, voucher), built once as the server builds it',
+      label:
+        "   4a. the project's voucher check: voucherCheck(NETWORK).problem(config, voucher), built once as the " +
+        'server builds it',
       before: fresh,
       run: () => {
         const problem = check.problem(voucher.raw.channelConfig, voucher.raw.voucher);
         if (problem !== undefined) throw new Error(`the project's voucher check refused the voucher: ${problem}`);
       },
     },
-    // 4b, the rest of step 4, is computed (stepByStep). What the package's own check spent on a voucher, no longer on its path:
+    // 4b, the rest of step 4, is computed (stepByStep). What the package's own check spent on a voucher, no longer on
+    // its path:
     {
-      label: "   4c. not on the voucher path, the package's check would cost: viem verifyTypedData of the voucher (its signature check)",
+      label:
+        "   4c. not on the voucher path, the package's check would cost: viem verifyTypedData of the voucher " +
+        '(its signature check)',
       before: fresh,
       run: async () => {
-        if (!(await verifyTypedData({ address: voucher.signer, ...voucher.typed, signature: voucher.raw.voucher.signature }))) throw new Error('verifyTypedData: not the payer');
+        if (
+          !(await verifyTypedData({
+            address: voucher.signer,
+            ...voucher.typed,
+            signature: voucher.raw.voucher.signature,
+          }))
+        )
+          throw new Error('verifyTypedData: not the payer');
       },
     },
-    { label: '      4c.1 of which hashTypedData (the EIP-712 hash)', before: fresh, run: () => hashTypedData(voucher.typed) },
+    {
+      label: '      4c.1 of which hashTypedData (the EIP-712 hash)',
+      before: fresh,
+      run: () => hashTypedData(voucher.typed),
+    },
     {
       label: '      4c.2 of which recoverAddress (secp256k1 public key recovery, in JS)',
       before: () => (fresh(), (hash = hashTypedData(voucher.typed))),
       run: () => recoverAddress({ hash, signature: voucher.raw.voucher.signature }),
     },
     {
-      label: "   4d. not on the voucher path: computeChannelId (one call; the package's check made 3 a voucher, the project's makes 1 a channel config)",
+      label:
+        "   4d. not on the voucher path: computeChannelId (one call; the package's check made 3 a voucher, the " +
+        "project's makes 1 a channel config)",
       before: fresh,
       run: () => computeChannelId(voucher.raw.channelConfig, NETWORK),
     },
@@ -171,12 +217,20 @@ function recordSteps(rig: Rig): Step[] {
         if (!verified.isValid) throw new Error(`record: the check refused the voucher: ${verified.invalidReason}`);
       },
       run: async () => {
-        const outcome = await batch.server.schemeHooks.onBeforeSettle!({ paymentPayload: payload, requirements: matching, declaredExtensions: declared, phase: 'after-handler' } as never);
-        receipt = outcome && 'skip' in outcome && outcome.skip ? (outcome.result as SettleResponse) : null;
+        const outcome = await batch.server.schemeHooks.onBeforeSettle!({
+          paymentPayload: payload,
+          requirements: matching,
+          declaredExtensions: declared,
+          phase: 'after-handler',
+        } as never);
+        receipt = outcome && 'skip' in outcome && outcome.skip ? outcome.result : null;
       },
       after: () => chargeNext(rig, receipt, 'the record'),
     },
-    { label: '6. receipt header encode (encodePaymentResponseHeader)', run: () => encodePaymentResponseHeader(receipt!) },
+    {
+      label: '6. receipt header encode (encodePaymentResponseHeader)',
+      run: () => encodePaymentResponseHeader(receipt!),
+    },
   ];
 }
 
@@ -193,10 +247,20 @@ function requestSteps(rig: Rig): Step[] {
   return [
     {
       label: '7. whole paid request in process (dispatch, gate on, voucher)',
-      before: () => (installGate(gate), (request = new Request(url, { headers: { 'PAYMENT-SIGNATURE': nextHeader() } }))),
+      before: () => (
+        installGate(gate),
+        (request = new Request(url, { headers: { 'PAYMENT-SIGNATURE': nextHeader() } }))
+      ),
       run: dispatched,
       after: () => {
-        expectVoucherPaid('in process, voucher', response!.status, response!.text, response!.receipt, rig.charged + PRICE, reference);
+        expectVoucherPaid(
+          'in process, voucher',
+          response!.status,
+          response!.text,
+          response!.receipt,
+          rig.charged + PRICE,
+          reference,
+        );
         chargeNext(rig, response!.receipt, 'in process, voucher');
       },
     },
@@ -205,7 +269,8 @@ function requestSteps(rig: Rig): Step[] {
       before: () => (installGate(null), (request = new Request(url))),
       run: dispatched,
       after: () => {
-        if (response!.status !== 200 || response!.text !== reference) throw new Error(`in process, gate off: ${response!.status}, or another body`);
+        if (response!.status !== 200 || response!.text !== reference)
+          throw new Error(`in process, gate off: ${response!.status}, or another body`);
       },
     },
   ];
@@ -224,7 +289,14 @@ export async function stepByStep(rig: Rig): Promise<Steps> {
     const rows = steps.map((step, i) => ({ step: step.label, median: medians[i] }));
     const indexOf = (prefix: string) => steps.findIndex((s) => s.label.trimStart().startsWith(`${prefix} `));
     const at = (prefix: string) => medians[indexOf(prefix)];
-    const [checkAlone, ownCheck, verifyTyped, channelIdTime, paid, off] = [at('4.'), at('4a.'), at('4c.'), at('4d.'), at('7.'), at('8.')];
+    const [checkAlone, ownCheck, verifyTyped, channelIdTime, paid, off] = [
+      at('4.'),
+      at('4a.'),
+      at('4c.'),
+      at('4d.'),
+      at('7.'),
+      at('8.'),
+    ];
     rows.splice(indexOf('4a.') + 1, 0, {
       step: '   4b. the rest of the check (4 − 4a): set-aside and channel reads, terms and balance, reservation, hooks',
       median: checkAlone - ownCheck,
@@ -232,9 +304,23 @@ export async function stepByStep(rig: Rig): Promise<Steps> {
     const ownSteps = ['1.', '2.', '3.', '3b.', '4.', '5.', '6.'].reduce((sum, p) => sum + at(p), 0);
     rows.push(
       { step: "9. the gate's part of a voucher-paid request (7 − 8)", median: paid - off },
-      { step: '10. of which outside steps 1-6 (9 − Σ 1-6): canonical URL, challenge lookup, Response and its headers, awaits', median: paid - off - ownSteps },
+      {
+        step:
+          '10. of which outside steps 1-6 (9 − Σ 1-6): canonical URL, challenge lookup, Response and its headers, ' +
+          'awaits',
+        median: paid - off - ownSteps,
+      },
     );
-    return { rows, checkAlone, voucherCheck: ownCheck, verifyTypedData: verifyTyped, computeChannelId: channelIdTime, paid, off, facilitatorCalls: rig.facilitatorCalls() };
+    return {
+      rows,
+      checkAlone,
+      voucherCheck: ownCheck,
+      verifyTypedData: verifyTyped,
+      computeChannelId: channelIdTime,
+      paid,
+      off,
+      facilitatorCalls: rig.facilitatorCalls(),
+    };
   } finally {
     installGate(undefined);
   }

@@ -1,10 +1,11 @@
 // `npm run bench:cold`: the Vercel function's cold start. In fresh Node processes, one after another, it imports
 // the function's entry (the `handler` of .vercel/output/functions/_render.func/.vc-config.json, from the function's
 // own folder, as Vercel runs it) and times that import: what every cold instance pays before its first answer
-// (goal ≤ 150 ms, issue 22). Each process then answers one first request, and the time of each is printed too: a
+// (goal ≤ 150 ms). Each process then answers one first request, and the time of each is printed too: a
 // free route, a priced route with the gate off, and an MCP tools/list (which loads the MCP SDK on first use).
 // Also the function's size (bytes and files). It builds nothing when .vercel/output exists (`npm run build:vercel`
-// makes it; `npm run bench` builds first); when it is missing it builds it, and says so. Not a test: it asserts nothing.
+// makes it; `npm run bench` builds first); when it is missing it builds it, and says so. Not a test: it asserts
+// nothing.
 //   BENCH_COLD_RUNS  fresh processes timed (default 11), after one not counted
 //   BENCH_COLD_FUNC  another built function folder to measure, e.g. a copy of an earlier build (never built here)
 //   BENCH_JSON       a file to write the results to (see ColdResult; bench/all.ts reads it)
@@ -44,9 +45,12 @@ export interface ColdResult {
   size: { bytes: number; files: number; nodeModulesBytes: number; nodeModulesFiles: number; shardsBytes: number };
 }
 
-const FUNC = process.env.BENCH_COLD_FUNC ? resolve(process.env.BENCH_COLD_FUNC) : join(ROOT, '.vercel', 'output', 'functions', '_render.func');
+const FUNC = process.env.BENCH_COLD_FUNC
+  ? resolve(process.env.BENCH_COLD_FUNC)
+  : join(ROOT, '.vercel', 'output', 'functions', '_render.func');
 const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 11);
-if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_COLD_RUNS: expected a whole number from 1, got '${process.env.BENCH_COLD_RUNS}'`);
+if (!Number.isInteger(RUNS) || RUNS < 1)
+  throw new Error(`BENCH_COLD_RUNS: expected a whole number from 1, got '${process.env.BENCH_COLD_RUNS}'`);
 
 const FIRST_REQUESTS = {
   free: { path: '/v1/coverage' },
@@ -93,9 +97,13 @@ const spread = (values: number[]): Spread => {
 };
 
 let built = false;
-if (process.env.BENCH_COLD_FUNC && !existsSync(join(FUNC, '.vc-config.json'))) throw new Error(`BENCH_COLD_FUNC: no .vc-config.json in ${FUNC}`);
+if (process.env.BENCH_COLD_FUNC && !existsSync(join(FUNC, '.vc-config.json')))
+  throw new Error(`BENCH_COLD_FUNC: no .vc-config.json in ${FUNC}`);
 if (!existsSync(join(FUNC, '.vc-config.json'))) {
-  console.log('no .vercel/output: building it first, as `npm run build:vercel` does (ingest of data/, then astro build with DEPLOY_TARGET=vercel)');
+  console.log(
+    'no .vercel/output: building it first, as `npm run build:vercel` does (ingest of data/, then astro build ' +
+      'with DEPLOY_TARGET=vercel)',
+  );
   buildShards(REAL_DATA, join(ROOT, 'shards'));
   astroBuild({ DEPLOY_TARGET: 'vercel' });
   built = true;
@@ -109,12 +117,25 @@ delete env.X402_PAY_TO;
 
 const oneProcess = () => {
   const t = performance.now();
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', childScript(entry)], { cwd: FUNC, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', childScript(entry)], {
+    cwd: FUNC,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const processMs = performance.now() - t;
-  return { ...(JSON.parse(out.toString().trim().split('\n').at(-1)!) as { importMs: number; firstMs: Record<keyof typeof FIRST_REQUESTS, number> }), processMs };
+  return {
+    ...(JSON.parse(out.toString().trim().split('\n').at(-1)!) as {
+      importMs: number;
+      firstMs: Record<keyof typeof FIRST_REQUESTS, number>;
+    }),
+    processMs,
+  };
 };
 
-console.log(`cold start of the Vercel function: ${relative(ROOT, entry)} imported in ${RUNS} fresh processes, one at a time, after one not counted (node ${process.version})`);
+console.log(
+  `cold start of the Vercel function: ${relative(ROOT, entry)} imported in ${RUNS} fresh processes, one at a ` +
+    `time, after one not counted (node ${process.version})`,
+);
 oneProcess(); // files into the page cache
 const samples = Array.from({ length: RUNS }, oneProcess);
 const all = sizeOf(FUNC);
@@ -125,19 +146,36 @@ const result: ColdResult = {
   built,
   importMs: spread(samples.map((s) => s.importMs)),
   processMs: spread(samples.map((s) => s.processMs)),
-  firstMs: { free: spread(samples.map((s) => s.firstMs.free)), priced: spread(samples.map((s) => s.firstMs.priced)), mcp: spread(samples.map((s) => s.firstMs.mcp)) },
+  firstMs: {
+    free: spread(samples.map((s) => s.firstMs.free)),
+    priced: spread(samples.map((s) => s.firstMs.priced)),
+    mcp: spread(samples.map((s) => s.firstMs.mcp)),
+  },
   goalMs: COLD_IMPORT_GOAL_MS,
   met: false,
-  size: { ...all, nodeModulesBytes: modules.bytes, nodeModulesFiles: modules.files, shardsBytes: sizeOf(join(FUNC, 'shards')).bytes },
+  size: {
+    ...all,
+    nodeModulesBytes: modules.bytes,
+    nodeModulesFiles: modules.files,
+    shardsBytes: sizeOf(join(FUNC, 'shards')).bytes,
+  },
 };
 result.met = result.importMs.median <= COLD_IMPORT_GOAL_MS;
 
 const ms = (s: Spread) => `${s.median.toFixed(1)} ms (${s.min.toFixed(1)}-${s.max.toFixed(1)})`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-console.log(`import of the entry: median ${ms(result.importMs)}; goal ≤ ${COLD_IMPORT_GOAL_MS} ms: ${result.met ? 'met' : 'MISSED'}`);
-console.log(`fresh process, spawn to exit: median ${ms(result.processMs)}`);
-console.log(`first answers after the import: free ${ms(result.firstMs.free)}, priced with the gate off ${ms(result.firstMs.priced)}, MCP tools/list ${ms(result.firstMs.mcp)}`);
 console.log(
-  `function: ${result.size.bytes} bytes (${mib(result.size.bytes)}) in ${result.size.files} files; node_modules ${mib(result.size.nodeModulesBytes)} in ${result.size.nodeModulesFiles} files, shards ${mib(result.size.shardsBytes)}`,
+  `import of the entry: median ${ms(result.importMs)}; goal ≤ ${COLD_IMPORT_GOAL_MS} ` +
+    `ms: ${result.met ? 'met' : 'MISSED'}`,
+);
+console.log(`fresh process, spawn to exit: median ${ms(result.processMs)}`);
+console.log(
+  `first answers after the import: free ${ms(result.firstMs.free)}, priced with the gate ` +
+    `off ${ms(result.firstMs.priced)}, MCP tools/list ${ms(result.firstMs.mcp)}`,
+);
+console.log(
+  `function: ${result.size.bytes} bytes (${mib(result.size.bytes)}) in ${result.size.files} files; ` +
+    `node_modules ${mib(result.size.nodeModulesBytes)} in ${result.size.nodeModulesFiles} files, ` +
+    `shards ${mib(result.size.shardsBytes)}`,
 );
 if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 2) + '\n');

@@ -45,7 +45,8 @@ const URL_PAID = `http://localhost${PREMIUM}`;
 /** gasUsed from the transaction's receipt, and its calldata bytes; a reverted or missing transaction stops the run. */
 async function gasOf(chain: LocalChain, hash: string): Promise<Tx> {
   const receipt = await chain.rpc<{ gasUsed: Hex; status: Hex } | null>('eth_getTransactionReceipt', [hash]);
-  if (!receipt || receipt.status !== '0x1') throw new Error(`transaction ${hash}: ${receipt ? 'reverted' : 'no receipt'}`);
+  if (!receipt || receipt.status !== '0x1')
+    throw new Error(`transaction ${hash}: ${receipt ? 'reverted' : 'no receipt'}`);
   const tx = await chain.rpc<{ input: Hex }>('eth_getTransactionByHash', [hash]);
   return { gas: Number(BigInt(receipt.gasUsed)), calldata: (tx.input.length - 2) / 2 };
 }
@@ -54,13 +55,15 @@ async function gasOf(chain: LocalChain, hash: string): Promise<Tx> {
 async function exactSettlements(chain: LocalChain, reference: string, count: number): Promise<Tx[]> {
   const challenge = await callHandler(URL_PAID);
   const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED') ?? '');
-  if (challenge.status !== 402 || required.accepts[0]?.scheme !== 'exact') throw new Error(`the 402 does not offer exact first: ${challenge.status}`);
+  if (challenge.status !== 402 || required.accepts[0]?.scheme !== 'exact')
+    throw new Error(`the 402 does not offer exact first: ${challenge.status}`);
   const txs: Tx[] = [];
   for (let i = 0; i < count; i++) {
     const res = await callHandler(URL_PAID, { headers: { 'PAYMENT-SIGNATURE': await signPayment(chain, required) } });
     const text = await res.text();
     const receipt = receiptOf(res);
-    if (res.status !== 200 || !receipt?.success || !receipt.transaction) throw new Error(`exact payment answered ${res.status}: ${JSON.stringify(receipt)}`);
+    if (res.status !== 200 || !receipt?.success || !receipt.transaction)
+      throw new Error(`exact payment answered ${res.status}: ${JSON.stringify(receipt)}`);
     if (text !== reference) throw new Error('exact payment: the body differs from the gate-off answer');
     txs.push(await gasOf(chain, receipt.transaction));
   }
@@ -78,7 +81,9 @@ async function payVouchers(channel: Channel, count: number, reference: string): 
   }
 }
 
-/** `count` fresh payers, each opening a channel (a deposit, through the official client) and paying VOUCHERS vouchers. */
+/**
+ * `count` fresh payers, each opening a channel (a deposit, through the official client) and paying VOUCHERS vouchers.
+ */
 async function openChannels(chain: LocalChain, count: number, reference: string, deposits: Tx[]): Promise<Channel[]> {
   const channels: Channel[] = [];
   for (let i = 0; i < count; i++) {
@@ -91,37 +96,58 @@ async function openChannels(chain: LocalChain, count: number, reference: string,
   return channels;
 }
 
-/** One run of the package's claims (claimAndRefund, as the server runs it): its one claim transaction and its settle; the payee must gain what was charged. */
-async function claimRun(chain: LocalChain, gate: Gate, settings: PaymentSettings, channels: Channel[]): Promise<{ claim: Tx; settle: Tx }> {
+/**
+ * One run of the package's claims (claimAndRefund, as the server runs it): its one claim transaction and its settle;
+ * the payee must gain what was charged.
+ */
+async function claimRun(
+  chain: LocalChain,
+  gate: Gate,
+  settings: PaymentSettings,
+  channels: Channel[],
+): Promise<{ claim: Tx; settle: Tx }> {
   const payeeBefore = await chain.balanceOf(chain.payee);
   const run = await claimGateChannels(gate, settings);
   if (!run) throw new Error('the gate offers no batch-settlement');
   if (run.failures.length || run.refunds.length || !run.settled) throw new Error(`claim run: ${JSON.stringify(run)}`);
   if (run.claims.length !== 1 || run.claims[0].channels !== channels.length)
-    throw new Error(`${channels.length} channels took ${run.claims.length} claim transaction(s) (${run.claims.map((c) => c.channels).join(', ')} channels)`);
+    throw new Error(
+      `${channels.length} channels took ${run.claims.length} claim transaction(s) ` +
+        `(${run.claims.map((c) => c.channels).join(', ')} channels)`,
+    );
   const owed = channels.reduce((sum, c) => sum + c.paid, 0n);
   const gained = (await chain.balanceOf(chain.payee)) - payeeBefore;
-  if (gained !== owed) throw new Error(`claim of ${channels.length}: the payee gained ${usdc(gained)}, the channels were charged ${usdc(owed)}`);
+  if (gained !== owed)
+    throw new Error(
+      `claim of ${channels.length}: the payee gained ${usdc(gained)}, the channels were charged ${usdc(owed)}`,
+    );
   return { claim: await gasOf(chain, run.claims[0].transaction), settle: await gasOf(chain, run.settled.transaction) };
 }
 
 /** A cooperative refund of `channel`'s rest by the package's channel manager; the payer must get the rest back. */
 async function refund(chain: LocalChain, gate: Gate, channel: Channel): Promise<Tx> {
   const { manager } = (await gate.channels())!;
-  const payer = channel.channelConfig.payer as Hex;
+  const payer = channel.channelConfig.payer;
   const before = await chain.balanceOf(payer);
   const [done] = await manager.refund([channel.channelId]);
   if (!done) throw new Error(`channel ${channel.channelId}: nothing refunded`);
   const rest = (await chain.balanceOf(payer)) - before;
   // openChannel deposits DEPOSIT (its receipt checked so).
-  if (rest !== DEPOSIT - channel.paid) throw new Error(`refund of ${channel.channelId}: the payer got ${usdc(rest)} back, expected ${usdc(DEPOSIT - channel.paid)}`);
+  if (rest !== DEPOSIT - channel.paid)
+    throw new Error(
+      `refund of ${channel.channelId}: the payer got ${usdc(rest)} back, expected ${usdc(DEPOSIT - channel.paid)}`,
+    );
   return gasOf(chain, done.transaction);
 }
 
 const { tmp, stops, cleanup } = benchRun('gas');
 
 try {
-  if (!(EXAMPLE.gwei > 0 && EXAMPLE.ethUsd > 0)) throw new Error(`BENCH_GAS_GWEI and BENCH_ETH_USD must be positive numbers, got '${process.env.BENCH_GAS_GWEI}', '${process.env.BENCH_ETH_USD}'`);
+  if (!(EXAMPLE.gwei > 0 && EXAMPLE.ethUsd > 0))
+    throw new Error(
+      `BENCH_GAS_GWEI and BENCH_ETH_USD must be positive numbers, got '${process.env.BENCH_GAS_GWEI}', ` +
+        `'${process.env.BENCH_ETH_USD}'`,
+    );
   const restore = readShardsFrom(paidShards(tmp));
   stops.push(restore);
   console.log('starting the local chain ...');
@@ -130,14 +156,22 @@ try {
   const journal = ChannelJournal.open(join(tmp, 'channels'));
   stops.push(() => journal.close());
   // The facilitator URL is never called: the gate is handed the chain's facilitator in process.
-  const settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: 'http://127.0.0.1:9', X402_CHANNELS_DIR: join(tmp, 'channels') })!;
+  const settings = paymentSettings({
+    X402_PAY_TO: chain.payee,
+    X402_NETWORK: NETWORK,
+    X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+    X402_CHANNELS_DIR: join(tmp, 'channels'),
+  })!;
   const gate = createGate(settings, chain.facilitator, ROUTE_CONTRACTS, { channels: journal });
   stops.push(() => installGate(undefined));
   installGate(null);
   const reference = await (await callHandler(URL_PAID)).text();
   installGate(gate);
 
-  console.log(`measuring: ${EXACT_N} exact payments; channels claimed ${CLAIM_SIZES.join(', ')} at a time (a deposit and ${VOUCHERS} vouchers each); 2 refunds`);
+  console.log(
+    `measuring: ${EXACT_N} exact payments; channels claimed ${CLAIM_SIZES.join(', ')} at a time (a deposit ` +
+      `and ${VOUCHERS} vouchers each); 2 refunds`,
+  );
   const exact = await exactSettlements(chain, reference, EXACT_N);
   const deposits: Tx[] = [];
   const claims: Tx[] = [];
@@ -150,15 +184,31 @@ try {
     settles.push(settle);
     opened.push(channels);
   }
-  // Refunds: a channel whose vouchers are all claimed, and one with a last voucher still unclaimed (the refund claims it).
+  // Refunds: a channel whose vouchers are all claimed, and one with a last voucher still unclaimed (the refund claims
+  // it).
   const refundClaimed = await refund(chain, gate, opened[0][0]);
   const unclaimed = opened[1][0];
   await payVouchers(unclaimed, 1, reference);
   const refundUnclaimed = await refund(chain, gate, unclaimed);
 
-  const measured = { exact, deposits, claims: CLAIM_SIZES.map((channels, i) => ({ channels, tx: claims[i] })), settles, refundClaimed, refundUnclaimed };
-  const result = gasResult(measured, { answers: ANSWERS, vouchersPerChannel: VOUCHERS, priceUsd: Number(formatUnits(PRICE, DECIMALS)).toFixed(2), example: EXAMPLE });
-  console.log(`\nchain: anvil, chain id ${chain.chainId} (${NETWORK}); the project's test contracts (tests/support/*.sol), not Base's deployed USDC or escrow`);
+  const measured = {
+    exact,
+    deposits,
+    claims: CLAIM_SIZES.map((channels, i) => ({ channels, tx: claims[i] })),
+    settles,
+    refundClaimed,
+    refundUnclaimed,
+  };
+  const result = gasResult(measured, {
+    answers: ANSWERS,
+    vouchersPerChannel: VOUCHERS,
+    priceUsd: Number(formatUnits(PRICE, DECIMALS)).toFixed(2),
+    example: EXAMPLE,
+  });
+  console.log(
+    `\nchain: anvil, chain id ${chain.chainId} (${NETWORK}); the project's test contracts (tests/support/*.sol), ` +
+      `not Base's deployed USDC or escrow`,
+  );
   printTransactions(result);
   printPerAnswer(result);
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(result, null, 1));

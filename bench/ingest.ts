@@ -6,7 +6,8 @@
 // child process, so peak memory (max RSS) is that corpus's alone, and is deleted after. Not a test: it
 // asserts nothing.
 //   BENCH_INGEST_SCALES  the scales to run, e.g. `1` for a quick run (default `1,2,4`)
-//   BENCH_JSON           a file to write the results to, as { corpora: [{ label, figures, ms, msPer1k, peakRssMiB, files, bytes }] }
+//   BENCH_JSON a file to write the results to, as { corpora: [{ label, figures, ms, msPer1k, peakRssMiB, files, bytes
+//   }] }
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,10 @@ const LINES = 150;
 const YEARS = 20;
 const VINTAGES = 3;
 const SCALES = (process.env.BENCH_INGEST_SCALES ?? '1,2,4').split(',').map(Number);
-if (!SCALES.length || SCALES.some((s) => !Number.isInteger(s) || s < 1)) throw new Error(`BENCH_INGEST_SCALES: expected whole numbers from 1, such as 1,2,4; got '${process.env.BENCH_INGEST_SCALES}'`);
+if (!SCALES.length || SCALES.some((s) => !Number.isInteger(s) || s < 1))
+  throw new Error(
+    `BENCH_INGEST_SCALES: expected whole numbers from 1, such as 1,2,4; got '${process.env.BENCH_INGEST_SCALES}'`,
+  );
 
 /** One corpus's result, as printed and as written to BENCH_JSON (bench/all.ts reads it). */
 export interface Corpus {
@@ -45,16 +49,40 @@ function child(dataDir: string, runs: number): void {
   }
   times.sort((a, b) => a - b);
   rmSync(join(out, '..'), { recursive: true, force: true });
-  console.log(JSON.stringify({ ...result, medianMs: times[Math.floor(times.length / 2)], maxRssKiB: process.resourceUsage().maxRSS }));
+  console.log(
+    JSON.stringify({
+      ...result,
+      medianMs: times[Math.floor(times.length / 2)],
+      maxRssKiB: process.resourceUsage().maxRSS,
+    }),
+  );
 }
 
 function run(label: string, dataDir: string, runs: number): Corpus {
-  const out = execFileSync(process.execPath, [import.meta.filename, '--child', dataDir, String(runs)], { maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
-  const r = JSON.parse(out.toString().trim().split('\n').at(-1)!);
-  const corpus = { label, figures: r.figures, ms: Math.round(r.medianMs), msPer1k: r.medianMs / (r.figures / 1000), peakRssMiB: Math.round(r.maxRssKiB / 1024), files: r.files, bytes: r.bytes };
+  const out = execFileSync(process.execPath, [import.meta.filename, '--child', dataDir, String(runs)], {
+    maxBuffer: 1 << 26,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const r = JSON.parse(out.toString().trim().split('\n').at(-1)!) as {
+    figures: number;
+    medianMs: number;
+    maxRssKiB: number;
+    files: number;
+    bytes: number;
+  };
+  const corpus = {
+    label,
+    figures: r.figures,
+    ms: Math.round(r.medianMs),
+    msPer1k: r.medianMs / (r.figures / 1000),
+    peakRssMiB: Math.round(r.maxRssKiB / 1024),
+    files: r.files,
+    bytes: r.bytes,
+  };
   console.log(
     `${label.padEnd(38)} ${String(corpus.figures).padStart(9)} figures  ${String(corpus.ms).padStart(7)} ms  ` +
-      `${corpus.msPer1k.toFixed(3).padStart(7)} ms/1k figures  peak RSS ${String(corpus.peakRssMiB).padStart(5)} MiB  ` +
+      `${corpus.msPer1k.toFixed(3).padStart(7)} ms/1k figures  peak RSS ${String(corpus.peakRssMiB).padStart(5)} ` +
+      `MiB  ` +
       `${corpus.files} shard files, ${(corpus.bytes / 1048576).toFixed(1)} MiB`,
   );
   return corpus;
@@ -66,7 +94,10 @@ function synthetic(scale: number): Corpus {
   try {
     const t = performance.now();
     generateSynthetic(dir, { states, lines: LINES, years: YEARS, vintages: VINTAGES });
-    console.log(`(generated the ${scale}× SYNTHETIC corpus in ${((performance.now() - t) / 1000).toFixed(1)} s: ${states.length} states × ${LINES} lines × ${YEARS * 12} months × ${VINTAGES} vintages)`);
+    console.log(
+      `(generated the ${scale}× SYNTHETIC corpus in ${((performance.now() - t) / 1000).toFixed(1)} ` +
+        `s: ${states.length} states × ${LINES} lines × ${YEARS * 12} months × ${VINTAGES} vintages)`,
+    );
     return run(`SYNTHETIC ${scale}×: ${states.length}×${LINES}×${YEARS * 12} months×${VINTAGES}`, dir, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -76,11 +107,18 @@ function synthetic(scale: number): Corpus {
 if (process.argv[2] === '--child') {
   child(process.argv[3], Number(process.argv[4]));
 } else {
-  console.log(`ingest benchmark (real data: median of 5 builds after a warm-up; synthetic: one build each; node ${process.version})`);
+  console.log(
+    `ingest benchmark (real data: median of 5 builds after a warm-up; synthetic: one build each; ` +
+      `node ${process.version})`,
+  );
   const corpora = [run('real data (data/)', resolve('data'), 5), ...SCALES.map(synthetic)];
   const base = corpora.find((c) => c.label.startsWith('SYNTHETIC 1×'));
   if (base)
     for (const c of corpora.filter((c) => c.label.startsWith('SYNTHETIC') && c !== base))
-      console.log(`${c.label.split(':')[0]} against 1×: ${(c.figures / base.figures).toFixed(1)}× the figures, ${(c.msPer1k / base.msPer1k).toFixed(2)}× the time per figure, ${(c.peakRssMiB / base.peakRssMiB).toFixed(2)}× the peak memory`);
+      console.log(
+        `${c.label.split(':')[0]} against 1×: ${(c.figures / base.figures).toFixed(1)}× the ` +
+          `figures, ${(c.msPer1k / base.msPer1k).toFixed(2)}× the time per ` +
+          `figure, ${(c.peakRssMiB / base.peakRssMiB).toFixed(2)}× the peak memory`,
+      );
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ corpora }, null, 2) + '\n');
 }

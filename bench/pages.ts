@@ -1,5 +1,5 @@
 // `npm run bench:pages`: builds the site from the embedded data into a private folder and prints the
-// weight of every page for people: HTML plus the stylesheets it links, uncompressed (issue 12's budget:
+// weight of every page for people: HTML plus the stylesheets it links, uncompressed (the budget:
 // a month page under 150 KB). Not a test: it prints the sizes and names any page over the budget.
 // With BENCH_JSON naming a file, the results are also written there (bench/all.ts gathers them).
 import { execFileSync } from 'node:child_process';
@@ -17,7 +17,10 @@ export interface PagesResult {
 
 const BUDGET = 150 * 1024;
 const out = resolve('.tmp', 'bench-pages');
-execFileSync('npx', ['astro', 'build'], { env: { ...process.env, ASTRO_OUT_DIR: out, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'ignore' });
+execFileSync('npx', ['astro', 'build'], {
+  env: { ...process.env, ASTRO_OUT_DIR: out, ASTRO_TELEMETRY_DISABLED: '1' },
+  stdio: 'ignore',
+});
 const client = existsSync(join(out, 'client')) ? join(out, 'client') : out;
 
 /**
@@ -45,8 +48,15 @@ const pages = [
 const rows = pages.map(([path, file]) => ({ path, ...weight(join(client, file)) }));
 console.log('page                    HTML KB  CSS KB  total KB');
 for (const r of rows) console.log(`${r.path.padEnd(22)} ${kb(r.html)}  ${kb(r.css)}  ${kb(r.html + r.css)}`);
-const months = rows.filter((r) => /\d{4}-\d{2}/.test(r.path)).map((r) => r.html + r.css).sort((a, b) => a - b);
-console.log(`\n${months.length} month pages: smallest ${kb(months[0])} KB, median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB (budget ${BUDGET / 1024} KB)`);
+const months = rows
+  .filter((r) => /\d{4}-\d{2}/.test(r.path))
+  .map((r) => r.html + r.css)
+  .sort((a, b) => a - b);
+console.log(
+  `\n${months.length} month pages: smallest ${kb(months[0])} KB, ` +
+    `median ${kb(months[Math.floor(months.length / 2)])} KB, largest ${kb(months.at(-1)!)} KB ` +
+    `(budget ${BUDGET / 1024} KB)`,
+);
 const over = rows.filter((r) => r.html + r.css >= BUDGET);
 console.log(over.length ? `OVER BUDGET: ${over.map((r) => r.path).join(', ')}` : 'every page is under the budget');
 if (process.env.BENCH_JSON) {
@@ -57,7 +67,13 @@ if (process.env.BENCH_JSON) {
     budget: BUDGET,
     home: total(weightOf('/')),
     index: total(weightOf('/snapshots/')),
-    months: { count: months.length, smallest: months[0], median: months[Math.floor(months.length / 2)], largest: months.at(-1)!, largestPath: largest.path },
+    months: {
+      count: months.length,
+      smallest: months[0],
+      median: months[Math.floor(months.length / 2)],
+      largest: months.at(-1)!,
+      largestPath: largest.path,
+    },
     over: over.map((r) => r.path),
   };
   writeFileSync(process.env.BENCH_JSON, JSON.stringify(report));

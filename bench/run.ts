@@ -29,7 +29,12 @@ export function cpuMs(pid: number | undefined): number | null {
  * its packages from node_modules; .tmp/ is ignored), and `stops`, run last first by `cleanup` (once), which also
  * removes both folders; Ctrl-C cleans up too.
  */
-export function benchRun(name: string): { tmp: string; dist: string; stops: (() => unknown)[]; cleanup(): Promise<void> } {
+export function benchRun(name: string): {
+  tmp: string;
+  dist: string;
+  stops: (() => unknown)[];
+  cleanup(): Promise<void>;
+} {
   const tmp = mkdtempSync(join(tmpdir(), `slmd-bench-${name}-`));
   mkdirSync(join(ROOT, '.tmp'), { recursive: true });
   const dist = mkdtempSync(join(ROOT, '.tmp', `bench-${name}-dist-`));
@@ -53,13 +58,15 @@ export function benchRun(name: string): { tmp: string; dist: string; stops: (() 
   return { tmp, dist, stops, cleanup };
 }
 
-/** Builds the Node server into `dist` (astro build), a failed build's output as the error; returns the server's entry. */
+/**
+ * Builds the Node server into `dist` (astro build), a failed build's output as the error; returns the server's entry.
+ */
 export function buildNodeServer(dist: string, env: Record<string, string> = {}): string {
   try {
     astroBuild({ ASTRO_OUT_DIR: dist, DEPLOY_TARGET: 'node', ...env });
   } catch (e) {
     const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`astro build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+    throw new Error(`astro build failed:\n${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`, { cause: e });
   }
   return join(dist, 'server', 'entry.mjs');
 }
@@ -69,10 +76,13 @@ export function buildNodeServer(dist: string, env: Record<string, string> = {}):
  * built from data/ in `tmp`; returns the shards' folder. What the paid-path benchmarks share, built server or not.
  */
 export function paidShards(tmp: string): string {
-  for (const name of Object.keys(process.env)) if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY') || name === 'REDIS_URL') delete process.env[name];
+  for (const name of Object.keys(process.env))
+    if (name.startsWith('X402_') || name.startsWith('CDP_API_KEY') || name === 'REDIS_URL') delete process.env[name];
   const shards = join(tmp, 'shards');
   const built = buildShards(REAL_DATA, shards);
-  console.log(`REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`);
+  console.log(
+    `REAL data (data/): ${built.publications} publications, ${built.figures} figures, ${built.files} shard files`,
+  );
   return shards;
 }
 

@@ -39,16 +39,27 @@ export function generateSynthetic(dir: string, { states, lines, years, vintages 
   writeFileSync(
     join(dir, 'states.csv'),
     'code,name,stamping_office,acronym,name_confirmed,website,office_source_url\n' +
-      states.map((s) => `${s},Synthetic ${s},SYNTHETIC benchmark office ${s},,unconfirmed,,https://example.invalid/${s}`).join('\n') + '\n',
+      states
+        .map((s) => `${s},Synthetic ${s},SYNTHETIC benchmark office ${s},,unconfirmed,,https://example.invalid/${s}`)
+        .join('\n') +
+      '\n',
   );
-  writeFileSync(join(dir, 'bases.csv'), 'state,period_type,basis,note\n' + states.map((s) => `${s},month,SYNTHETIC premium,`).join('\n') + '\n');
-  writeFileSync(join(dir, 'categories.csv'), 'category,description\n' + CATEGORIES.map((c) => `${c},synthetic`).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'bases.csv'),
+    'state,period_type,basis,note\n' + states.map((s) => `${s},month,SYNTHETIC premium,`).join('\n') + '\n',
+  );
+  writeFileSync(
+    join(dir, 'categories.csv'),
+    'category,description\n' + CATEGORIES.map((c) => `${c},synthetic`).join('\n') + '\n',
+  );
   const ids: string[] = ['id,state,source_code'];
   let id = 1;
   for (const s of states) {
     const rows = ['source_code,name,category,source_url,note'];
     for (let l = 0; l < lines; l++) {
-      rows.push(`${1000 + l},Synthetic line ${l},${CATEGORIES[l % CATEGORIES.length]},https://example.invalid,SYNTHETIC`);
+      rows.push(
+        `${1000 + l},Synthetic line ${l},${CATEGORIES[l % CATEGORIES.length]},https://example.invalid,SYNTHETIC`,
+      );
       ids.push(`${id++},${s},${1000 + l}`);
     }
     if (lines) writeFileSync(join(dir, 'lines', `${s}.csv`), rows.join('\n') + '\n');
@@ -72,13 +83,20 @@ export function generateSynthetic(dir: string, { states, lines, years, vintages 
         const bump = 1 + v * 0.001; // each restatement moves the figures a little
         lineCodes.forEach((code, l) => {
           rows.push(`${s},${period},${code},,,premium,${(123456.78 * (l + 1) * bump + i).toFixed(2)},,,SYNTHETIC`);
-          rows.push(`${s},${period},${code},,,policies,${(Math.round(1001 * (l + 1) * bump) + i) * 10 + 7},,,SYNTHETIC`); // printed to the unit
+          rows.push(
+            `${s},${period},${code},,,policies,${(Math.round(1001 * (l + 1) * bump) + i) * 10 + 7},,,SYNTHETIC`,
+          ); // printed to the unit
         });
       }
       const header = [
-        `# publisher: SYNTHETIC`, `# source: SYNTHETIC ${s}`, `# title: SYNTHETIC ${key(month)}`,
-        `# url: https://example.invalid/${s}/${key(month)}`, `# report_date: ${next}`,
-        `# report_date_basis: estimated: synthetic`, `# data_as_of: ${last}`, `# rows: ${rows.length}`,
+        `# publisher: SYNTHETIC`,
+        `# source: SYNTHETIC ${s}`,
+        `# title: SYNTHETIC ${key(month)}`,
+        `# url: https://example.invalid/${s}/${key(month)}`,
+        `# report_date: ${next}`,
+        `# report_date_basis: estimated: synthetic`,
+        `# data_as_of: ${last}`,
+        `# rows: ${rows.length}`,
         'state,period,line,county,insurer,metric,value,qualifier,printed,note',
       ];
       writeFileSync(join(pubDir, `${key(month)}.csv`), [...header, ...rows].join('\n') + '\n');

@@ -23,7 +23,15 @@ import { type Address, createPublicClient, formatUnits, http, parseUnits } from 
 import { benchRun, paidBenchStart } from './run.ts';
 import { mean, median, p99 } from './stats.ts';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
-import { type FacilitatorClient, NETWORK, PAYER_FUNDING, payerClient, payingFetch, serveFacilitator, startLocalChain } from '../tests/support/chain.ts';
+import {
+  type FacilitatorClient,
+  NETWORK,
+  PAYER_FUNDING,
+  payerClient,
+  payingFetch,
+  serveFacilitator,
+  startLocalChain,
+} from '../tests/support/chain.ts';
 import { startServer } from '../tests/support/server.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { dispatch } from '../api/dispatch.ts';
@@ -39,7 +47,10 @@ export interface X402Result {
   rows: { label: string; n: number; median: number; p99: number; mean: number }[];
   parts: Record<string, Record<string, number>>;
   own: { challenge: number; paid: number; off: number };
-  /** Medians (ms) of the paid request → 200 headers leg and of the facilitator's settle called directly, in the same run. */
+  /**
+   * Medians (ms) of the paid request → 200 headers leg and of the facilitator's settle called directly, in the same
+   * run.
+   */
   settleFloor: { paidLeg: number; directSettle: number };
 }
 
@@ -73,7 +84,17 @@ interface Parts {
   settles: number;
 }
 let current: Parts | null = null;
-const newParts = (): Parts => ({ challengeLeg: 0, sign: 0, paidLeg: 0, verify: 0, settle: 0, body: 0, fetches: 0, verifies: 0, settles: 0 });
+const newParts = (): Parts => ({
+  challengeLeg: 0,
+  sign: 0,
+  paidLeg: 0,
+  verify: 0,
+  settle: 0,
+  body: 0,
+  fetches: 0,
+  verifies: 0,
+  settles: 0,
+});
 
 /** The chain's facilitator, timing its verify and settle into the request being measured (requests are sequential). */
 function timedFacilitator(inner: FacilitatorClient): FacilitatorClient {
@@ -85,7 +106,10 @@ function timedFacilitator(inner: FacilitatorClient): FacilitatorClient {
       try {
         return await call(...args);
       } finally {
-        if (current) (current[part] += performance.now() - t), current[count]++;
+        if (current) {
+          current[part] += performance.now() - t;
+          current[count]++;
+        }
       }
     };
   return {
@@ -104,7 +128,10 @@ const timedFetch: typeof fetch = async (input, init) => {
   if (current) {
     current.fetches++;
     if (current.fetches === 1) current.challengeLeg = end - t;
-    else (current.sign += t - legEnd), (current.paidLeg += end - t);
+    else {
+      current.sign += t - legEnd;
+      current.paidLeg += end - t;
+    }
   }
   legEnd = end;
   return res;
@@ -119,21 +146,38 @@ const blockNumber = (rpcUrl: string) => createPublicClient({ transport: http(rpc
 async function expectBody(url: string, status: number): Promise<{ res: Response; text: string }> {
   const res = await fetch(url);
   const text = await res.text();
-  if (res.status !== status) throw new Error(`GET ${url} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
+  if (res.status !== status)
+    throw new Error(`GET ${url} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
   return { res, text };
 }
 
 const OWN_N = 500;
 
-/** Median ms of the gate's own work on PREMIUM, in this process: 402, paid (MOCK facilitator answering at once), gate off. */
+/**
+ * Median ms of the gate's own work on PREMIUM, in this process: 402, paid (MOCK facilitator answering at once), gate
+ * off.
+ */
 async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: number; paid: number; off: number }> {
   const restore = readShardsFrom(shards);
-  const settings = paymentSettings({ X402_PAY_TO: payTo, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
+  const settings = paymentSettings({
+    X402_PAY_TO: payTo,
+    X402_NETWORK: NETWORK,
+    X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+  })!;
   const payer = (p: { payload: { authorization: { from: string } } }) => p.payload.authorization.from;
   const instantMock = {
-    getSupported: async () => ({ kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK }], extensions: ['bazaar'], signers: {} }),
+    getSupported: async () => ({
+      kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK }],
+      extensions: ['bazaar'],
+      signers: {},
+    }),
     verify: async (p: never) => ({ isValid: true, payer: payer(p) }),
-    settle: async (p: never) => ({ success: true, transaction: `0x${'1'.repeat(64)}`, network: NETWORK, payer: payer(p) }),
+    settle: async (p: never) => ({
+      success: true,
+      transaction: `0x${'1'.repeat(64)}`,
+      network: NETWORK,
+      payer: payer(p),
+    }),
   };
   const url = `http://localhost${PREMIUM}`;
   const timeEach = async (status: number, request: (i: number) => Request): Promise<number> => {
@@ -148,12 +192,13 @@ async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: 
     return median(times);
   };
   try {
-    installGate(createGate(settings, instantMock as unknown as FacilitatorClient, ROUTE_CONTRACTS));
+    installGate(createGate(settings, instantMock, ROUTE_CONTRACTS));
     const challenge = await timeEach(402, () => new Request(url));
     const required = decodePaymentRequiredHeader((await dispatch(new Request(url))).headers.get('PAYMENT-REQUIRED')!);
     const client = payerClient('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
     const signatures: string[] = [];
-    for (let i = 0; i < OWN_N + 50; i++) signatures.push(encodePaymentSignatureHeader(await client.createPaymentPayload(required)));
+    for (let i = 0; i < OWN_N + 50; i++)
+      signatures.push(encodePaymentSignatureHeader(await client.createPaymentPayload(required)));
     const paid = await timeEach(200, (i) => new Request(url, { headers: { 'PAYMENT-SIGNATURE': signatures[i] } }));
     installGate(null);
     const off = await timeEach(200, () => new Request(url));
@@ -167,7 +212,8 @@ async function gateOwnWork(shards: string, payTo: string): Promise<{ challenge: 
 const { tmp, dist, stops, cleanup } = benchRun('x402');
 
 try {
-  if (!(Number.isInteger(N) && N >= 1)) throw new Error(`BENCH_PAYMENTS must be a whole number of paid requests ≥ 1, got '${process.env.BENCH_PAYMENTS}'`);
+  if (!(Number.isInteger(N) && N >= 1))
+    throw new Error(`BENCH_PAYMENTS must be a whole number of paid requests ≥ 1, got '${process.env.BENCH_PAYMENTS}'`);
   const { shards, entry } = paidBenchStart(tmp, dist);
   const chain = await startLocalChain();
   stops.push(() => chain.stop());
@@ -191,13 +237,19 @@ try {
     reference.set(path, text);
     const { res } = await expectBody(`${on.base}${path}`, 402);
     const offer = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED') ?? '').accepts[0];
-    if (offer?.payTo !== chain.payee || offer.network !== NETWORK || BigInt(offer.amount) !== priceOf(path).atomic || offer.asset !== chain.usdc)
+    if (
+      offer?.payTo !== chain.payee ||
+      offer.network !== NETWORK ||
+      BigInt(offer.amount) !== priceOf(path).atomic ||
+      offer.asset !== chain.usdc
+    )
       throw new Error(`gate-on ${path}: unexpected offer ${JSON.stringify(offer)}`);
     console.log(`${path}: ${rows} data rows, ${Buffer.byteLength(text)} bytes, $${priceOf(path).usd}`);
   }
 
   // Funds: the payer starts with 100 USDC; mint what warm-up and N rounds of both paid routes need beyond that.
-  const perRound = 2n * priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic; // paid and direct settle of PREMIUM, paid COMPARE
+  // paid and direct settle of PREMIUM, paid COMPARE
+  const perRound = 2n * priceOf(PREMIUM).atomic + priceOf(COMPARE).atomic;
   const needed = BigInt(N + WARMUP) * perRound;
   const payerHas = await chain.balanceOf(chain.payer.address);
   if (needed > payerHas) await chain.mint(chain.payer.address, needed - payerHas);
@@ -225,15 +277,27 @@ try {
       const parts = current;
       current = null;
       parts.body = performance.now() - headers;
-      if (res.status !== 200) throw new Error(`paid ${path} answered ${res.status}: ${text.slice(0, 200)} ${res.headers.get('PAYMENT-RESPONSE') ?? ''}`);
+      if (res.status !== 200)
+        throw new Error(
+          `paid ${path} answered ${res.status}: ${text.slice(0, 200)} ${res.headers.get('PAYMENT-RESPONSE') ?? ''}`,
+        );
       const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE') ?? '');
-      if (receipt.success !== true || receipt.network !== NETWORK || receipt.payer !== payer || !/^0x[0-9a-f]{64}$/i.test(receipt.transaction))
+      if (
+        receipt.success !== true ||
+        receipt.network !== NETWORK ||
+        receipt.payer !== payer ||
+        !/^0x[0-9a-f]{64}$/i.test(receipt.transaction)
+      )
         throw new Error(`paid ${path}: unexpected receipt ${JSON.stringify(receipt)}`);
-      if (transactions.has(receipt.transaction)) throw new Error(`paid ${path}: transaction ${receipt.transaction} reported twice`);
+      if (transactions.has(receipt.transaction))
+        throw new Error(`paid ${path}: transaction ${receipt.transaction} reported twice`);
       transactions.add(receipt.transaction);
       if (text !== reference.get(path)) throw new Error(`paid ${path}: the body differs from the gate-off answer`);
       if (parts.fetches !== 2 || parts.verifies !== 0 || parts.settles !== 1)
-        throw new Error(`paid ${path}: expected 2 client fetches, no verify, 1 settle; got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`);
+        throw new Error(
+          `paid ${path}: expected 2 client fetches, no verify, 1 settle; ` +
+            `got ${parts.fetches}, ${parts.verifies}, ${parts.settles}`,
+        );
       return { ms: elapsed, parts };
     },
   });
@@ -245,15 +309,20 @@ try {
       const res = await fetch(`${base}${path}`);
       const text = await res.text();
       const elapsed = performance.now() - t;
-      if (res.status !== status) throw new Error(`${label} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
-      if (status === 200 && text !== reference.get(path)) throw new Error(`${label}: the body differs from the first gate-off answer`);
-      if (status === 402 && (text !== '{}' || !res.headers.get('PAYMENT-REQUIRED'))) throw new Error(`${label}: a 402 without the challenge, or with a body`);
+      if (res.status !== status)
+        throw new Error(`${label} answered ${res.status}, expected ${status}: ${text.slice(0, 200)}`);
+      if (status === 200 && text !== reference.get(path))
+        throw new Error(`${label}: the body differs from the first gate-off answer`);
+      if (status === 402 && (text !== '{}' || !res.headers.get('PAYMENT-REQUIRED')))
+        throw new Error(`${label}: a 402 without the challenge, or with a body`);
       return { ms: elapsed };
     },
   });
   // The facilitator's own settle, over the same loopback HTTP as the server's, for a payment signed beforehand.
   const direct = new HTTPFacilitatorClient({ url: facilitator.url });
-  const premiumTerms = decodePaymentRequiredHeader((await fetch(`${on.base}${PREMIUM}`)).headers.get('PAYMENT-REQUIRED')!);
+  const premiumTerms = decodePaymentRequiredHeader(
+    (await fetch(`${on.base}${PREMIUM}`)).headers.get('PAYMENT-REQUIRED')!,
+  );
   const signer = payerClient(chain.payer.privateKey);
   const settleDirect: Target = {
     label: `facilitator settle, called directly ($${priceOf(PREMIUM).usd})`,
@@ -264,7 +333,8 @@ try {
       const settled = await direct.settle(payload, premiumTerms.accepts[0]);
       const elapsed = performance.now() - t;
       if (!settled.success) throw new Error(`direct settle failed: ${settled.errorReason}`);
-      if (transactions.has(settled.transaction)) throw new Error(`direct settle: transaction ${settled.transaction} reported twice`);
+      if (transactions.has(settled.transaction))
+        throw new Error(`direct settle: transaction ${settled.transaction} reported twice`);
       transactions.add(settled.transaction);
       return { ms: elapsed };
     },
@@ -288,7 +358,8 @@ try {
   };
 
   console.log(
-    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds of ${targets.length} sequential requests (rotating order), node ${process.version}` +
+    `measuring: ${WARMUP} warm-up rounds, then ${N} rounds of ${targets.length} sequential requests (rotating ` +
+      `order), node ${process.version}` +
       (minted ? `; minted ${usdc(minted)} (test token) to the payer, beyond its ${usdc(PAYER_FUNDING)}` : ''),
   );
   for (let r = 0; r < WARMUP; r++) await round(r);
@@ -307,16 +378,24 @@ try {
 
   // The table.
   const offMedian = (path: string) => median(record.ms[targets.findIndex((t) => t.label === `gate off ${path}`)]);
-  console.log(`\n${'target'.padEnd(40)} ${'n'.padStart(5)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)}  median vs gate off`);
+  console.log(
+    `\n${'target'.padEnd(40)} ${'n'.padStart(5)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(8)} ` +
+      `${'mean ms'.padStart(8)}  ` +
+      `median vs gate off`,
+  );
   for (const [i, t] of targets.entries()) {
     const xs = record.ms[i];
     console.log(
-      `${t.label.padEnd(40)} ${String(xs.length).padStart(5)} ${ms(median(xs)).padStart(10)} ${ms(p99(xs)).padStart(8)} ${ms(mean(xs)).padStart(8)}  ${(median(xs) / offMedian(t.path)).toFixed(1).padStart(6)}×`,
+      `${t.label.padEnd(40)} ${String(xs.length).padStart(5)} ${ms(median(xs)).padStart(10)} ` +
+        `${ms(p99(xs)).padStart(8)} ${ms(mean(xs)).padStart(8)}  ` +
+        `${(median(xs) / offMedian(t.path)).toFixed(1).padStart(6)}×`,
     );
   }
   console.log(`p99 is the nearest rank${N < 100 ? ` (with n = ${N} < 100 it is the maximum)` : ''}.`);
 
-  console.log('\npaid round trip, by part (median ms of each part; the parts\' medians need not add up to the total\'s):');
+  console.log(
+    "\npaid round trip, by part (median ms of each part; the parts' medians need not add up to the total's):",
+  );
   const partRows: [string, (p: Parts) => number][] = [
     ['1. unpaid request → 402 headers', (p) => p.challengeLeg],
     ['2. client: read 402, sign EIP-3009', (p) => p.sign],
@@ -327,21 +406,34 @@ try {
   ];
   const paidIdx = targets.flatMap((t, i) => (t.label.startsWith('paid') ? [i] : []));
   console.log(`${'part'.padEnd(40)} ${paidIdx.map((i) => targets[i].path.padStart(26)).join('')}`);
-  for (const [label, part] of partRows) console.log(`${label.padEnd(40)} ${paidIdx.map((i) => ms(median(record.parts[i].map(part))).padStart(26)).join('')}`);
+  for (const [label, part] of partRows)
+    console.log(
+      `${label.padEnd(40)} ${paidIdx.map((i) => ms(median(record.parts[i].map(part))).padStart(26)).join('')}`,
+    );
   console.log('settle is timed inside the facilitator (this process), without its loopback HTTP.');
   const paidLeg = median(record.parts[0].map((p) => p.paidLeg));
   const directSettle = median(record.ms[targets.indexOf(settleDirect)]);
   console.log(
-    `\npaid request → 200 headers ${ms(paidLeg)} ms against the facilitator's own settle called directly ${ms(directSettle)} ms (same run, same loopback HTTP): ` +
+    `\npaid request → 200 headers ${ms(paidLeg)} ms against the facilitator's own settle called ` +
+      `directly ${ms(directSettle)} ms (same run, same loopback HTTP): ` +
       `the server adds ${ms(paidLeg - directSettle)} ms (goal: within 3 ms)`,
   );
 
   const expected = BigInt(N) * perRound;
   const paidCount = paidIdx.reduce((a, i) => a + record.ms[i].length, 0);
-  console.log(`\nchain: anvil, chain id ${chain.chainId} (${NETWORK}), EIP-3009 TEST token at ${chain.usdc} (the Base USDC address)`);
+  console.log(
+    `\nchain: anvil, chain id ${chain.chainId} (${NETWORK}), EIP-3009 TEST token at ${chain.usdc} (the Base USDC ` +
+      `address)`,
+  );
   const settledCount = paidCount + record.ms[targets.indexOf(settleDirect)].length;
-  console.log(`blocks mined while measuring: ${blocks} (${paidCount} paid requests and ${settledCount - paidCount} direct settles, ${transactions.size} distinct settlement transactions)`);
-  console.log(`payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × (2 × $${priceOf(PREMIUM).usd} + $${priceOf(COMPARE).usd}) = ${usdc(expected)})`);
+  console.log(
+    `blocks mined while measuring: ${blocks} (${paidCount} paid requests and ${settledCount - paidCount} direct ` +
+      `settles, ${transactions.size} distinct settlement transactions)`,
+  );
+  console.log(
+    `payee ${chain.payee}: +${usdc(payeeDelta)} (expected ${N} × (2 × $${priceOf(PREMIUM).usd} + ` +
+      `$${priceOf(COMPARE).usd}) = ${usdc(expected)})`,
+  );
   console.log(`payer ${payer}: ${payerDelta < 0n ? '−' : '+'}${usdc(payerDelta < 0n ? -payerDelta : payerDelta)}`);
   console.log(`measured phase: ${seconds.toFixed(1)} s`);
   const own = await gateOwnWork(shards, chain.payee);
@@ -349,16 +441,31 @@ try {
   console.log(`  402 challenge                                ${own.challenge.toFixed(3)} ms`);
   console.log(`  paid, facilitator a MOCK answering at once   ${own.paid.toFixed(3)} ms`);
   console.log(`  gate off (the answer, kept once computed)    ${own.off.toFixed(3)} ms`);
-  console.log(`  so the gate's own part of a paid request: ${(own.paid - own.off).toFixed(3)} ms; the rest of part 3 is the facilitator's HTTP and the sockets`);
+  console.log(
+    `  so the gate's own part of a paid request: ${(own.paid - own.off).toFixed(3)} ms; the rest of part 3 is ` +
+      `the facilitator's HTTP and the sockets`,
+  );
   if (process.env.BENCH_JSON) {
-    const byPart = Object.fromEntries(paidIdx.map((i) => [targets[i].path, Object.fromEntries(partRows.map(([label, part]) => [label.trim(), median(record.parts[i].map(part))]))]));
-    const rows = targets.map((t, i) => ({ label: t.label, n: record.ms[i].length, median: median(record.ms[i]), p99: p99(record.ms[i]), mean: mean(record.ms[i]) }));
+    const byPart = Object.fromEntries(
+      paidIdx.map((i) => [
+        targets[i].path,
+        Object.fromEntries(partRows.map(([label, part]) => [label.trim(), median(record.parts[i].map(part))])),
+      ]),
+    );
+    const rows = targets.map((t, i) => ({
+      label: t.label,
+      n: record.ms[i].length,
+      median: median(record.ms[i]),
+      p99: p99(record.ms[i]),
+      mean: mean(record.ms[i]),
+    }));
     const report: X402Result = { payments: N, rows, parts: byPart, own, settleFloor: { paidLeg, directSettle } };
     writeFileSync(process.env.BENCH_JSON, JSON.stringify(report, null, 1));
   }
   if (payeeDelta !== expected || payerDelta !== -expected)
     throw new Error(`on-chain balances: payee +${payeeDelta}, payer ${payerDelta}; expected ±${expected} atomic units`);
-  if (transactions.size !== settledCount) throw new Error(`${transactions.size} settlement transactions for ${settledCount} settlements`);
+  if (transactions.size !== settledCount)
+    throw new Error(`${transactions.size} settlement transactions for ${settledCount} settlements`);
 } catch (e) {
   await cleanup();
   throw e;

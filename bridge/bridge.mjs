@@ -27,13 +27,20 @@ export function serveBridge({ remote, wallet, ledger, lock, options, version }) 
   const remoteTools = () =>
     (listed ??= remote.tools().catch((e) => {
       listed = undefined;
-      throw new Error(`the service at ${remote.url.href} could not be reached to list its tools: ${/** @type {Error} */ (e).message}`);
+      throw new Error(
+        `the service at ${remote.url.href} could not be reached to list its tools: ${/** @type {Error} */ (e).message}`,
+      );
     }));
 
   return serveStdio(() => {
-    const server = new Server({ name: 'surplus-lines-mcp', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(
+      { name: 'surplus-lines-mcp', version },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    );
     // The bridge's own tool answers its name, so a remote tool of that name is not listed.
-    server.setRequestHandler('tools/list', async () => ({ tools: [...(await remoteTools()).filter((t) => t.name !== WALLET_STATUS_TOOL.name), WALLET_STATUS_TOOL] }));
+    server.setRequestHandler('tools/list', async () => ({
+      tools: [...(await remoteTools()).filter((t) => t.name !== WALLET_STATUS_TOOL.name), WALLET_STATUS_TOOL],
+    }));
     server.setRequestHandler('tools/call', async (request) => {
       const { name, arguments: args = {} } = request.params;
       // Under the state lock: a paid call's bookkeeping, done after its answer, is finished first.

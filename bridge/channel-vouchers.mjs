@@ -54,7 +54,13 @@ export function channelVouchers(batch, storage, signer) {
     const claimable = atomicUnits(record.chargedCumulativeAmount) + atomicUnits(requirement.amount);
     if (claimable > atomicUnits(record.balance)) return null;
     const voucher = await signVoucher(signer, id, claimable.toString(), requirement.network);
-    return { x402Version: required.x402Version, payload: { type: 'voucher', channelConfig: config, voucher }, extensions: {}, resource: required.resource, accepted: requirement };
+    return {
+      x402Version: required.x402Version,
+      payload: { type: 'voucher', channelConfig: config, voucher },
+      extensions: {},
+      resource: required.resource,
+      accepted: requirement,
+    };
   };
 
   return { channelIdOf, voucherOnly };

@@ -32,10 +32,14 @@ async function main() {
     return;
   }
   serveBridge({ ...deps, remote: remoteServer(options.url, version), options, version });
-  process.stderr.write(`surplus-lines-mcp ${version}: serving MCP on stdio for ${options.url.href}, paying as ${wallet.address} on ${options.network}, state in ${options.stateDir}\n`);
+  process.stderr.write(
+    `surplus-lines-mcp ${version}: serving MCP on stdio for ${options.url.href}, paying as ${wallet.address} on ${options.network}, state in ${options.stateDir}\n`,
+  );
 }
 
 main().catch((e) => {
-  process.stderr.write(`surplus-lines-mcp: ${e instanceof UsageError ? `${e.message}\n${USAGE}` : /** @type {Error} */ (e).message}\n`);
+  process.stderr.write(
+    `surplus-lines-mcp: ${e instanceof UsageError ? `${e.message}\n${USAGE}` : /** @type {Error} */ (e).message}\n`,
+  );
   process.exit(e instanceof UsageError ? 2 : 1);
 });

@@ -13,9 +13,13 @@ const KEY = /^(?:0x)?([0-9a-fA-F]{64})$/;
  */
 export function readPayerKey(keyFile, env) {
   const fromEnv = env.X402_PAYER_KEY;
-  if (keyFile !== undefined && fromEnv) throw new UsageError('the payer key is given twice (--key-file and X402_PAYER_KEY): give it one way');
+  if (keyFile !== undefined && fromEnv)
+    throw new UsageError('the payer key is given twice (--key-file and X402_PAYER_KEY): give it one way');
   if (keyFile === undefined) {
-    if (!fromEnv) throw new UsageError('no payer key: set X402_PAYER_KEY or pass --key-file FILE (a file only you can read holding 0x and 64 hex digits)');
+    if (!fromEnv)
+      throw new UsageError(
+        'no payer key: set X402_PAYER_KEY or pass --key-file FILE (a file only you can read holding 0x and 64 hex digits)',
+      );
     return checked(fromEnv, 'X402_PAYER_KEY');
   }
   let stat;
@@ -26,7 +30,9 @@ export function readPayerKey(keyFile, env) {
   }
   // Permission bits mean nothing on Windows; elsewhere only the owner may read a key.
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-    throw new UsageError(`--key-file ${keyFile} can be read by others (mode ${(stat.mode & 0o777).toString(8)}): run chmod 600 ${keyFile}`);
+    throw new UsageError(
+      `--key-file ${keyFile} can be read by others (mode ${(stat.mode & 0o777).toString(8)}): run chmod 600 ${keyFile}`,
+    );
   }
   return checked(readFileSync(keyFile, 'utf8'), `--key-file ${keyFile}`);
 }

@@ -24,7 +24,8 @@ export function ledger(stateDir) {
       try {
         text = readFileSync(file, 'utf8');
       } catch (e) {
-        if (/** @type {NodeJS.ErrnoException} */ (e).code === 'ENOENT') return { spent: 0n, deposited: 0n, channelId: null };
+        if (/** @type {NodeJS.ErrnoException} */ (e).code === 'ENOENT')
+          return { spent: 0n, deposited: 0n, channelId: null };
         throw e;
       }
       try {
@@ -32,7 +33,9 @@ export function ledger(stateDir) {
         return { spent: BigInt(doc.spent), deposited: BigInt(doc.deposited), channelId: doc.channel_id ?? null };
       } catch {
         // A damaged record must not reset the count to zero: the cap would no longer hold.
-        throw new Error(`${file} is damaged (expected {"spent": "<atomic units>", "deposited": "<atomic units>", "channel_id": …}); fix or remove it knowing that removing it resets what counts against --budget-usd`);
+        throw new Error(
+          `${file} is damaged (expected {"spent": "<atomic units>", "deposited": "<atomic units>", "channel_id": …}); fix or remove it knowing that removing it resets what counts against --budget-usd`,
+        );
       }
     },
     /** @param {Spending} spending */

@@ -78,7 +78,8 @@ function httpUrl(text, flag) {
   } catch {
     throw new UsageError(`${flag} must be an http(s) URL, not ${JSON.stringify(text.slice(0, 80))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL, not ${JSON.stringify(text.slice(0, 80))}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an http(s) URL, not ${JSON.stringify(text.slice(0, 80))}`);
   return url;
 }
 
@@ -99,10 +100,16 @@ export function parseOptions(argv) {
     throw new UsageError(/** @type {Error} */ (e).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== 'refund')) throw new UsageError(`unknown command ${JSON.stringify(positionals.join(' ').slice(0, 40))}: the only command is refund`);
+  if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== 'refund'))
+    throw new UsageError(
+      `unknown command ${JSON.stringify(positionals.join(' ').slice(0, 40))}: the only command is refund`,
+    );
   const network = /** @type {keyof typeof CHAINS} */ (values.network);
   const chain = CHAINS[network];
-  if (!chain) throw new UsageError(`--network must be one of ${Object.keys(CHAINS).join(', ')}, not ${JSON.stringify(values.network.slice(0, 40))}`);
+  if (!chain)
+    throw new UsageError(
+      `--network must be one of ${Object.keys(CHAINS).join(', ')}, not ${JSON.stringify(values.network.slice(0, 40))}`,
+    );
   const usd = (/** @type {string} */ flag) => {
     try {
       return parseUsd(/** @type {string} */ (values[/** @type {'budget-usd'} */ (flag)]), `--${flag}`);

@@ -6,7 +6,7 @@
 import { formatUsd } from './usd.mjs';
 
 /** A priced route that needs no argument: the refund is sent there (the service's REST twin of its MCP tools). */
-export const REFUND_ROUTE = '/v1/enforcement';
+const REFUND_ROUTE = '/v1/enforcement';
 
 /**
  * @param {object} deps
@@ -22,7 +22,10 @@ export async function refundChannel({ wallet, ledger, lock, url }) {
     const before = channelId ? await wallet.channel(channelId) : null;
     const receipt = await wallet.batch.refund(new URL(REFUND_ROUTE, url).href);
     if (!receipt.success) throw new Error(`the server refused the refund: ${receipt.errorReason ?? 'no reason given'}`);
-    const rest = before && before.balance > before.charged ? ` (${formatUsd(before.balance - before.charged)} USD was unspent in the channel)` : '';
+    const rest =
+      before && before.balance > before.charged
+        ? ` (${formatUsd(before.balance - before.charged)} USD was unspent in the channel)`
+        : '';
     return `refunded channel ${channelId ?? '(recovered from the chain)'} to ${wallet.address}${rest}: transaction ${receipt.transaction}`;
   });
 }

@@ -48,7 +48,9 @@ export function remoteServer(url, version) {
      */
     async call(name, args, meta) {
       const client = await connect();
-      return /** @type {Promise<CallToolResult>} */ (client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }));
+      return /** @type {Promise<CallToolResult>} */ (
+        client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })
+      );
     },
   };
 }

@@ -40,7 +40,7 @@ export function stateLock(stateDir) {
       } catch (e) {
         if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'EEXIST') throw e;
       }
-      let owner = NaN;
+      let owner;
       try {
         owner = Number(readFileSync(file, 'utf8'));
       } catch {
@@ -50,10 +50,15 @@ export function stateLock(stateDir) {
       if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
         try {
           unlinkSync(file);
-        } catch {}
+        } catch {
+          // another waiter removed it first
+        }
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`another process has held ${file} for ${WAIT_MS / 1000} s (pid ${owner}); is another bridge stuck on a paid call?`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `another process has held ${file} for ${WAIT_MS / 1000} s (pid ${owner}); is another bridge stuck on a paid call?`,
+        );
       await sleep(10);
     }
   }

@@ -5,7 +5,7 @@
 import { atomicOrNull, formatUsd } from './usd.mjs';
 
 export const BATCH = 'batch-settlement';
-export const EXACT = 'exact';
+const EXACT = 'exact';
 
 /**
  * @typedef {import('@x402/core/types').PaymentRequired} PaymentRequired
@@ -13,7 +13,6 @@ export const EXACT = 'exact';
  * @typedef {{ code: 'budget_exceeded' | 'terms_refused', message: string }} Refusal
  * @typedef {{ network: string, asset: string, budget: bigint, maxDeposit: bigint }} Limits
  */
-
 
 /**
  * @param {PaymentRequirements} offer
@@ -33,7 +32,11 @@ function describe(offer, limits) {
 export function chooseTerms(required, limits, spent) {
   const offers = Array.isArray(required.accepts) ? required.accepts : [];
   const payable = offers.filter(
-    (o) => o.network === limits.network && o.asset?.toLowerCase() === limits.asset.toLowerCase() && (o.scheme === BATCH || o.scheme === EXACT) && atomicOrNull(o.amount) !== null,
+    (o) =>
+      o.network === limits.network &&
+      o.asset?.toLowerCase() === limits.asset.toLowerCase() &&
+      (o.scheme === BATCH || o.scheme === EXACT) &&
+      atomicOrNull(o.amount) !== null,
   );
   const batch = payable.find((o) => o.scheme === BATCH);
   const minDeposit = batch ? (atomicOrNull(batch.extra?.minDeposit) ?? 0n) : 0n;
@@ -65,7 +68,10 @@ export function chooseTerms(required, limits, spent) {
 export function depositAmount({ needed, minDeposit, unspentInChannel, budgetLeft, maxDeposit }) {
   const least = needed > minDeposit ? needed : minDeposit;
   if (least > maxDeposit) {
-    return { code: 'terms_refused', message: `payment refused, nothing signed: the channel needs a deposit of ${formatUsd(least)} USD, above --max-deposit-usd (${formatUsd(maxDeposit)} USD): raise --max-deposit-usd` };
+    return {
+      code: 'terms_refused',
+      message: `payment refused, nothing signed: the channel needs a deposit of ${formatUsd(least)} USD, above --max-deposit-usd (${formatUsd(maxDeposit)} USD): raise --max-deposit-usd`,
+    };
   }
   const wanted = budgetLeft - unspentInChannel;
   const amount = wanted > least ? wanted : least;

@@ -26,7 +26,9 @@ export const RECEIPT_META = 'x402/payment-response';
  */
 export function termsOf(result) {
   const s = /** @type {Record<string, unknown> | undefined} */ (result.structuredContent);
-  return result.isError && s && typeof s.x402Version === 'number' && Array.isArray(s.accepts) ? /** @type {PaymentRequired} */ (/** @type {unknown} */ (s)) : null;
+  return result.isError && s && typeof s.x402Version === 'number' && Array.isArray(s.accepts)
+    ? /** @type {PaymentRequired} */ (/** @type {unknown} */ (s))
+    : null;
 }
 
 /**
@@ -35,7 +37,10 @@ export function termsOf(result) {
  * @param {string} message
  * @returns {CallToolResult}
  */
-export const bridgeError = (code, message) => ({ isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] });
+export const bridgeError = (code, message) => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }],
+});
 
 /**
  * A JSON-RPC error the remote answered (an unknown tool, bad params): said as it is, never retried.
@@ -70,7 +75,10 @@ async function sent(remote, tool, args, payment) {
       return await remote.call(tool, args, { [PAYMENT_META]: payment });
     } catch (e) {
       if (isProtocolError(e)) throw e;
-      throw new Error(`a payment was sent but no answer came back (${/** @type {Error} */ (e).message}): the service may have charged it, and the next paid call counts what it did`);
+      throw new Error(
+        `a payment was sent but no answer came back (${/** @type {Error} */ (e).message}): the service may have charged it, and the next paid call counts what it did`,
+        { cause: e },
+      );
     }
   }
 }
@@ -129,10 +137,16 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
       const before = channelId ? await wallet.channel(channelId) : null;
       if (await wallet.recover(payment, again)) {
         const after = channelId ? await wallet.channel(channelId) : null;
-        if (before && after && after.charged > before.charged) ledger.write({ ...spending, spent: spending.spent + (after.charged - before.charged) });
+        if (before && after && after.charged > before.charged)
+          ledger.write({ ...spending, spent: spending.spent + (after.charged - before.charged) });
       }
       if (retries > 0) return paid(tool, args, again, retries - 1);
-      return { result: bridgeError('payment_refused', `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`) };
+      return {
+        result: bridgeError(
+          'payment_refused',
+          `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`,
+        ),
+      };
     }
     const receipt = /** @type {SettleResponse | undefined} */ (result._meta?.[RECEIPT_META]);
     // No receipt: an answer with no figure, which is not charged; the voucher was not recorded, so nothing changes.
@@ -140,12 +154,23 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
     const charged = chargedBy(payment, receipt);
     const deposit = depositOf(payment);
     const spent = spending.spent + charged;
-    const note = paidNote({ charged, deposit, channelId, transaction: receipt.transaction, spent, budget: limits.budget });
+    const note = paidNote({
+      charged,
+      deposit,
+      channelId,
+      transaction: receipt.transaction,
+      spent,
+      budget: limits.budget,
+    });
     return {
       result: { ...result, content: [...result.content, { type: 'text', text: note }] },
       after: async () => {
         await wallet.settled(payment, receipt);
-        ledger.write({ spent, deposited: spending.deposited + (deposit ?? 0n), channelId: channelId ?? spending.channelId });
+        ledger.write({
+          spent,
+          deposited: spending.deposited + (deposit ?? 0n),
+          channelId: channelId ?? spending.channelId,
+        });
       },
     };
   }
@@ -176,10 +201,12 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
             answered = true;
             await after?.();
           })
-          .catch((e) => {
+          .catch((/** @type {unknown} */ e) => {
             if (!answered) return reject(e);
             // The answer was paid and given; the next paid call resynchronises from the server's record.
-            process.stderr.write(`surplus-lines-mcp: a paid call's receipt could not be recorded: ${/** @type {Error} */ (e).message}\n`);
+            process.stderr.write(
+              `surplus-lines-mcp: a paid call's receipt could not be recorded: ${/** @type {Error} */ (e).message}\n`,
+            );
           });
       });
     },

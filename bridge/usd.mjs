@@ -2,7 +2,7 @@
 // USD amounts as the bridge's flags and answers say them, and the asset's atomic units (USDC: 6 decimals) it pays in.
 // Exact decimal arithmetic on bigints: a budget is money, never a float.
 
-export const USDC_DECIMALS = 6;
+const USDC_DECIMALS = 6;
 
 /**
  * A USD amount given as text (`1`, `1.00`, `0.25`) in atomic units; `what` names it in the error.
@@ -12,7 +12,10 @@ export const USDC_DECIMALS = 6;
  */
 export function parseUsd(text, what) {
   const m = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
-  if (!m) throw new Error(`${what} must be an amount in USD such as 1.00 (at most 6 decimals), not ${JSON.stringify(text.slice(0, 40))}`);
+  if (!m)
+    throw new Error(
+      `${what} must be an amount in USD such as 1.00 (at most 6 decimals), not ${JSON.stringify(text.slice(0, 40))}`,
+    );
   return BigInt(m[1]) * 10n ** BigInt(USDC_DECIMALS) + BigInt((m[2] ?? '').padEnd(USDC_DECIMALS, '0'));
 }
 

@@ -8,7 +8,7 @@ import { formatUsd } from './usd.mjs';
 export const WALLET_STATUS_TOOL = {
   name: 'wallet_status',
   description:
-    'This bridge\'s wallet, free: spent_usd against budget_usd (what the server charged from this state directory), deposit_usd (deposited into the prepaid channel; not spent until charged), the channel\'s balance and charged total, and the payer\'s address. Amounts are USD as decimal text.',
+    "This bridge's wallet, free: spent_usd against budget_usd (what the server charged from this state directory), deposit_usd (deposited into the prepaid channel; not spent until charged), the channel's balance and charged total, and the payer's address. Amounts are USD as decimal text.",
   inputSchema: { type: 'object', properties: {} },
   outputSchema: {
     type: 'object',
@@ -23,7 +23,17 @@ export const WALLET_STATUS_TOOL = {
       channel_balance_usd: { anyOf: [{ type: 'string' }, { type: 'null' }] },
       channel_charged_usd: { anyOf: [{ type: 'string' }, { type: 'null' }] },
     },
-    required: ['payer', 'network', 'spent_usd', 'budget_usd', 'deposit_usd', 'max_deposit_usd', 'channel_id', 'channel_balance_usd', 'channel_charged_usd'],
+    required: [
+      'payer',
+      'network',
+      'spent_usd',
+      'budget_usd',
+      'deposit_usd',
+      'max_deposit_usd',
+      'channel_id',
+      'channel_balance_usd',
+      'channel_charged_usd',
+    ],
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };

@@ -56,7 +56,9 @@ export class DepositRefused extends Error {
  */
 function withId(payment, required) {
   const declared = required.extensions?.['payment-identifier'];
-  const extensions = declared ? appendPaymentIdentifierToExtensions({ 'payment-identifier': structuredClone(declared) }) : {};
+  const extensions = declared
+    ? appendPaymentIdentifierToExtensions({ 'payment-identifier': structuredClone(declared) })
+    : {};
   // The voucher names no tool; the payment names this call's.
   return { ...payment, ...(required.resource ? { resource: required.resource } : {}), extensions };
 }
@@ -88,7 +90,10 @@ const depositStrategy = (maxDeposit, budgetLeft) => (context) => {
 export function createWallet(options, key) {
   const account = privateKeyToAccount(key);
   const reader = createPublicClient({ chain: options.chain, transport: http(options.rpcUrl) });
-  const signer = { ...toClientEvmSigner(account, /** @type {never} */ (reader)), signTypedData: typedDataSigner(account, key) };
+  const signer = {
+    ...toClientEvmSigner(account, /** @type {never} */ (reader)),
+    signTypedData: typedDataSigner(account, key),
+  };
   const storage = new ChannelFile(options.stateDir);
   /** What is left of the budget for the payment being made (set by `sign`, read by the deposit strategy). */
   let budgetLeft = 0n;
@@ -96,7 +101,10 @@ export function createWallet(options, key) {
     storage,
     depositStrategy: depositStrategy(options.maxDeposit, () => budgetLeft),
   });
-  const client = new x402Client().register(options.network, batch).register(options.network, new ExactEvmScheme(signer)).setSpendControls(false);
+  const client = new x402Client()
+    .register(options.network, batch)
+    .register(options.network, new ExactEvmScheme(signer))
+    .setSpendControls(false);
 
   const { channelIdOf, voucherOnly } = channelVouchers(batch, storage, signer);
 
@@ -104,7 +112,9 @@ export function createWallet(options, key) {
    * @param {PaymentRequired} required
    * @param {PaymentRequirements} requirement
    */
-  const signed = async (required, requirement) => (await voucherOnly(required, requirement)) ?? client.createPaymentPayload({ ...required, accepts: [requirement], extensions: {} });
+  const signed = async (required, requirement) =>
+    (await voucherOnly(required, requirement)) ??
+    client.createPaymentPayload({ ...required, accepts: [requirement], extensions: {} });
 
   return {
     address: account.address,
@@ -130,7 +140,11 @@ export function createWallet(options, key) {
      * @param {SettleResponse} receipt
      */
     async settled(payment, receipt) {
-      await client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, settleResponse: receipt });
+      await client.handlePaymentResponse({
+        paymentPayload: payment,
+        requirements: payment.accepted,
+        settleResponse: receipt,
+      });
     },
     /**
      * Resynchronises the channel from a corrective refusal (a voucher out of step with the server's record, which
@@ -139,7 +153,15 @@ export function createWallet(options, key) {
      * @param {PaymentRequired} refusal
      */
     async recover(payment, refusal) {
-      return (await client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, paymentRequired: refusal }))?.recovered === true;
+      return (
+        (
+          await client.handlePaymentResponse({
+            paymentPayload: payment,
+            requirements: payment.accepted,
+            paymentRequired: refusal,
+          })
+        )?.recovered === true
+      );
     },
     /**
      * The channel's record as the state directory keeps it (deposited balance, charged total); null when none.
@@ -147,7 +169,9 @@ export function createWallet(options, key) {
      */
     async channel(channelId) {
       const record = await storage.get(channelId);
-      return record ? { balance: atomicUnits(record.balance), charged: atomicUnits(record.chargedCumulativeAmount) } : null;
+      return record
+        ? { balance: atomicUnits(record.balance), charged: atomicUnits(record.chargedCumulativeAmount) }
+        : null;
     },
   };
 }

@@ -5,5 +5,7 @@ const MAX_ECHO = 80;
 /** `text` in quotes, cut to its first 80 characters with a note of its length when longer. */
 export function echo(text: string): string {
   const chars = [...text];
-  return chars.length <= MAX_ECHO ? `'${text}'` : `'${chars.slice(0, MAX_ECHO).join('')}…' (${chars.length} characters)`;
+  return chars.length <= MAX_ECHO
+    ? `'${text}'`
+    : `'${chars.slice(0, MAX_ECHO).join('')}…' (${chars.length} characters)`;
 }

@@ -14,4 +14,5 @@ export const invalidRequest = (message: string) => new QueryError('invalid_reque
 /** A request for what the data does not have: an unknown state, line, county or ranking. */
 export const notFound = (message: string) => new QueryError('not_found', message);
 
-export const unknownState = (state: string) => notFound(`unknown state '${state}': see /v1/coverage for the states served`);
+export const unknownState = (state: string) =>
+  notFound(`unknown state '${state}': see /v1/coverage for the states served`);

@@ -4,7 +4,10 @@
 /** Abbreviations whose period does not end a sentence. */
 const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|no)$/i;
 
-/** `text` up to and including the first `.` or `:` (when `colon`) that ends a sentence: followed by a space or the end, outside parentheses, not an abbreviation's. The whole text when none does. */
+/**
+ * `text` up to and including the first `.` or `:` (when `colon`) that ends a sentence: followed by a space or the end,
+ * outside parentheses, not an abbreviation's. The whole text when none does.
+ */
 export function firstSentence(text: string, { colon = false } = {}): string {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {

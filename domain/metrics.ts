@@ -2,7 +2,7 @@
 // places figures), the API (each answer's printed_keys, the CSV's measures and unit) and the pages share.
 
 /** Figures that can fill a series field (docs/design.md §16) when exact, or an insurer ranking. */
-export const LEVEL_METRICS = [
+const LEVEL_METRICS = [
   'premium',
   'policies',
   'items',
@@ -47,10 +47,13 @@ export interface MetricInfo {
   unit: (typeof UNITS)[number];
 }
 
-export const METRIC_INFO: Record<Metric, MetricInfo> = {
+const METRIC_INFO: Record<Metric, MetricInfo> = {
   premium: { unit: 'USD', measures: 'premium' },
   policies: { unit: 'count', measures: 'policies' },
-  items: { unit: 'count', measures: 'premium-bearing items (policies plus endorsements, audits and other premium-bearing transactions)' },
+  items: {
+    unit: 'count',
+    measures: 'premium-bearing items (policies plus endorsements, audits and other premium-bearing transactions)',
+  },
   transactions: { unit: 'count', measures: 'transactions' },
   new_business_premium: { unit: 'USD', measures: 'new-business premium' },
   renewal_premium: { unit: 'USD', measures: 'renewal premium' },
@@ -64,10 +67,16 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   transactions_yoy_pct: { unit: 'percent', measures: 'change in transactions from the same period a year earlier' },
   new_business_premium_pct: { unit: 'percent', measures: 'new-business share of premium' },
   renewal_premium_pct: { unit: 'percent', measures: 'renewal share of premium' },
-  non_policy_premium_pct: { unit: 'percent', measures: 'share of premium from items other than policies (endorsements, audits, ...)' },
+  non_policy_premium_pct: {
+    unit: 'percent',
+    measures: 'share of premium from items other than policies (endorsements, audits, ...)',
+  },
   new_business_item_pct: { unit: 'percent', measures: 'new-business share of items' },
   renewal_item_pct: { unit: 'percent', measures: 'renewal share of items' },
-  non_policy_item_pct: { unit: 'percent', measures: 'share of items other than policies (endorsements, audits, cancellations, ...)' },
+  non_policy_item_pct: {
+    unit: 'percent',
+    measures: 'share of items other than policies (endorsements, audits, cancellations, ...)',
+  },
   state_premium_share_pct: { unit: 'percent', measures: "share of the state's all-lines premium for the period" },
   avg_premium_per_item: { unit: 'USD', measures: 'average premium per item' },
   avg_premium_per_policy: { unit: 'USD', measures: 'average premium per policy' },
@@ -80,7 +89,9 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
 /** The key suffix of a year-to-date figure, printed on the row of its last month. */
 export const YTD_SUFFIX = '_ytd';
 
-/** What a `printed` key measures: its metric's legend; a year-to-date key says so. Undefined for a key no metric makes. */
+/**
+ * What a `printed` key measures: its metric's legend; a year-to-date key says so. Undefined for a key no metric makes.
+ */
 export function printedKeyInfo(key: string): MetricInfo | undefined {
   const ytd = key.endsWith(YTD_SUFFIX);
   const info = (METRIC_INFO as Record<string, MetricInfo | undefined>)[ytd ? key.slice(0, -YTD_SUFFIX.length) : key];
@@ -100,7 +111,10 @@ export function printedKeysOf(rows: Iterable<{ printed: Record<string, unknown> 
   );
 }
 
-/** What a series field holds: its metric's legend; policy_count counts the source's unit (policies, transactions or items, `countUnit`). */
+/**
+ * What a series field holds: its metric's legend; policy_count counts the source's unit (policies, transactions or
+ * items, `countUnit`).
+ */
 export function seriesFieldInfo(field: string, countUnit: string | null): MetricInfo {
   const metric = field === 'policy_count' ? countUnit : field;
   return (METRIC_INFO as Record<string, MetricInfo | undefined>)[metric ?? ''] ?? { measures: 'count', unit: 'count' };

@@ -6,9 +6,14 @@
  * incorporated, corp, corporation, co, company, ltd, limited, llc) removed, spaces collapsed.
  */
 export function normalizeName(name: string): string {
-  let out = name.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  let out = name
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   out = out.replace(/^the /, '');
-  for (let previous = ''; previous !== out; ) {
+  for (let previous = ''; previous !== out;) {
     previous = out;
     out = out.replace(/ (inc|incorporated|corp|corporation|co|company|ltd|limited|llc)$/, '');
   }

@@ -23,10 +23,13 @@ const PATTERNS: [RegExp, (m: RegExpMatchArray) => Omit<Period, 'key'> | null][] 
   [/^(\d{4})-Q([1-4])$/, (m) => ({ type: 'quarter', year: +m[1], firstMonth: +m[2] * 3 - 2, lastMonth: +m[2] * 3 })],
   [/^(\d{4})-H([12])$/, (m) => ({ type: 'half_year', year: +m[1], firstMonth: +m[2] * 6 - 5, lastMonth: +m[2] * 6 })],
   [/^(\d{4})$/, (m) => ({ type: 'year', year: +m[1], firstMonth: 1, lastMonth: 12 })],
-  [/^(\d{4})-01\.\.(\d{2})$/, (m) => {
-    const last = +m[2];
-    return last >= 1 && last <= 12 ? { type: 'year_to_date', year: +m[1], firstMonth: 1, lastMonth: last } : null;
-  }],
+  [
+    /^(\d{4})-01\.\.(\d{2})$/,
+    (m) => {
+      const last = +m[2];
+      return last >= 1 && last <= 12 ? { type: 'year_to_date', year: +m[1], firstMonth: 1, lastMonth: last } : null;
+    },
+  ],
 ];
 
 function month(year: number, m: number): Omit<Period, 'key'> | null {

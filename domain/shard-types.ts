@@ -1,5 +1,5 @@
-// The shapes of the private shards: written by the ingest (ingest/state-shards.ts and the modules beside it), read by the API. Some
-// fields are there for people reading a shard, not for the API (a series shard's state, line, county,
+// The shapes of the private shards: written by the ingest (ingest/state-shards.ts and the modules beside it), read by
+// the API. Some fields are there for people reading a shard, not for the API (a series shard's state, line, county,
 // granularity, count_unit and columns; the index's list of shard files).
 
 import type { InsurersResponse, PrintedFigures } from './contract.ts';
@@ -71,11 +71,16 @@ export interface InsurersShard {
   }[];
 }
 
-/** A state's (or US's) published rankings (private/rankings/<STATE>.json): each ready to serve but for its citations. */
+/**
+ * A state's (or US's) published rankings (private/rankings/<STATE>.json): each ready to serve but for its citations.
+ */
 export interface RankingsShard {
   state: string;
   /** Sorted by period. */
-  rankings: (Pick<InsurersResponse, 'period' | 'ranking' | 'insurers' | 'unranked' | 'report_date' | 'data_as_of' | 'source'> & {
+  rankings: (Pick<
+    InsurersResponse,
+    'period' | 'ranking' | 'insurers' | 'unranked' | 'report_date' | 'data_as_of' | 'source'
+  > & {
     /** Positions in the index shard's publications. */
     publications: number[];
   })[];

@@ -10,7 +10,9 @@ export interface Published {
 
 /** The latest publication among figures (ties: the later data_as_of): it names report_date and data_as_of. */
 export function latestPublication<T extends Published>(items: readonly T[]): T {
-  return items.reduce((a, b) => (b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a));
+  return items.reduce((a, b) =>
+    b.reportDate > a.reportDate || (b.reportDate === a.reportDate && b.dataAsOf > a.dataAsOf) ? b : a,
+  );
 }
 
 /** The last of `items` (sorted by the date `asOf` gives) in force on `date`, or undefined before the first. */
@@ -38,7 +40,8 @@ export function sumValues(rows: readonly SeriesValues[], countMatches = true): S
   for (const f of MONEY) {
     if (rows.every((r) => r[f] !== null)) out[f] = rows.reduce((cents, r) => cents + Math.round(r[f]! * 100), 0) / 100;
   }
-  if (countMatches && rows.every((r) => r.policy_count !== null)) out.policy_count = rows.reduce((n, r) => n + r.policy_count!, 0);
+  if (countMatches && rows.every((r) => r.policy_count !== null))
+    out.policy_count = rows.reduce((n, r) => n + r.policy_count!, 0);
   for (const f of PCTS) {
     const total = out.policy_count;
     if (total && rows.every((r) => r[f] !== null && r.policy_count !== null)) {

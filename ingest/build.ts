@@ -50,14 +50,30 @@ function stateDataset(folder: Folder, code: string, figures: Figure[]): Dataset 
  * is refused already, writes its files. A function of its own so that the state's figures and model are
  * garbage once it returns, not held while the next state is read.
  */
-function buildState(folder: Folder, code: string, spill: Spill, conflicts: Conflict[], citations: Citations, staging: Staging, bulk: BulkFiles): StateShards | null {
+function buildState(
+  folder: Folder,
+  code: string,
+  spill: Spill,
+  conflicts: Conflict[],
+  citations: Citations,
+  staging: Staging,
+  bulk: BulkFiles,
+): StateShards | null {
   const figures = spill.read(code);
   // Conflicts are looked for even in a refused build, so that it reports every problem at once.
   conflicts.push(...sameDayConflicts(figures));
   if (folder.failed || conflicts.length) return null;
   const dataset = stateDataset(folder, code, figures);
   const rankings = folder.rankings.filter((r) => r.state === code);
-  return renderState(dataset, buildModel(dataset), code, citations, rankings, (path, text) => staging.write(path, text), bulk);
+  return renderState(
+    dataset,
+    buildModel(dataset),
+    code,
+    citations,
+    rankings,
+    (path, text) => staging.write(path, text),
+    bulk,
+  );
 }
 
 export function buildShards(dataDir: string, outDir: string): BuildResult {
@@ -74,10 +90,23 @@ export function buildShards(dataDir: string, outDir: string): BuildResult {
       if (shards) states.push(shards);
     }
     folder.finish(conflicts);
-    for (const [path, text] of renderShared(states, citations, folder.records, folder.rankings.filter((r) => r.state === NATIONAL), bulk)) staging.write(path, text);
+    for (const [path, text] of renderShared(
+      states,
+      citations,
+      folder.records,
+      folder.rankings.filter((r) => r.state === NATIONAL),
+      bulk,
+    ))
+      staging.write(path, text);
     staging.commit();
     const records = Object.fromEntries(Object.entries(folder.records).map(([name, rs]) => [name, rs.length]));
-    return { publications: folder.publications.length, figures: folder.figureCount, records, files: staging.files, bytes: staging.bytes };
+    return {
+      publications: folder.publications.length,
+      figures: folder.figureCount,
+      records,
+      files: staging.files,
+      bytes: staging.bytes,
+    };
   } finally {
     staging.remove();
   }

@@ -22,13 +22,19 @@ const ROW_GROUP = 50_000;
 const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A bulk row: a CSV answer's line with the county after the line (empty statewide), and whether the latest vintage shows it. */
+/**
+ * A bulk row: a CSV answer's line with the county after the line (empty statewide), and whether the latest vintage
+ * shows it.
+ */
 interface BulkRow {
   values: SeriesRecord;
   latest: boolean;
 }
 
-/** A series shard and its line as /v1/premium's `line` takes it: `all`, a source code, or `category:<name>` (never read as a line). */
+/**
+ * A series shard and its line as /v1/premium's `line` takes it: `all`, a source code, or `category:<name>` (never read
+ * as a line).
+ */
 export interface BulkSeries {
   shard: SeriesShard;
   line: string;
@@ -43,7 +49,10 @@ export interface BulkPlace {
   granularity: string;
 }
 
-/** A state's series in file order: all lines, then lines by code, then categories; statewide before counties; month to year. */
+/**
+ * A state's series in file order: all lines, then lines by code, then categories; statewide before counties; month to
+ * year.
+ */
 export const compareBulkPlaces = (a: BulkPlace, b: BulkPlace) =>
   lineRank(a.line) - lineRank(b.line) ||
   byCode.compare(a.line, b.line) ||
@@ -57,30 +66,75 @@ const fieldRank = (field: string) => {
   const at = (SERIES_FIELDS as readonly string[]).indexOf(field);
   return at < 0 ? SERIES_FIELDS.length : at;
 };
-/** A period's figures: the series fields in their order, then printed keys by name; each by vintage, then by the whole line. */
+/**
+ * A period's figures: the series fields in their order, then printed keys by name; each by vintage, then by the whole
+ * line.
+ */
 const compareFigures = (a: BulkRow, b: BulkRow) =>
   fieldRank(String(a.values[FIELD])) - fieldRank(String(b.values[FIELD])) ||
   compareText(String(a.values[FIELD]), String(b.values[FIELD])) ||
   compareText(String(a.values[REPORT_DATE]), String(b.values[REPORT_DATE])) ||
   compareText(a.values.join('\u0001'), b.values.join('\u0001'));
 
-/** A shard's rows: per period, each distinct figure (value, words, publication) once, `latest` where the last snapshot shows it. */
-function rowsOf({ shard, line }: BulkSeries, refs: readonly PublicationRef[], cited: Set<number>): { rows: BulkRow[]; dataAsOf: string } {
+/**
+ * A shard's rows: per period, each distinct figure (value, words, publication) once, `latest` where the last snapshot
+ * shows it.
+ */
+function rowsOf(
+  { shard, line }: BulkSeries,
+  refs: readonly PublicationRef[],
+  cited: Set<number>,
+): { rows: BulkRow[]; dataAsOf: string } {
   const rows: BulkRow[] = [];
   let dataAsOf = '';
   for (const { period, snapshots } of shard.rows) {
     const seen = new Map<string, BulkRow>();
     snapshots.forEach((tuple, i) => {
-      const [, , asOfData, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, , sources, printed] = tuple;
+      const [
+        ,
+        ,
+        asOfData,
+        premium,
+        policy_count,
+        new_business_premium,
+        renewal_premium,
+        new_business_policy_pct,
+        renewal_policy_pct,
+        ,
+        sources,
+        printed,
+      ] = tuple;
       if (asOfData > dataAsOf) dataAsOf = asOfData;
-      const row = { period, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, printed };
-      const figures = Object.fromEntries(Object.entries(sources).map(([figure, at]) => [figure, at.map((p) => refs[p])]));
+      const row = {
+        period,
+        premium,
+        policy_count,
+        new_business_premium,
+        renewal_premium,
+        new_business_policy_pct,
+        renewal_policy_pct,
+        printed,
+      };
+      const figures = Object.fromEntries(
+        Object.entries(sources).map(([figure, at]) => [figure, at.map((p) => refs[p])]),
+      );
       for (const positions of Object.values(sources)) for (const p of positions) cited.add(p);
-      const csv = seriesRecords([{ state: shard.state, line, granularity: shard.granularity, countUnit: shard.count_unit, rows: [{ row, sources: figures }] }]);
+      const csv = seriesRecords([
+        {
+          state: shard.state,
+          line,
+          granularity: shard.granularity,
+          countUnit: shard.count_unit,
+          rows: [{ row, sources: figures }],
+        },
+      ]);
       for (const values of csv) {
         // The whole line is the figure's identity (no value holds the separator, a control character).
         const key = values.join('\u0001');
-        const bulk = seen.get(key) ?? { values: [...values.slice(0, 2), shard.county ?? '', ...values.slice(2)], latest: false };
+        const bulk = seen.get(key) ?? {
+          values: [...values.slice(0, 2), shard.county ?? '', ...values.slice(2)],
+          latest: false,
+        };
         seen.set(key, bulk);
         if (i === snapshots.length - 1) bulk.latest = true;
       }
@@ -90,7 +144,10 @@ function rowsOf({ shard, line }: BulkSeries, refs: readonly PublicationRef[], ci
   return { rows, dataAsOf };
 }
 
-/** The Parquet schema: text as UTF-8 strings (an empty cell as null), value a double, report_date a date, latest a boolean. */
+/**
+ * The Parquet schema: text as UTF-8 strings (an empty cell as null), value a double, report_date a date, latest a
+ * boolean.
+ */
 const PARQUET_SCHEMA = [
   { name: 'root', num_children: BULK_COLUMNS.length },
   ...BULK_COLUMNS.map((name) =>
@@ -100,7 +157,12 @@ const PARQUET_SCHEMA = [
         ? { name, type: 'DOUBLE' as const, repetition_type: 'REQUIRED' as const }
         : name === 'report_date'
           ? { name, type: 'INT32' as const, converted_type: 'DATE' as const, repetition_type: 'REQUIRED' as const }
-          : { name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'OPTIONAL' as const },
+          : {
+              name,
+              type: 'BYTE_ARRAY' as const,
+              converted_type: 'UTF8' as const,
+              repetition_type: 'OPTIONAL' as const,
+            },
   ),
 ];
 
@@ -112,7 +174,10 @@ function columnOf(rows: readonly BulkRow[], name: BulkColumn, at: number): unkno
   return rows.map((r) => (r.values[at] === '' ? null : String(r.values[at])));
 }
 
-/** The bulk files of one build, written into its staging tree state by state; `finish` closes them and gives the data package. */
+/**
+ * The bulk files of one build, written into its staging tree state by state; `finish` closes them and gives the data
+ * package.
+ */
 export class BulkFiles {
   private readonly staging: Staging;
   private readonly parquet: ParquetWriter;
@@ -124,10 +189,17 @@ export class BulkFiles {
   constructor(staging: Staging) {
     this.staging = staging;
     writeFileSync(staging.pathOf(CSV_PATH), csvText(BULK_COLUMNS, []));
-    this.parquet = new ParquetWriter({ writer: fileWriter(staging.pathOf(PARQUET_PATH)), schema: PARQUET_SCHEMA, createdBy: 'surplus-lines-market-data (hyparquet-writer)' });
+    this.parquet = new ParquetWriter({
+      writer: fileWriter(staging.pathOf(PARQUET_PATH)),
+      schema: PARQUET_SCHEMA,
+      createdBy: 'surplus-lines-market-data (hyparquet-writer)',
+    });
   }
 
-  /** A series, appended to both files: the caller gives each state's series in file order (compareBulkPlaces), states by code. */
+  /**
+   * A series, appended to both files: the caller gives each state's series in file order (compareBulkPlaces), states by
+   * code.
+   */
   add(series: BulkSeries, refs: readonly PublicationRef[]): void {
     const part = rowsOf(series, refs, this.cited);
     for (const row of part.rows) this.pending.push(row);
@@ -141,18 +213,24 @@ export class BulkFiles {
     if (!rows.length) return;
     this.pending = [];
     appendFileSync(this.staging.pathOf(CSV_PATH), csvRows(rows.map((r) => [...r.values, r.latest ? 'true' : 'false'])));
-    this.parquet.write({ columnData: BULK_COLUMNS.map((name, at) => ({ name, data: columnOf(rows, name, at) })), rowGroupSize: rows.length });
+    // A fileWriter writes as it goes, synchronously: write() and finish() return no promise here.
+    void this.parquet.write({
+      columnData: BULK_COLUMNS.map((name, at) => ({ name, data: columnOf(rows, name, at) })),
+      rowGroupSize: rows.length,
+    });
   }
 
   /** Closes both files, records them in the build, and gives the free data package that describes them. */
   finish(refs: readonly PublicationRef[]): [string, string] {
     this.flush();
-    this.parquet.finish();
+    void this.parquet.finish();
     const csv = this.staging.adopt(CSV_PATH);
     const parquet = this.staging.adopt(PARQUET_PATH);
     const file = ({ size, hash }: { size: number; hash: string }) => ({ bytes: size, hash: `sha256:${hash}` });
     const sources = [...this.cited].sort((a, b) => a - b).map((p) => refs[p]);
-    const descriptor = dataPackageResponse.parse(bulkDataPackage({ sources, dataAsOf: this.dataAsOf, csv: file(csv), parquet: file(parquet) }));
+    const descriptor = dataPackageResponse.parse(
+      bulkDataPackage({ sources, dataAsOf: this.dataAsOf, csv: file(csv), parquet: file(parquet) }),
+    );
     return ['free/bulk/datapackage.json', `${JSON.stringify(descriptor, null, 1)}\n`];
   }
 }

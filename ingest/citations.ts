@@ -29,17 +29,53 @@
 import { isPrintedMetric, type Figure } from './model-types.ts';
 
 /** Rounded either way: the exact figure is within half a unit of the printed precision. */
-const NEAR = new Set(['rounded', 'about', 'approximately', 'approx.', 'around', 'roughly', 'some', 'near', 'neighbourhood', 'neighborhood', 'circa', 'estimated']);
+const NEAR = new Set([
+  'rounded',
+  'about',
+  'approximately',
+  'approx.',
+  'around',
+  'roughly',
+  'some',
+  'near',
+  'neighbourhood',
+  'neighborhood',
+  'circa',
+  'estimated',
+]);
 /** The printed value is an upper bound: the exact figure is at most it, and less than one unit below it. */
 const BELOW = new Set(['nearly', 'almost', 'just under', 'under', 'close to', 'just shy of', 'shy of', 'approaching']);
 /** The printed value is a lower bound: the exact figure is at least it, and less than one unit above it. */
-const ABOVE = new Set(['over', 'more than', 'exceeding', 'exceeded', 'exceed', 'exceeds', 'just over', 'surpassing', 'surpassed', 'topping', 'topped', 'above', 'upwards of', 'in excess of']);
+const ABOVE = new Set([
+  'over',
+  'more than',
+  'exceeding',
+  'exceeded',
+  'exceed',
+  'exceeds',
+  'just over',
+  'surpassing',
+  'surpassed',
+  'topping',
+  'topped',
+  'above',
+  'upwards of',
+  'in excess of',
+]);
 
 const SCALES: Record<string, number> = {
-  k: 1e3, thousand: 1e3,
-  m: 1e6, mn: 1e6, mil: 1e6, million: 1e6,
-  b: 1e9, bn: 1e9, billion: 1e9,
-  t: 1e12, tn: 1e12, trillion: 1e12,
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  mil: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
 };
 const NUMBER = /(\d[\d,]*(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion|mn|bn|tn|mil|k|m|b|t)(?![a-z]))?/gi;
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1);
@@ -63,7 +99,10 @@ export function printedPrecision(printed: string | null, value: number): number 
   return null;
 }
 
-/** The precision a bare value shows at least: its last non-zero digit's unit, or 1 (coarse: a value never passes for finer than it is). */
+/**
+ * The precision a bare value shows at least: its last non-zero digit's unit, or 1 (coarse: a value never passes for
+ * finer than it is).
+ */
 function valuePrecision(value: number): number {
   if (!Number.isInteger(value) || value === 0) return 1;
   let p = 1;
@@ -75,10 +114,22 @@ function valuePrecision(value: number): number {
  * True when `short` (a rounded or qualified printing, or an exact one) agrees with `exact` to `short`'s own
  * precision, and `exact` is printed to a finer precision (its words, else its value's last non-zero digit).
  */
-export function agreesToPrecision(short: Pick<Figure, 'value' | 'qualifier' | 'printed'> & Partial<Pick<Figure, 'exact'>>, exact: Pick<Figure, 'value' | 'printed'>): boolean {
+export function agreesToPrecision(
+  short: Pick<Figure, 'value' | 'qualifier' | 'printed'> & Partial<Pick<Figure, 'exact'>>,
+  exact: Pick<Figure, 'value' | 'printed'>,
+): boolean {
   const word = short.qualifier?.trim().toLowerCase() ?? '';
   // An exact printing coarser than another (`$622.7 million` beside `$622.75 million`) is read as rounded.
-  const side = short.exact && !word ? 'near' : NEAR.has(word) ? 'near' : BELOW.has(word) ? 'below' : ABOVE.has(word) ? 'above' : null;
+  const side =
+    short.exact && !word
+      ? 'near'
+      : NEAR.has(word)
+        ? 'near'
+        : BELOW.has(word)
+          ? 'below'
+          : ABOVE.has(word)
+            ? 'above'
+            : null;
   if (!side) return false;
   const precision = printedPrecision(short.printed, short.value);
   if (precision === null) return false;
@@ -106,7 +157,8 @@ export interface ShortenedCitation {
 /**
  * Every rounded or qualified printing of a level (a metric with a series field, or an insurer's
  * premium or policies), and every exact one printed coarser, that agrees with a (finer) exact printing of
- * the same figure, with the exact one first published. Printed-only metrics (growth rates, shares of premium) have no series field to restate.
+ * the same figure, with the exact one first published. Printed-only metrics (growth rates, shares of premium) have no
+ * series field to restate.
  */
 export function shortenedCitations(figures: readonly Figure[]): Map<Figure, ShortenedCitation> {
   const exactByKey = new Map<string, Figure[]>();

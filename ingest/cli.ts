@@ -7,8 +7,13 @@ const dataDir = resolve(process.env.DATA_DIR ?? 'data');
 const outDir = resolve(process.env.SHARDS_DIR ?? 'shards');
 try {
   const r = buildShards(dataDir, outDir);
-  const records = Object.entries(r.records).map(([name, n]) => `${n} ${name}`).join(', ');
-  console.log(`ingest: ${r.publications} publications, ${r.figures} figures; dataset records: ${records} → ${r.files} shard files (${(r.bytes / 1024).toFixed(0)} KiB) in ${outDir}`);
+  const records = Object.entries(r.records)
+    .map(([name, n]) => `${n} ${name}`)
+    .join(', ');
+  console.log(
+    `ingest: ${r.publications} publications, ${r.figures} figures; dataset records: ${records} → ${r.files} ` +
+      `shard files (${(r.bytes / 1024).toFixed(0)} KiB) in ${outDir}`,
+  );
 } catch (e) {
   if (!(e instanceof IngestError)) throw e;
   console.error(formatProblems(e.problems).join('\n'));

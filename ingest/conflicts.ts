@@ -40,8 +40,10 @@ export function conflictProblem({ figure: f, other }: Conflict): Problem {
     line: f.fileLine,
     column: f.valueColumn,
     message:
-      `conflicting figure: ${f.value} here (${f.pub.file}:${f.fileLine}) and ${other.value} in ${other.pub.file}:${other.fileLine}, ` +
-      `for ${f.metric} ${f.state} ${f.period.key}${f.line === 'all' ? '' : ` line ${f.line}`}${f.county ? ` county ${f.county}` : ''}${f.insurer ? ` insurer ${f.insurer}` : ''}; ` +
+      `conflicting figure: ${f.value} here (${f.pub.file}:${f.fileLine}) and ${other.value} ` +
+      `in ${other.pub.file}:${other.fileLine}, ` +
+      `for ${f.metric} ${f.state} ${f.period.key}${f.line === 'all' ? '' : ` line ${f.line}`}` +
+      `${f.county ? ` county ${f.county}` : ''}${f.insurer ? ` insurer ${f.insurer}` : ''}; ` +
       `both publications are dated ${f.pub.reportDate}, so neither is the later vintage: correct the one that is wrong`,
   };
 }

@@ -7,13 +7,13 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import type { Problems } from './errors.ts';
 
-export interface Cell {
+interface Cell {
   value: string;
   line: number;
   column: number;
 }
-export type Row = { line: number; cells: Record<string, Cell> };
-export interface MetaEntry {
+type Row = { line: number; cells: Record<string, Cell> };
+interface MetaEntry {
   value: string;
   line: number;
   /** Column where the value starts. */
@@ -86,13 +86,19 @@ function notCsv(e: CsvError): { column: number; message: string } {
   const raw = e.raw as string;
   switch (e.code) {
     case 'INVALID_OPENING_QUOTE':
-      return { column: raw.length, message: 'a quote inside an unquoted field: quote the whole field and double the quote ("")' };
+      return {
+        column: raw.length,
+        message: 'a quote inside an unquoted field: quote the whole field and double the quote ("")',
+      };
     case 'CSV_INVALID_CLOSING_QUOTE':
       return { column: raw.length + 1, message: 'expected a comma after the closing quote of a field' };
     case 'CSV_QUOTE_NOT_CLOSED': {
       // Field `index` opened the quote; `bytes` is where csv-parse last ended a field: the comma before it.
       const start = (e.index as number) > 0 ? (e.bytes as number) + 1 : 0;
-      return { column: Buffer.from(raw).subarray(0, start).toString().length + 1, message: 'this quoted field is not closed on its line (a field cannot span lines)' };
+      return {
+        column: Buffer.from(raw).subarray(0, start).toString().length + 1,
+        message: 'this quoted field is not closed on its line (a field cannot span lines)',
+      };
     }
     default:
       throw e; // the options above give no other error
@@ -113,16 +119,30 @@ export function readCsv(
 ): CsvFile | null {
   const meta = new Map<string, MetaEntry>();
   if (text.trim() === '') {
-    problems.add(file, 1, 1, `the file is empty: expected ${opts.metaHeader ? "'# key: value' header lines, then " : ''}the CSV header ${columns.join(',')}`);
+    problems.add(
+      file,
+      1,
+      1,
+      `the file is empty: expected ${opts.metaHeader ? "'# key: value' header lines, then " : ''}the CSV ` +
+        `header ${columns.join(',')}`,
+    );
     return null;
   }
   if (!text.endsWith('\n')) {
     const lines = text.split('\n');
-    problems.add(file, lines.length, lines.at(-1)!.length + 1, 'the file does not end with a line end: it may be cut short (every line, the last one too, ends with a newline)');
+    problems.add(
+      file,
+      lines.length,
+      lines.at(-1)!.length + 1,
+      'the file does not end with a line end: it may be cut short (every line, the last one too, ends with a newline)',
+    );
     return null;
   }
   // Without the line ends (CRLF or LF); lines[i] is line i + 1.
-  const lines = text.slice(0, -1).split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const lines = text
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   let first = 0;
   if (opts.metaHeader) {
     while (first < lines.length && lines[first].startsWith('#') && !problems.full(file)) {
@@ -176,7 +196,7 @@ export function readCsv(
  * lines after it are read apart from it.
  */
 function* readRows(file: string, lines: string[], from: number, header: string[], problems: Problems): Generator<Row> {
-  for (let next = from; next < lines.length && !problems.full(file); ) {
+  for (let next = from; next < lines.length && !problems.full(file);) {
     const at: number[] = []; // the batch's lines, by index in `lines`: blank lines are no records
     for (; next < lines.length && at.length < BATCH_LINES; next++) if (lines[next] !== '') at.push(next);
     const batch = parseBatch(at.map((i) => lines[i]));

@@ -6,8 +6,12 @@ import { isUtf8 } from 'node:buffer';
 import type { Problems } from './errors.ts';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
-const UTF16_BOMS = [[0xff, 0xfe], [0xfe, 0xff]];
+const UTF16_BOMS = [
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+];
 /** Controls other than TAB, LF and the CR of a CRLF; C1 controls; a BOM past the start; U+FFFD. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const FORBIDDEN = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uFEFF\uFFFD]|\r(?!\n)/;
 
 const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
@@ -23,7 +27,13 @@ export function decodeText(file: string, bytes: Uint8Array, problems: Problems):
     const bad = firstInvalidByte(body);
     const { line, column } = position(Buffer.from(body.subarray(0, bad)).toString('utf8'), Infinity);
     const hex = body[bad].toString(16).toUpperCase().padStart(2, '0');
-    problems.add(file, line, column, `not valid UTF-8: byte 0x${hex} here is not part of a UTF-8 character (a Latin-1 or Windows-1252 file looks like this): save the file as UTF-8`);
+    problems.add(
+      file,
+      line,
+      column,
+      `not valid UTF-8: byte 0x${hex} here is not part of a UTF-8 character (a Latin-1 or Windows-1252 file ` +
+        `looks like this): save the file as UTF-8`,
+    );
     return null;
   }
   const text = Buffer.from(body).toString('utf8');
@@ -37,11 +47,19 @@ export function decodeText(file: string, bytes: Uint8Array, problems: Problems):
 }
 
 function forbiddenMessage(c: string): string {
-  if (c === '\0') return 'a NUL byte: this is not a UTF-8 text file (UTF-16 without a byte order mark, or binary?): save it as UTF-8';
+  if (c === '\0')
+    return 'a NUL byte: this is not a UTF-8 text file (UTF-16 without a byte order mark, or binary?): save it as UTF-8';
   if (c === '\r') return 'a carriage return (CR) that does not end a line: line ends must be LF or CRLF';
-  if (c === '\uFEFF') return 'a byte order mark (U+FEFF) inside the file: only the start of a file may have one; remove it';
-  if (c === '\uFFFD') return 'a replacement character (U+FFFD): the text was damaged by a wrong conversion before it was saved; retype it';
-  return `control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}: data files hold only printable text; remove it`;
+  if (c === '\uFEFF')
+    return 'a byte order mark (U+FEFF) inside the file: only the start of a file may have one; remove it';
+  if (c === '\uFFFD')
+    return (
+      'a replacement character (U+FFFD): the text was damaged by a wrong conversion before it was saved; ' + 'retype it'
+    );
+  return (
+    `control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}: data files hold only ` +
+    `printable text; remove it`
+  );
 }
 
 /** 1-based line and column of `index` in `text` (the end of the text for Infinity). */
@@ -53,9 +71,10 @@ function position(text: string, index: number): { line: number; column: number }
 
 /** Offset of the first byte that does not start a well-formed UTF-8 sequence (the file is known to have one). */
 function firstInvalidByte(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
-    const tail = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    const tail =
+      b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
     if (tail < 0) return i;
     // The second byte's range also rules out overlong forms, surrogates and code points above U+10FFFF.
     const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;

@@ -47,7 +47,12 @@ export class Problems {
     this.perFile.set(file, n);
     this.list.push({ file, line, column, message });
     if (n === MAX_PROBLEMS_PER_FILE)
-      this.list.push({ file, line, column: 1, message: `the ingest stops reading a file after ${MAX_PROBLEMS_PER_FILE} problems: fix these and run it again` });
+      this.list.push({
+        file,
+        line,
+        column: 1,
+        message: `the ingest stops reading a file after ${MAX_PROBLEMS_PER_FILE} problems: fix these and run it again`,
+      });
   }
   /** True once the file has given MAX_PROBLEMS_PER_FILE problems: read no further. */
   full(file: string): boolean {

@@ -1,7 +1,15 @@
 // One state's free routes' exact response bodies, each checked against its contract schema: its item of
 // /v1/coverage, its lines and its publications (its free sample: ingest/sample-shard.ts). Rendered from the
 // state's model alone (ingest/state-shards.ts).
-import { PERIOD_TYPE_NAMES, type CoverageItem, type LineItem, type PublicationsResponse, coverageItem, linesResponse, publicationsResponse } from '../domain/contract.ts';
+import {
+  PERIOD_TYPE_NAMES,
+  type CoverageItem,
+  type LineItem,
+  type PublicationsResponse,
+  coverageItem,
+  linesResponse,
+  publicationsResponse,
+} from '../domain/contract.ts';
 import type { Dataset, State } from './model-types.ts';
 import { latestPublication } from '../domain/vintages.ts';
 import { isRankable } from '../domain/insurers.ts';
@@ -13,7 +21,7 @@ import { sample } from './sample-shard.ts';
 const byCode = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** A state's item of /v1/coverage, from its model and its published rankings' periods. */
-export function coverage(state: State, model: Model, rankingPeriods: readonly string[]): CoverageItem {
+function coverage(state: State, model: Model, rankingPeriods: readonly string[]): CoverageItem {
   const statewide = model.series.filter((s) => s.state === state.code && !s.county);
   const periodTypes: CoverageItem['period_types'] = {};
   for (const pt of PERIOD_TYPE_NAMES) {
@@ -49,21 +57,25 @@ export function coverage(state: State, model: Model, rankingPeriods: readonly st
       has_county_data: model.series.some((s) => s.state === state.code && s.county !== null),
       has_insurer_data: insurerPeriods.length > 0,
       has_new_renewal_split: statewide.some((s) =>
-        s.rows.some((r) => r.snapshots.some((x) => x.values.new_business_policy_pct !== null || x.values.renewal_policy_pct !== null)),
+        s.rows.some((r) =>
+          r.snapshots.some((x) => x.values.new_business_policy_pct !== null || x.values.renewal_policy_pct !== null),
+        ),
       ),
     },
     insurer_periods: insurerPeriods,
   });
 }
 
-export function lines(dataset: Dataset, state: string): LineItem[] {
-  return linesResponse.parse([...(dataset.lines.get(state)?.values() ?? [])]
-    .sort((a, b) => byCode.compare(a.sourceCode, b.sourceCode))
-    .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category, note: l.note })));
+function lines(dataset: Dataset, state: string): LineItem[] {
+  return linesResponse.parse(
+    [...(dataset.lines.get(state)?.values() ?? [])]
+      .sort((a, b) => byCode.compare(a.sourceCode, b.sourceCode))
+      .map((l) => ({ id: l.id, source_code: l.sourceCode, name: l.name, category: l.category, note: l.note })),
+  );
 }
 
 /** The publications with figures for a state, with what each covers: /v1/publications. */
-export function publications(dataset: Dataset, code: string, { refs, position }: Citations): PublicationsResponse {
+function publications(dataset: Dataset, code: string, { refs, position }: Citations): PublicationsResponse {
   const byPub = new Map<string, Dataset['figures']>();
   for (const f of dataset.figures) if (f.state === code) byPub.set(f.pub.id, [...(byPub.get(f.pub.id) ?? []), f]);
   const listed = [...byPub.values()]
@@ -72,10 +84,20 @@ export function publications(dataset: Dataset, code: string, { refs, position }:
     .map(({ figures, ref }) => {
       const periods: PublicationsResponse['publications'][number]['periods'] = {};
       for (const type of PERIOD_TYPE_NAMES) {
-        const keys = figures.filter((f) => f.period.type === type).map((f) => f.period.key).sort();
+        const keys = figures
+          .filter((f) => f.period.type === type)
+          .map((f) => f.period.key)
+          .sort();
         if (keys.length) periods[type] = { from: keys[0], to: keys.at(-1)! };
       }
-      return { state: code, ...ref, data_as_of: figures[0].pub.dataAsOf, secondary: figures[0].pub.secondary, periods, figure_count: figures.length };
+      return {
+        state: code,
+        ...ref,
+        data_as_of: figures[0].pub.dataAsOf,
+        secondary: figures[0].pub.secondary,
+        periods,
+        figure_count: figures.length,
+      };
     });
   return publicationsResponse.parse({
     state: code,
@@ -85,10 +107,24 @@ export function publications(dataset: Dataset, code: string, { refs, position }:
   });
 }
 
-/** Writes the state's free bodies (its lines, publications and sample; its coverage item is written with every state's), and returns what the rest of its rendering reads. */
-export function renderFreeBodies(dataset: Dataset, model: Model, state: State, citations: Citations, rankings: readonly { period: string }[], emit: (path: string, text: string) => void) {
+/**
+ * Writes the state's free bodies (its lines, publications and sample; its coverage item is written with every state's),
+ * and returns what the rest of its rendering reads.
+ */
+export function renderFreeBodies(
+  dataset: Dataset,
+  model: Model,
+  state: State,
+  citations: Citations,
+  rankings: readonly { period: string }[],
+  emit: (path: string, text: string) => void,
+) {
   const code = state.code;
-  const item = coverage(state, model, rankings.map((r) => r.period));
+  const item = coverage(
+    state,
+    model,
+    rankings.map((r) => r.period),
+  );
   const lineItems = lines(dataset, code);
   emit(`free/lines/${code}.json`, json(lineItems));
   const listing = publications(dataset, code, citations);

@@ -5,7 +5,7 @@ import { emptyValues, latestPublication, sumValues } from '../domain/vintages.ts
 import type { Dataset, Figure } from './model-types.ts';
 import { byPublicationOrder, comparePeriods, union } from './model-order.ts';
 
-export interface InsurerRow {
+interface InsurerRow {
   name: string;
   premium: number | null;
   policy_count: number | null;
@@ -72,7 +72,9 @@ function yearsFromMonths(periods: InsurerPeriod[]): InsurerPeriod[] {
   for (const [year, months] of byYear) {
     if (published.has(year) || months.length !== 12) continue;
     const names = months[0].insurers.map((i) => i.name).join('\n');
-    const complete = months.every((m) => m.insurers.map((i) => i.name).join('\n') === names && m.insurers.every((i) => i.premium !== null));
+    const complete = months.every(
+      (m) => m.insurers.map((i) => i.name).join('\n') === names && m.insurers.every((i) => i.premium !== null),
+    );
     if (!complete) continue;
     const latest = latestPublication(months);
     out.push({
@@ -81,7 +83,13 @@ function yearsFromMonths(periods: InsurerPeriod[]): InsurerPeriod[] {
       dataAsOf: latest.dataAsOf,
       pubs: union(months.map((m) => m.pubs)),
       insurers: months[0].insurers.map((insurer, i) => {
-        const sum = sumValues(months.map((m) => ({ ...emptyValues(), premium: m.insurers[i].premium, policy_count: m.insurers[i].policy_count })));
+        const sum = sumValues(
+          months.map((m) => ({
+            ...emptyValues(),
+            premium: m.insurers[i].premium,
+            policy_count: m.insurers[i].policy_count,
+          })),
+        );
         return { name: insurer.name, premium: sum.premium, policy_count: sum.policy_count };
       }),
     });

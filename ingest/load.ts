@@ -5,15 +5,23 @@
 import { join, relative } from 'node:path';
 import { type Conflict, conflictProblem, sameDayConflicts } from './conflicts.ts';
 import { type Problem, Problems } from './errors.ts';
-import type { Dataset, Figure, Line } from './model-types.ts';
+import type { Dataset, Figure, Line, State } from './model-types.ts';
 import { listCsv, readDataFile, shown } from './read.ts';
 import { PUBLICATION_COLUMNS, type PublicationContext, parsePublication } from './sources/publication.ts';
 import { DATASET_FILES, DATASET_NAMES, type DatasetRecord, columnsOf, parseDatasetFile } from './sources/datasets.ts';
 import type { Publication } from './sources/header.ts';
 import { type PublishedRanking, RANKING_COLUMNS, parseRanking } from './sources/ranking.ts';
 import {
-  BASES_COLUMNS, CATEGORIES_COLUMNS, LINE_IDS_COLUMNS, LINES_COLUMNS, STATES_COLUMNS,
-  parseBases, parseCategories, parseLineIds, parseLines, parseStates,
+  BASES_COLUMNS,
+  CATEGORIES_COLUMNS,
+  LINE_IDS_COLUMNS,
+  LINES_COLUMNS,
+  STATES_COLUMNS,
+  parseBases,
+  parseCategories,
+  parseLineIds,
+  parseLines,
+  parseStates,
 } from './sources/registries.ts';
 
 /** The data folder read and checked, but for its figures, which went to `readFolder`'s `onFigure`. */
@@ -39,7 +47,7 @@ type Registries = Pick<Dataset, 'states' | 'categories' | 'bases' | 'lines'> & {
 function readRegistries(dataDir: string, problems: Problems): Registries {
   const statesCsv = readDataFile(join(dataDir, 'states.csv'), STATES_COLUMNS, problems);
   const categoriesCsv = readDataFile(join(dataDir, 'categories.csv'), CATEGORIES_COLUMNS, problems);
-  const states = statesCsv ? parseStates(statesCsv, problems) : new Map();
+  const states = statesCsv ? parseStates(statesCsv, problems) : new Map<string, State>();
   const categories = categoriesCsv ? parseCategories(categoriesCsv, problems) : [];
   const basesCsv = readDataFile(join(dataDir, 'bases.csv'), BASES_COLUMNS, problems);
   const bases = basesCsv ? parseBases(basesCsv, states, problems) : new Map<string, string>();
@@ -49,7 +57,12 @@ function readRegistries(dataDir: string, problems: Problems): Registries {
   for (const path of listCsv(join(dataDir, 'lines'))) {
     const state = path.match(/([^/]+)\.csv$/)![1];
     if (!states.has(state)) {
-      problems.add(shown(path), 1, 1, `lines file for unknown state '${state}': expected lines/<STATE>.csv with a code from states.csv`);
+      problems.add(
+        shown(path),
+        1,
+        1,
+        `lines file for unknown state '${state}': expected lines/<STATE>.csv with a code from states.csv`,
+      );
       continue;
     }
     const csv = readDataFile(path, LINES_COLUMNS, problems);
@@ -68,7 +81,14 @@ function readRegistries(dataDir: string, problems: Problems): Registries {
       const id = ids.get(`${state} ${line.sourceCode}`);
       if (id === undefined) {
         // An unreadable registry is one problem already, not one more per line.
-        if (idsCsv) problems.add(shown(idsPath), 1, 1, `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row '${nextId++},${state},${line.sourceCode}' (the next unused id)`);
+        if (idsCsv)
+          problems.add(
+            shown(idsPath),
+            1,
+            1,
+            `line ${state} '${line.sourceCode}' (${lineFiles.get(state)}) has no id: add the row ` +
+              `'${nextId++},${state},${line.sourceCode}' (the next unused id)`,
+          );
         continue;
       }
       withIds.set(line.sourceCode, { ...line, id });
@@ -96,7 +116,12 @@ function readRecords(dataDir: string, today: string, problems: Problems): Datase
  * The rankings of rankings/, one served per state and period: an office's publication before a press copy of
  * it (data/README.md, "Office before press"); two of the same rank for one state and period are a problem.
  */
-function readRankings(dataDir: string, states: Registries['states'], today: string, problems: Problems): PublishedRanking[] {
+function readRankings(
+  dataDir: string,
+  states: Registries['states'],
+  today: string,
+  problems: Problems,
+): PublishedRanking[] {
   const dir = join(dataDir, 'rankings');
   const served = new Map<string, PublishedRanking>();
   for (const path of listCsv(dir)) {
@@ -108,9 +133,17 @@ function readRankings(dataDir: string, states: Registries['states'], today: stri
     const other = served.get(key);
     if (!other || (other.pub.secondary && !ranking.pub.secondary)) served.set(key, ranking);
     else if (other.pub.secondary === ranking.pub.secondary)
-      problems.add(ranking.pub.file, 1, 1, `a second ranking for ${ranking.state} ${ranking.period} (the first is ${other.pub.file}): one ranking is served per state and period; keep the one the publication of record printed`);
+      problems.add(
+        ranking.pub.file,
+        1,
+        1,
+        `a second ranking for ${ranking.state} ${ranking.period} (the first is ${other.pub.file}): one ranking ` +
+          `is served per state and period; keep the one the publication of record printed`,
+      );
   }
-  return [...served.values()].sort((a, b) => (a.state < b.state ? -1 : a.state > b.state ? 1 : a.period < b.period ? -1 : a.period > b.period ? 1 : 0));
+  return [...served.values()].sort((a, b) =>
+    a.state < b.state ? -1 : a.state > b.state ? 1 : a.period < b.period ? -1 : a.period > b.period ? 1 : 0,
+  );
 }
 
 /** Reads and checks every file of `dataDir` once; `onFigure` gets each figure, in reading order. */
@@ -123,7 +156,10 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
   const publications: Publication[] = [];
   const pubDir = join(dataDir, 'publications');
   const context: PublicationContext = { states, lines: registries.taxonomy, today, counties: new Map() };
-  /** Each report date's first publication with an exact figure: same-day conflicts are reported date by date in this order. */
+  /**
+   * Each report date's first publication with an exact figure: same-day conflicts are reported date by date in this
+   * order.
+   */
   const dateRank = new Map<string, number>();
   /** A figure whose state and period type bases.csv lacks, the first of each: reported after the conflicts. */
   const missingBases = new Map<string, Problem>();
@@ -139,7 +175,14 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
       if (f.exact && !dateRank.has(f.pub.reportDate)) dateRank.set(f.pub.reportDate, publications.length - 1);
       const key = `${f.state}|${f.period.type}`;
       if (basesRead && !bases.has(key) && !missingBases.has(key))
-        missingBases.set(key, { file: f.pub.file, line: f.fileLine, column: 1, message: `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium is, and whose compilation>,' to ${shown(join(dataDir, 'bases.csv'))}` });
+        missingBases.set(key, {
+          file: f.pub.file,
+          line: f.fileLine,
+          column: 1,
+          message:
+            `no basis for ${f.state} ${f.period.type} figures: add '${f.state},${f.period.type},<what this premium ` +
+            `is, and whose compilation>,' to ${shown(join(dataDir, 'bases.csv'))}`,
+        });
       onFigure(f);
     }
     figureCount += parsed.figures.length;
@@ -157,11 +200,18 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
     records,
     rankings,
     figureCount,
-    failed: problems.list.length > 0 || datasetProblems.list.length > 0 || missingBases.size > 0 || publications.length === 0,
+    failed:
+      problems.list.length > 0 || datasetProblems.list.length > 0 || missingBases.size > 0 || publications.length === 0,
     finish(conflicts) {
       const position = new Map(publications.map((p, i) => [p, i]));
-      const order = (c: Conflict) => [dateRank.get(c.figure.pub.reportDate)!, position.get(c.figure.pub)!, c.figure.fileLine];
-      const sorted = conflicts.map((c) => ({ c, key: order(c) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+      const order = (c: Conflict) => [
+        dateRank.get(c.figure.pub.reportDate)!,
+        position.get(c.figure.pub)!,
+        c.figure.fileLine,
+      ];
+      const sorted = conflicts
+        .map((c) => ({ c, key: order(c) }))
+        .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
       for (const { c } of sorted) {
         const p = conflictProblem(c);
         problems.add(p.file, p.line, p.column, p.message);
@@ -178,7 +228,13 @@ export function readFolder(dataDir: string, onFigure: (f: Figure) => void): Fold
 /** The whole data folder, every figure in memory. */
 export function loadDataset(dataDir: string): Dataset {
   const figures: Figure[] = [];
-  const { figureCount: _count, failed: _failed, finish, rankings: _rankings, ...folder } = readFolder(dataDir, (f) => figures.push(f));
+  const {
+    figureCount: _count,
+    failed: _failed,
+    finish,
+    rankings: _rankings,
+    ...folder
+  } = readFolder(dataDir, (f) => figures.push(f));
   finish(sameDayConflicts(figures));
   return { ...folder, figures };
 }

@@ -31,12 +31,32 @@ export const COUNT_UNITS = ['policies', 'transactions', 'items'] as const; // pr
 export type CountUnit = (typeof COUNT_UNITS)[number];
 /** Shares of a whole, 0-100. */
 export const PCT_METRICS: readonly Metric[] = [
-  'new_business_policy_pct', 'renewal_policy_pct', 'new_business_premium_pct', 'renewal_premium_pct', 'non_policy_premium_pct',
-  'new_business_item_pct', 'renewal_item_pct', 'non_policy_item_pct', 'state_premium_share_pct',
+  'new_business_policy_pct',
+  'renewal_policy_pct',
+  'new_business_premium_pct',
+  'renewal_premium_pct',
+  'non_policy_premium_pct',
+  'new_business_item_pct',
+  'renewal_item_pct',
+  'non_policy_item_pct',
+  'state_premium_share_pct',
 ];
 /** Changes in percent: -100 (all gone) or more. */
-export const CHANGE_METRICS: readonly Metric[] = ['premium_yoy_pct', 'policies_yoy_pct', 'items_yoy_pct', 'transactions_yoy_pct'];
-export const COUNT_METRICS: readonly Metric[] = ['policies', 'items', 'transactions', 'insurer_policies', 'endorsement_items', 'cancellation_items', 'exempt_purchaser_policies'];
+export const CHANGE_METRICS: readonly Metric[] = [
+  'premium_yoy_pct',
+  'policies_yoy_pct',
+  'items_yoy_pct',
+  'transactions_yoy_pct',
+];
+export const COUNT_METRICS: readonly Metric[] = [
+  'policies',
+  'items',
+  'transactions',
+  'insurer_policies',
+  'endorsement_items',
+  'cancellation_items',
+  'exempt_purchaser_policies',
+];
 
 export interface Figure {
   pub: Publication;

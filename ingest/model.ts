@@ -22,4 +22,3 @@ export function buildModel(dataset: Dataset): Model {
   const series = [...all.values()].sort((a, b) => (seriesKey(a) < seriesKey(b) ? -1 : 1));
   return { series, insurers: insurerRows(dataset) };
 }
-

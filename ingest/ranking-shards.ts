@@ -5,10 +5,15 @@ import type { RankingsShard } from '../domain/shard-types.ts';
 import type { PublishedRanking, RankingLine } from './sources/ranking.ts';
 
 /** How a line's premium was printed, only where it is not exact (docs/design.md §9). */
-const printedAs = (line: RankingLine) => (line.qualifier ? { as_printed: line.printed, qualifier: line.qualifier } : {});
+const printedAs = (line: RankingLine) =>
+  line.qualifier ? { as_printed: line.printed, qualifier: line.qualifier } : {};
 
 /** The shard of `state`'s rankings (all of the same state), or null when it has none. */
-export function rankingsShard(state: string, rankings: readonly PublishedRanking[], position: ReadonlyMap<string, number>): RankingsShard | null {
+export function rankingsShard(
+  state: string,
+  rankings: readonly PublishedRanking[],
+  position: ReadonlyMap<string, number>,
+): RankingsShard | null {
   if (!rankings.length) return null;
   return {
     state,
@@ -32,7 +37,13 @@ export function rankingsShard(state: string, rankings: readonly PublishedRanking
           ...printedAs(line),
           ...(line.note === null ? {} : { note: line.note }),
         })),
-        unranked: r.unranked.map((line) => ({ name: line.name, premium: line.premium, market_share_pct: line.marketSharePct, ...printedAs(line), note: line.note! })),
+        unranked: r.unranked.map((line) => ({
+          name: line.name,
+          premium: line.premium,
+          market_share_pct: line.marketSharePct,
+          ...printedAs(line),
+          note: line.note!,
+        })),
         report_date: r.pub.reportDate,
         data_as_of: r.pub.dataAsOf,
         source: r.pub.source,

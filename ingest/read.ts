@@ -31,12 +31,23 @@ export function listCsv(dir: string): string[] {
 }
 
 /** The file's records, or null after adding the problem that stops it from being read. */
-export function readDataFile(path: string, columns: readonly string[], problems: Problems, metaHeader = false): CsvFile | null {
+export function readDataFile(
+  path: string,
+  columns: readonly string[],
+  problems: Problems,
+  metaHeader = false,
+): CsvFile | null {
   let bytes: Buffer;
   try {
     const size = statSync(path).size;
     if (size > MAX_FILE_BYTES) {
-      problems.add(shown(path), 1, 1, `the file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte (5 MB) limit for a data file: is it the right file?`);
+      problems.add(
+        shown(path),
+        1,
+        1,
+        `the file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte (5 MB) limit for a data file: is it the ` +
+          `right file?`,
+      );
       return null;
     }
     bytes = readFileSync(path);

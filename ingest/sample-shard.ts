@@ -13,17 +13,38 @@ import { snapshotPubs } from './vintaged-series.ts';
 
 const SAMPLE_MONTHS = 13;
 
-/** The free sample, as JSON (checked against its contract schema) and as CSV (each figure with the publication that printed it). */
-export function sample(dataset: Dataset, model: Model, code: string, periodTypes: CoverageItem['period_types'], { refs, position }: Citations): { body: SampleResponse; csv: string } {
-  const cite = (ids: string[]) => citedPublications(refs, ids.map((id) => position.get(id)!));
+/**
+ * The free sample, as JSON (checked against its contract schema) and as CSV (each figure with the publication that
+ * printed it).
+ */
+export function sample(
+  dataset: Dataset,
+  model: Model,
+  code: string,
+  periodTypes: CoverageItem['period_types'],
+  { refs, position }: Citations,
+): { body: SampleResponse; csv: string } {
+  const cite = (ids: string[]) =>
+    citedPublications(
+      refs,
+      ids.map((id) => position.get(id)!),
+    );
   const state = dataset.states.get(code)!;
-  const months = model.series.find((s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month');
+  const months = model.series.find(
+    (s) => s.state === code && s.lineKey === 'all' && !s.county && s.periodType === 'month',
+  );
   const rows = (months?.rows ?? []).slice(-SAMPLE_MONTHS).map((r) => ({ period: r.period, snap: r.snapshots.at(-1)! }));
   const latest = rows.length ? latestPublication(rows.map((r) => r.snap)) : null;
   const published = Object.keys(periodTypes).join(', ') || 'none';
   const paid =
-    'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, /v1/compare, /v1/insurers.';
-  const data = rows.map(({ period, snap }): SeriesRow => ({ period, ...snap.values, printed: Object.keys(snap.printed).length ? snap.printed : null }));
+    'Full history, quarter and year roll-ups, lines and categories, as-of pinning (report_date), annual ' +
+    'summaries, cross-state comparison and insurer rankings are paid: /v1/premium, /v1/premium/summary, ' +
+    '/v1/compare, /v1/insurers.';
+  const data = rows.map(({ period, snap }): SeriesRow => ({
+    period,
+    ...snap.values,
+    printed: Object.keys(snap.printed).length ? snap.printed : null,
+  }));
   const csv = seriesCsv([
     {
       state: code,
@@ -32,7 +53,12 @@ export function sample(dataset: Dataset, model: Model, code: string, periodTypes
       countUnit: months?.countUnit ?? null,
       rows: data.map((row, i) => ({
         row,
-        sources: Object.fromEntries(Object.entries(rows[i].snap.sources).map(([figure, ids]) => [figure, ids.map((id) => refs[position.get(id)!])])),
+        sources: Object.fromEntries(
+          Object.entries(rows[i].snap.sources).map(([figure, ids]) => [
+            figure,
+            ids.map((id) => refs[position.get(id)!]),
+          ]),
+        ),
       })),
     },
   ]);
@@ -49,7 +75,8 @@ export function sample(dataset: Dataset, model: Model, code: string, periodTypes
     source: state.source,
     note: rows.length
       ? `Free sample: the latest ${rows.length} monthly statewide all-lines rows, latest vintage. ${paid}`
-      : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. Period types published: ${published} (see /v1/coverage). ${paid}`,
+      : `${state.name}'s sources publish no monthly statewide all-lines figures, and the sample is month-only. ` +
+        `Period types published: ${published} (see /v1/coverage). ${paid}`,
   };
   return { body: sampleResponse.parse(body), csv };
 }

@@ -4,7 +4,12 @@
 // are rendered last from what each state's rendering returned (renderShared).
 // One state's files are rendered by ingest/state-shards.ts; this module holds what every state's rendering
 // shares (the folders' names, the index's list of publications) and renders the files that cover every state.
-import { coverageResponse, publicationsResponse, type CoverageItem, type PublicationsResponse } from '../domain/contract.ts';
+import {
+  coverageResponse,
+  publicationsResponse,
+  type CoverageItem,
+  type PublicationsResponse,
+} from '../domain/contract.ts';
 import type { Dataset } from './model-types.ts';
 import type { Publication } from './sources/header.ts';
 import { NATIONAL } from '../domain/insurers.ts';
@@ -14,13 +19,21 @@ import { rankingsShard } from './ranking-shards.ts';
 import type { BulkFiles } from './bulk.ts';
 import type { PublishedRanking } from './sources/ranking.ts';
 
-export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 /** The folder of a line key: `all`, `line-12`, `category-commercial-property`. */
-export const lineDir = (lineKey: string) => (lineKey.includes(':') ? `${lineKey.split(':')[0]}-${slug(lineKey.split(':')[1])}` : lineKey);
+export const lineDir = (lineKey: string) =>
+  lineKey.includes(':') ? `${lineKey.split(':')[0]}-${slug(lineKey.split(':')[1])}` : lineKey;
 
 export const json = (value: unknown) => JSON.stringify(value) + '\n';
 
-/** Every publication of the build, in id order (index.json's list), and where each id is in it: what snapshots and insurer lists point into. */
+/**
+ * Every publication of the build, in id order (index.json's list), and where each id is in it: what snapshots and
+ * insurer lists point into.
+ */
 export interface Citations {
   refs: PublicationRef[];
   position: Map<string, number>;
@@ -34,7 +47,10 @@ export function publicationRefs(publications: readonly Publication[]): Citations
   };
 }
 
-/** What the files that cover every state need of one state: its coverage item, its entry in index.json and its publications (the feed). */
+/**
+ * What the files that cover every state need of one state: its coverage item, its entry in index.json and its
+ * publications (the feed).
+ */
 export interface StateShards {
   coverage: CoverageItem;
   index: IndexShard['states'][string];
@@ -42,7 +58,10 @@ export interface StateShards {
 }
 
 /** Newest first, then by state, url and title: the feed's order, which a stable sort completes for equal keys. */
-const newestFirst = (a: PublicationsResponse['publications'][number], b: PublicationsResponse['publications'][number]) =>
+const newestFirst = (
+  a: PublicationsResponse['publications'][number],
+  b: PublicationsResponse['publications'][number],
+) =>
   (b.report_date > a.report_date ? 1 : b.report_date < a.report_date ? -1 : 0) ||
   (a.state < b.state ? -1 : a.state > b.state ? 1 : 0) ||
   (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) ||
@@ -51,7 +70,12 @@ const newestFirst = (a: PublicationsResponse['publications'][number], b: Publica
 /** /v1/publications without state: every state's publications, newest first. */
 function publicationsFeed(states: StateShards[]): PublicationsResponse {
   const listed = states.flatMap((s) => s.publications).sort(newestFirst);
-  return { state: null, source: null, report_dates: [...new Set(listed.map((p) => p.report_date))].sort(), publications: listed };
+  return {
+    state: null,
+    source: null,
+    report_dates: [...new Set(listed.map((p) => p.report_date))].sort(),
+    publications: listed,
+  };
 }
 
 /**

@@ -43,7 +43,20 @@ export class Spill {
       pub = this.publications.push(f.pub) - 1;
       this.pubIndex.set(f.pub, pub);
     }
-    const line = [pub, f.period.key, f.line, text(f.county), text(f.insurer), f.metric, num(f.value), f.exact ? '1' : '', text(f.qualifier), text(f.printed), f.fileLine, f.valueColumn].join(SEP);
+    const line = [
+      pub,
+      f.period.key,
+      f.line,
+      text(f.county),
+      text(f.insurer),
+      f.metric,
+      num(f.value),
+      f.exact ? '1' : '',
+      text(f.qualifier),
+      text(f.printed),
+      f.fileLine,
+      f.valueColumn,
+    ].join(SEP);
     const lines = this.pending.get(f.state);
     if (lines) lines.push(line);
     else this.pending.set(f.state, [line]);
@@ -65,12 +78,24 @@ export class Spill {
     const figures: Figure[] = [];
     for (const line of content.split('\n')) {
       if (line === '') continue;
-      const [pub, key, lineCode, county, insurer, metric, value, exact, qualifier, printed, fileLine, valueColumn] = line.split(SEP);
+      const [pub, key, lineCode, county, insurer, metric, value, exact, qualifier, printed, fileLine, valueColumn] =
+        line.split(SEP);
       let period = periods.get(key);
       if (!period) periods.set(key, (period = parsePeriod(key)!));
       figures.push({
-        pub: this.publications[Number(pub)], state, period, line: lineCode, county: orNull(county), insurer: orNull(insurer), metric: metric as Metric,
-        value: Number(value), exact: exact === '1', qualifier: orNull(qualifier), printed: orNull(printed), fileLine: Number(fileLine), valueColumn: Number(valueColumn),
+        pub: this.publications[Number(pub)],
+        state,
+        period,
+        line: lineCode,
+        county: orNull(county),
+        insurer: orNull(insurer),
+        metric: metric as Metric,
+        value: Number(value),
+        exact: exact === '1',
+        qualifier: orNull(qualifier),
+        printed: orNull(printed),
+        fileLine: Number(fileLine),
+        valueColumn: Number(valueColumn),
       });
     }
     return figures;

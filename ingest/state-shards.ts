@@ -27,8 +27,17 @@ function seriesShard(s: Series, lineEcho: string, position: Map<string, number>)
       snapshots: r.snapshots.map(
         (x) =>
           [
-            x.asOf, x.reportDate, x.dataAsOf, ...SERIES_FIELDS.map((f) => x.values[f]), x.published,
-            Object.fromEntries(Object.entries(x.sources).map(([figure, ids]) => [figure, ids.map((id) => position.get(id)!).sort((a, b) => a - b)])),
+            x.asOf,
+            x.reportDate,
+            x.dataAsOf,
+            ...SERIES_FIELDS.map((f) => x.values[f]),
+            x.published,
+            Object.fromEntries(
+              Object.entries(x.sources).map(([figure, ids]) => [
+                figure,
+                ids.map((id) => position.get(id)!).sort((a, b) => a - b),
+              ]),
+            ),
             Object.keys(x.printed).length ? x.printed : null,
           ] as unknown as SnapshotTuple,
       ),
@@ -38,8 +47,8 @@ function seriesShard(s: Series, lineEcho: string, position: Map<string, number>)
 
 /**
  * The files of state `code`, each handed to `emit` as it is rendered: its lines, publications and sample,
- * its series (also added to the bulk files), its insurer lists and its published rankings. `dataset` and `model` need hold only the state's
- * figures and series; `rankings` are the state's.
+ * its series (also added to the bulk files), its insurer lists and its published rankings. `dataset` and `model` need
+ * hold only the state's figures and series; `rankings` are the state's.
  */
 export function renderState(
   dataset: Dataset,
@@ -55,14 +64,24 @@ export function renderState(
 
   const series = model.series.filter((s) => s.state === code && SERVED.includes(s.periodType) && s.rows.length);
   const echo = (lineKey: string) =>
-    lineKey === 'all' ? 'all' : lineKey.startsWith('category:') ? lineKey.slice(9) : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
+    lineKey === 'all'
+      ? 'all'
+      : lineKey.startsWith('category:')
+        ? lineKey.slice(9)
+        : lineItems.find((l) => `line:${l.id}` === lineKey)!.source_code;
   const shardPaths: string[] = [];
   // In the bulk files' order, so each shard is added to them as it is written, and not held.
   const placed = series
-    .map((s) => ({ s, line: s.lineKey.startsWith('category:') ? s.lineKey : echo(s.lineKey), county: s.county, granularity: s.periodType }))
+    .map((s) => ({
+      s,
+      line: s.lineKey.startsWith('category:') ? s.lineKey : echo(s.lineKey),
+      county: s.county,
+      granularity: s.periodType,
+    }))
     .sort(compareBulkPlaces);
   for (const { s, line } of placed) {
-    const path = `series/${code}/${lineDir(s.lineKey)}/${s.county ? `counties/${slug(s.county)}/` : ''}${s.periodType}.json`;
+    const county = s.county ? `counties/${slug(s.county)}/` : '';
+    const path = `series/${code}/${lineDir(s.lineKey)}/${county}${s.periodType}.json`;
     const shard = seriesShard(s, echo(s.lineKey), position);
     emit(`private/${path}`, json(shard));
     bulk.add({ shard, line }, refs);
@@ -70,7 +89,10 @@ export function renderState(
   }
   const insurers = model.insurers.get(code);
   if (insurers) {
-    const periods = insurers.map(({ pubs, ...p }) => ({ ...p, publications: pubs.map((id) => position.get(id)!).sort((a, b) => a - b) }));
+    const periods = insurers.map(({ pubs, ...p }) => ({
+      ...p,
+      publications: pubs.map((id) => position.get(id)!).sort((a, b) => a - b),
+    }));
     emit(`private/insurers/${code}.json`, json({ state: code, periods } satisfies InsurersShard));
   }
   const published = rankingsShard(code, rankings, position);
@@ -84,7 +106,9 @@ export function renderState(
       categories: [...new Set(lineItems.flatMap((l) => (l.category ? [l.category] : [])))]
         .sort()
         .map((name) => ({ name, dir: lineDir(`category:${name}`) })),
-      counties: [...new Set(series.flatMap((s) => (s.county ? [s.county] : [])))].sort().map((name) => ({ name, dir: slug(name) })),
+      counties: [...new Set(series.flatMap((s) => (s.county ? [s.county] : [])))]
+        .sort()
+        .map((name) => ({ name, dir: slug(name) })),
       shards: shardPaths.sort(),
     },
   };

@@ -1,7 +1,13 @@
 // Figures → series with every vintage (docs/design.md §1-3). Each row of a series keeps a list of
 // snapshots: from `asOf` on, the row reads `values`, last published on `reportDate`. Answering "as of D"
 // is then one lookup per row: the last snapshot with asOf <= D.
-import { SERIES_FIELDS, type PrintedFigure, type PrintedFigures, type SeriesField, type SeriesValues } from '../domain/contract.ts';
+import {
+  SERIES_FIELDS,
+  type PrintedFigure,
+  type PrintedFigures,
+  type SeriesField,
+  type SeriesValues,
+} from '../domain/contract.ts';
 import { type PeriodType, monthKey } from '../domain/periods.ts';
 import { emptyValues, latestPublication } from '../domain/vintages.ts';
 import { type Metric, YTD_SUFFIX } from '../domain/metrics.ts';
@@ -51,7 +57,8 @@ const DIRECT_FIELDS: Partial<Record<Metric, SeriesField>> = {
 };
 const sameValues = (a: SeriesValues, b: SeriesValues) => SERIES_FIELDS.every((f) => a[f] === b[f]);
 const samePrinted = (a: PrintedFigures, b: PrintedFigures) => JSON.stringify(a) === JSON.stringify(b);
-const sortedKeys = (o: PrintedFigures): PrintedFigures => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+const sortedKeys = (o: PrintedFigures): PrintedFigures =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /**
  * The unit policy_count carries for a state and period type: the first of COUNT_UNITS it publishes. A
@@ -77,7 +84,11 @@ export function chooseCountUnits(figures: Figure[], bases: Map<string, string>):
     }
   }
   const units = new Map<string, CountUnit>();
-  for (const [key, metrics] of seen) units.set(key, COUNT_UNITS.find((u) => metrics.has(u))!);
+  for (const [key, metrics] of seen)
+    units.set(
+      key,
+      COUNT_UNITS.find((u) => metrics.has(u))!,
+    );
   return units;
 }
 const ROLLED_UP = ['quarter', 'half_year', 'year'] as const;
@@ -87,8 +98,12 @@ export const snapshotPubs = (s: Snapshot) => union(Object.values(s.sources));
 
 /** Equal but for as_of: the later one adds nothing. */
 export const sameSnapshot = (a: Snapshot, b: Snapshot) =>
-  a.reportDate === b.reportDate && a.dataAsOf === b.dataAsOf && a.published === b.published && sameValues(a.values, b.values) &&
-  samePrinted(a.printed, b.printed) && JSON.stringify(a.sources) === JSON.stringify(b.sources);
+  a.reportDate === b.reportDate &&
+  a.dataAsOf === b.dataAsOf &&
+  a.published === b.published &&
+  sameValues(a.values, b.values) &&
+  samePrinted(a.printed, b.printed) &&
+  JSON.stringify(a.sources) === JSON.stringify(b.sources);
 
 /** One figure of one publication, placed in its row: a series field, or a printed figure under `printedKey`. */
 interface Placed {
@@ -104,24 +119,47 @@ interface Placed {
   hiddenFrom?: string;
 }
 
-/** A printed entry (docs/design.md §9): what it measures is said once per answer (printed_keys), its period only where it is not the row's. */
+/**
+ * A printed entry (docs/design.md §9): what it measures is said once per answer (printed_keys), its period only where
+ * it is not the row's.
+ */
 function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
-  return { value: f.value, as_printed: f.printed, ...(f.qualifier ? { qualifier: f.qualifier } : {}), ...(f.period.key !== rowPeriod ? { period: f.period.key } : {}) };
+  return {
+    value: f.value,
+    as_printed: f.printed,
+    ...(f.qualifier ? { qualifier: f.qualifier } : {}),
+    ...(f.period.key !== rowPeriod ? { period: f.period.key } : {}),
+  };
 }
 
 /**
  * Where a figure goes: a series field of its own period's row when exact and the field exists, else a
  * printed figure of that row. A year-to-date figure is printed on the row of its last month.
  */
-function placeFigure(f: Figure, unit: CountUnit | null, hiddenFrom: string | undefined): { periodType: PeriodType; period: string; placed: Placed } {
+function placeFigure(
+  f: Figure,
+  unit: CountUnit | null,
+  hiddenFrom: string | undefined,
+): { periodType: PeriodType; period: string; placed: Placed } {
   const hidden = hiddenFrom === undefined ? {} : { hiddenFrom };
   if (f.period.type === 'year_to_date') {
     const period = monthKey(f.period.year, f.period.lastMonth);
-    const placed = { metric: f.metric, printedKey: `${f.metric}${YTD_SUFFIX}`, value: f.value, figure: printedFigure(f, period), ...hidden };
+    const placed = {
+      metric: f.metric,
+      printedKey: `${f.metric}${YTD_SUFFIX}`,
+      value: f.value,
+      figure: printedFigure(f, period),
+      ...hidden,
+    };
     return { periodType: 'month', period, placed };
   }
-  const field = f.exact && !isPrintedMetric(f.metric) ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined)) : undefined;
-  const placed: Placed = field ? { metric: f.metric, field, value: f.value, ...hidden } : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key), ...hidden };
+  const field =
+    f.exact && !isPrintedMetric(f.metric)
+      ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined))
+      : undefined;
+  const placed: Placed = field
+    ? { metric: f.metric, field, value: f.value, ...hidden }
+    : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key), ...hidden };
   return { periodType: f.period.type, period: f.period.key, placed };
 }
 
@@ -143,8 +181,12 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
     if (!groups.has(key)) {
       const unit = units.get(`${f.state}|${periodType}`) ?? null;
       // A month row that holds only year-to-date figures is on the year to date's basis.
-      const basis = dataset.bases.get(`${f.state}|${periodType}`) ?? dataset.bases.get(`${f.state}|${f.period.type}`) ?? null;
-      groups.set(key, { series: { state: f.state, lineKey, county: f.county, periodType, countUnit: unit, basis }, periods: new Map() });
+      const basis =
+        dataset.bases.get(`${f.state}|${periodType}`) ?? dataset.bases.get(`${f.state}|${f.period.type}`) ?? null;
+      groups.set(key, {
+        series: { state: f.state, lineKey, county: f.county, periodType, countUnit: unit, basis },
+        periods: new Map(),
+      });
     }
     const periods = groups.get(key)!.periods;
     if (!periods.has(period)) periods.set(period, new Map());
@@ -159,8 +201,15 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
     add(f, periodType, period, placed);
     // A year-to-date series of exact figures is kept too: /v1/coverage reports its span and unit.
     if (f.period.type === 'year_to_date' && f.exact && !isPrintedMetric(f.metric)) {
-      const field = DIRECT_FIELDS[f.metric] ?? (f.metric === units.get(`${f.state}|year_to_date`) ? 'policy_count' : undefined);
-      if (field) add(f, 'year_to_date', f.period.key, { metric: f.metric, field, value: f.value, ...(hiddenFrom === undefined ? {} : { hiddenFrom }) });
+      const field =
+        DIRECT_FIELDS[f.metric] ?? (f.metric === units.get(`${f.state}|year_to_date`) ? 'policy_count' : undefined);
+      if (field)
+        add(f, 'year_to_date', f.period.key, {
+          metric: f.metric,
+          field,
+          value: f.value,
+          ...(hiddenFrom === undefined ? {} : { hiddenFrom }),
+        });
     }
   }
   const out = new Map<string, Series>();
@@ -174,7 +223,9 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
         const counts = (e: Placed) => e.hiddenFrom === undefined || e.hiddenFrom > date;
         // What an office printed, by figure: a year to date (`premium_ytd`) is another figure than the month's premium.
         const figureOf = (e: Placed) => e.printedKey ?? e.metric;
-        const byOffice = new Set(known.filter((p) => !p.secondary).flatMap((p) => byPub.get(p)!.filter(counts).map(figureOf)));
+        const byOffice = new Set(
+          known.filter((p) => !p.secondary).flatMap((p) => byPub.get(p)!.filter(counts).map(figureOf)),
+        );
         const values = emptyValues();
         const printed: PrintedFigures = {};
         const valueSetters = new Map<string, Publication>();
@@ -182,8 +233,13 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
         for (const pub of known) {
           for (const e of byPub.get(pub)!) {
             if (!counts(e) || (pub.secondary && byOffice.has(figureOf(e)))) continue;
-            if (e.field) (values[e.field] = e.value), valueSetters.set(e.field, pub);
-            else (printed[e.printedKey!] = e.figure!), printedSetters.set(e.printedKey!, pub);
+            if (e.field) {
+              values[e.field] = e.value;
+              valueSetters.set(e.field, pub);
+            } else {
+              printed[e.printedKey!] = e.figure!;
+              printedSetters.set(e.printedKey!, pub);
+            }
           }
         }
         const sources: Record<string, string[]> = {};
@@ -193,8 +249,13 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
         if (!shown.length) continue;
         const latest = latestPublication(shown);
         const snap: Snapshot = {
-          asOf: date, reportDate: latest.reportDate, dataAsOf: latest.dataAsOf, values, printed: sortedKeys(printed),
-          sources, published: true,
+          asOf: date,
+          reportDate: latest.reportDate,
+          dataAsOf: latest.dataAsOf,
+          values,
+          printed: sortedKeys(printed),
+          sources,
+          published: true,
         };
         if (snapshots.length && sameSnapshot(snapshots.at(-1)!, snap)) continue;
         snapshots.push(snap);

@@ -31,7 +31,10 @@ export class Staging {
     return this.written.size;
   }
 
-  /** Writes `content` at `path` below the staging tree; a path written again holds the last content, as a map of files would. */
+  /**
+   * Writes `content` at `path` below the staging tree; a path written again holds the last content, as a map of files
+   * would.
+   */
   write(path: string, content: string | Uint8Array): void {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     writeFileSync(this.pathOf(path), bytes);
@@ -39,15 +42,23 @@ export class Staging {
     this.written.set(path, { hash: sha256(bytes), size: bytes.length });
   }
 
-  /** The place of `path` in the staging tree, its folder made: for a file written there piece by piece, then `adopt`ed. */
+  /**
+   * The place of `path` in the staging tree, its folder made: for a file written there piece by piece, then `adopt`ed.
+   */
   pathOf(path: string): string {
     const target = join(this.staging, path);
     const dir = dirname(target);
-    if (!this.dirs.has(dir)) mkdirSync(dir, { recursive: true }), this.dirs.add(dir);
+    if (!this.dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.add(dir);
+    }
     return target;
   }
 
-  /** Records a file written at `pathOf(path)` in the manifest, hashed from disk a chunk at a time; returns its size and SHA-256. */
+  /**
+   * Records a file written at `pathOf(path)` in the manifest, hashed from disk a chunk at a time; returns its size and
+   * SHA-256.
+   */
   adopt(path: string): { size: number; hash: string } {
     const hash = createHash('sha256');
     const chunk = Buffer.alloc(1 << 20);
@@ -64,9 +75,14 @@ export class Staging {
     return entry;
   }
 
-  /** Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging tree into place. */
+  /**
+   * Writes the manifest (every other file with its SHA-256, by path, which api/store.ts checks) and swaps the staging
+   * tree into place.
+   */
   commit(): void {
-    const files = Object.fromEntries([...this.written].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { hash }]) => [path, hash]));
+    const files = Object.fromEntries(
+      [...this.written].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { hash }]) => [path, hash]),
+    );
     this.write(MANIFEST, JSON.stringify({ files } satisfies Manifest, null, 1) + '\n');
     const old = join(this.work, 'old');
     if (existsSync(this.outDir)) renameSync(this.outDir, old);

@@ -13,7 +13,9 @@ import { ANVIL_ACCOUNTS, PAYER_FUNDING, serveFacilitator, startLocalChain } from
 /** A value a POSIX shell reads back as is: single-quoted, each ' written '\''. */
 const shellQuote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
-/** Writes `export NAME='value'` lines to `file` through a rename (a shell never reads half a file); returns the text. */
+/**
+ * Writes `export NAME='value'` lines to `file` through a rename (a shell never reads half a file); returns the text.
+ */
 function writeEnvFile(file: string, values: Record<string, string>): string {
   const text = [
     `# Written by \`npm run chain\` (process ${process.pid}), removed when it stops. Load with: source <this file>`,
@@ -44,7 +46,12 @@ const values = { FACILITATOR_URL: facilitator.url, PAYEE: chain.payee, RPC: chai
 const envFile = resolve(process.env.CHAIN_ENV_FILE || join(import.meta.dirname, '..', '.tmp', 'chain.env'));
 // With the server's names for the same payee and facilitator (`source` it, then `npm start` serves with the gate on),
 // and the bridge's for the payer's key (`source` it, then `surplus-lines-mcp --rpc-url $RPC` pays from it).
-const written = writeEnvFile(envFile, { ...values, X402_PAY_TO: values.PAYEE, X402_FACILITATOR_URL: values.FACILITATOR_URL, X402_PAYER_KEY: values.PAYER_KEY });
+const written = writeEnvFile(envFile, {
+  ...values,
+  X402_PAY_TO: values.PAYEE,
+  X402_FACILITATOR_URL: values.FACILITATOR_URL,
+  X402_PAYER_KEY: values.PAYER_KEY,
+});
 process.on('exit', () => removeEnvFile(envFile, written)); // also when it dies of an error
 
 let stopping = false;
@@ -62,5 +69,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => vo
 for (const [name, value] of Object.entries(values)) console.log(`${name}=${value}`);
 const shown = relative(process.cwd(), envFile); // .tmp/chain.env from the project's root
 console.log(`# Also in ${shown.startsWith('..') ? envFile : shown}: source it in another shell`);
-console.log(`# The payer holds ${Number(PAYER_FUNDING) / 1e6} test USDC. Serve with: source ${shown.startsWith('..') ? envFile : shown} && npm start`);
+console.log(
+  `# The payer holds ${Number(PAYER_FUNDING) / 1e6} test USDC. Serve with: ` +
+    `source ${shown.startsWith('..') ? envFile : shown} && npm start`,
+);
 console.log('# Up until stopped (Ctrl-C).');

@@ -29,7 +29,8 @@ function parseArgs(args: string[]): { json: boolean; clear?: string } {
     if (args[i] === '--json') out.json = true;
     else if (args[i] === '--clear') {
       const id = args[++i];
-      if (!id || !/^0x[0-9a-fA-F]{64}$/.test(id)) fail(`--clear needs a channel id, 0x and 64 hex digits; got '${id ?? ''}'`);
+      if (!id || !/^0x[0-9a-fA-F]{64}$/.test(id))
+        fail(`--clear needs a channel id, 0x and 64 hex digits; got '${id ?? ''}'`);
       out.clear = id.toLowerCase();
     } else fail(`unknown argument '${args[i]}'`);
   }
@@ -42,17 +43,32 @@ function fail(message: string): never {
 }
 
 /** The channels and the set-aside list, from Redis or the directory, and how to let go of them. */
-async function open(env: NodeJS.ProcessEnv): Promise<{ where: string; channels: () => Promise<Channel[]>; setAside: SetAsideStore; close: () => Promise<void> }> {
+async function open(
+  env: NodeJS.ProcessEnv,
+): Promise<{ where: string; channels: () => Promise<Channel[]>; setAside: SetAsideStore; close: () => Promise<void> }> {
   const redisUrl = env.REDIS_URL?.trim();
   if (redisUrl) {
-    const [{ RedisChannelStorage }, { sharedRedis, closeRedis }] = await Promise.all([import('@x402/evm/batch-settlement/server/redis-storage'), import('../api/payment/redis.ts')]);
+    const [{ RedisChannelStorage }, { sharedRedis, closeRedis }] = await Promise.all([
+      import('@x402/evm/batch-settlement/server/redis-storage'),
+      import('../api/payment/redis.ts'),
+    ]);
     const client = await sharedRedis(redisUrl);
     if (!client.isReady) fail(`Redis at ${new URL(redisUrl).host} cannot be reached`);
-    const storage = new RedisChannelStorage({ client: client as never });
-    return { where: `Redis at ${new URL(redisUrl).host}`, channels: () => storage.list(), setAside: redisSetAside(client), close: () => closeRedis(redisUrl) };
+    const storage = new RedisChannelStorage({ client: client });
+    return {
+      where: `Redis at ${new URL(redisUrl).host}`,
+      channels: () => storage.list(),
+      setAside: redisSetAside(client),
+      close: () => closeRedis(redisUrl),
+    };
   }
   const dir = channelsDir(env);
-  return { where: dir, channels: async () => ChannelJournal.peek(dir), setAside: fileSetAside(dir), close: async () => {} };
+  return {
+    where: dir,
+    channels: async () => ChannelJournal.peek(dir),
+    setAside: fileSetAside(dir),
+    close: async () => {},
+  };
 }
 
 function rowOf(c: Channel, aside: SetAside | undefined, amount: (atomic: bigint) => string): Row {
@@ -73,14 +89,37 @@ function rowOf(c: Channel, aside: SetAside | undefined, amount: (atomic: bigint)
 
 function printTable(rows: Row[], totals: Record<string, string>, where: string, unit: string): void {
   const head = ['channel', 'payer', 'deposit', 'charged', 'claimed', 'owed', 'last answer', 'state'];
-  const cells = rows.map((r) => [r.channel, r.payer, r.deposit, r.charged, r.claimed, r.owed, r.lastAnswer ?? '-', r.state]);
-  cells.push(['total', `${rows.length} channel(s)`, totals.deposit, totals.charged, totals.claimed, totals.owed, '', '']);
+  const cells = rows.map((r) => [
+    r.channel,
+    r.payer,
+    r.deposit,
+    r.charged,
+    r.claimed,
+    r.owed,
+    r.lastAnswer ?? '-',
+    r.state,
+  ]);
+  cells.push([
+    'total',
+    `${rows.length} channel(s)`,
+    totals.deposit,
+    totals.charged,
+    totals.claimed,
+    totals.owed,
+    '',
+    '',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(`prepaid channels in ${where} (amounts in ${unit})`);
   console.log(line(head));
   for (const row of cells) console.log(line(row));
-  for (const r of rows.filter((r) => r.setAside)) console.log(`set aside ${r.channel} at ${r.setAside!.at}: ${r.setAside!.reason}`);
+  for (const r of rows.filter((r) => r.setAside))
+    console.log(`set aside ${r.channel} at ${r.setAside!.at}: ${r.setAside!.reason}`);
 }
 
 const args = parseArgs(process.argv.slice(2));
@@ -97,7 +136,8 @@ try {
       process.exitCode = 1;
     } else
       console.log(
-        `channel ${args.clear} cleared: it takes vouchers again; its payer's next voucher replaces the kept one, and the next claim run tries it (a kept voucher the escrow still refuses sets it aside again)`,
+        `channel ${args.clear} cleared: it takes vouchers again; its payer's next voucher replaces the kept one, ` +
+          `and the next claim run tries it (a kept voucher the escrow still refuses sets it aside again)`,
       );
   } else {
     const aside = new Map((await store.setAside.list()).map((e) => [e.channelId, e]));
@@ -110,7 +150,14 @@ try {
       claimed: sum((c) => BigInt(c.totalClaimed)),
       owed: sum((c) => BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed)),
     };
-    if (args.json) console.log(JSON.stringify({ source: store.where, unit, channels: rows, totals: { channels: rows.length, ...totals } }, null, 1));
+    if (args.json)
+      console.log(
+        JSON.stringify(
+          { source: store.where, unit, channels: rows, totals: { channels: rows.length, ...totals } },
+          null,
+          1,
+        ),
+      );
     else printTable(rows, totals, store.where, unit);
   }
 } finally {

@@ -9,7 +9,10 @@ import { rawChunkedRequestBytes, rawRequestBytes } from '../tests/support/raw-ht
 import { type HeaderList, ask } from './compare-corpus.ts';
 import type { Case } from './compare-wire.ts';
 
-const BASE: HeaderList = [['Accept', 'application/json, text/event-stream'], ['Content-Type', 'application/json']];
+const BASE: HeaderList = [
+  ['Accept', 'application/json, text/event-stream'],
+  ['Content-Type', 'application/json'],
+];
 const VERSION_HEADER = 'MCP-Protocol-Version';
 const V2025: HeaderList = [...BASE, [VERSION_HEADER, '2025-11-25']];
 
@@ -149,15 +152,29 @@ function modernCases(): Case[] {
     m('Mcp-Name naming another tool', modern('tools/call', coverage, { headers: { 'Mcp-Name': 'list_lines' } })),
     m('Mcp-Name base64', modern('tools/call', coverage, { headers: { 'Mcp-Name': base64 } })),
     m('a version unlike the envelope', modern('tools/list', {}, { headers: { [VERSION_HEADER]: '2025-11-25' } })),
-    m('an envelope for a version not spoken', modern('tools/list', {}, {
-      meta: { ...envelope, [version]: '2027-01-01' },
-      headers: { [VERSION_HEADER]: '2027-01-01' },
-    })),
+    m(
+      'an envelope for a version not spoken',
+      modern(
+        'tools/list',
+        {},
+        {
+          meta: { ...envelope, [version]: '2027-01-01' },
+          headers: { [VERSION_HEADER]: '2027-01-01' },
+        },
+      ),
+    ),
     m('an envelope without capabilities', modern('tools/list', {}, { meta: { [version]: MCP_2026 } })),
     m('a progress token', modern('tools/call', coverage, { meta: { ...envelope, progressToken: 1 } })),
-    m('a payment beside the envelope', modern('tools/call', { name: 'get_premium', arguments: { state: 'FL' } }, {
-      meta: { ...envelope, 'x402/payment': { x402Version: 2 } },
-    })),
+    m(
+      'a payment beside the envelope',
+      modern(
+        'tools/call',
+        { name: 'get_premium', arguments: { state: 'FL' } },
+        {
+          meta: { ...envelope, 'x402/payment': { x402Version: 2 } },
+        },
+      ),
+    ),
     m('a removed method (ping)', modern('ping')),
     m('an unknown tool', modern('tools/call', { name: 'get_weather', arguments: {} })),
     m('a malformed argument', modern('tools/call', { name: 'get_premium_sample', arguments: { state: 'Florida' } })),

@@ -28,14 +28,21 @@ export function headerOf(answer: Buffer | undefined, name: string): string | und
  */
 const MORE_QUERIES: Record<string, string[]> = {
   get_premium: [
-    'state=TX&granularity=year', 'state=fl&granularity=quarter&from=2024-01&to=2024-12',
-    'state=CA&granularity=half_year', 'state=FL&report_date=2025-01-31', 'state=TX&line=Commercial%20Fire',
-    'state=FL&format=csv', 'state=NY&granularity=month&format=csv',
-    'state=TX&from=1990-01&to=1990-12', 'granularity=year&state=TX',
+    'state=TX&granularity=year',
+    'state=fl&granularity=quarter&from=2024-01&to=2024-12',
+    'state=CA&granularity=half_year',
+    'state=FL&report_date=2025-01-31',
+    'state=TX&line=Commercial%20Fire',
+    'state=FL&format=csv',
+    'state=NY&granularity=month&format=csv',
+    'state=TX&from=1990-01&to=1990-12',
+    'granularity=year&state=TX',
   ],
   get_summary: ['state=TX&year=2025', 'state=FL&year=2024', 'state=ca&year=2023'],
   compare_states: [
-    'states=FL,TX&granularity=half_year', 'states=FL,TX,CA,NY&granularity=year', 'states=FL,TX&format=csv',
+    'states=FL,TX&granularity=half_year',
+    'states=FL,TX,CA,NY&granularity=year',
+    'states=FL,TX&format=csv',
     'states=fl,FL,tx',
   ],
   get_top_insurers: ['state=US&period=2022', 'state=FL&period=2024-H1', 'state=TX&period=2021&format=csv'],
@@ -64,8 +71,18 @@ export function routeTargets(): string[] {
 
 /** The free pages beside the API: the site, its machine-readable documents, a snapshot page, the feed. */
 export const PAGES = [
-  '/', '/llms.txt', '/openapi.json', '/.well-known/x402', '/snapshots/', '/snapshots/2026-01/', '/snapshots/2019-01/',
-  '/snapshots/2026-01/figures.csv', '/snapshots/feed.xml', '/sitemap.xml', '/robots.txt', '/favicon.svg',
+  '/',
+  '/llms.txt',
+  '/openapi.json',
+  '/.well-known/x402',
+  '/snapshots/',
+  '/snapshots/2026-01/',
+  '/snapshots/2019-01/',
+  '/snapshots/2026-01/figures.csv',
+  '/snapshots/feed.xml',
+  '/sitemap.xml',
+  '/robots.txt',
+  '/favicon.svg',
 ];
 
 /** A request naming an earlier answer's ETag or Last-Modified (this server's, or the old one's), else `"none"`. */

@@ -95,7 +95,10 @@ async function main(): Promise<number> {
     console.log(`differ  ${oneLine(c.name, 160)}: ${oneLine(verdict.diff ?? '')}`);
   }
   // What the corpus reached: a comparison of nothing but errors would prove little.
-  const reached = [...statuses].sort(([x], [y]) => x.localeCompare(y)).map(([s, k]) => `${s} ×${k}`).join(', ');
+  const reached = [...statuses]
+    .sort(([x], [y]) => x.localeCompare(y))
+    .map(([s, k]) => `${s} ×${k}`)
+    .join(', ');
   console.log(`The old server's answers by status: ${reached}`);
   console.log(`Same only once the origin was normalised: ${hostRead} case(s), ${decoded} in a compressed body.`);
   console.log(`${same} same, ${differ.length} differ`);

@@ -168,7 +168,7 @@ function decodedBody(answer: Buffer): { head: string; body: Buffer } | null {
 /** A chunked body's data, its framing dropped (the server sends no trailers). */
 function unchunked(body: Buffer): Buffer {
   const parts: Buffer[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const lineEnd = body.indexOf('\r\n', at);
     const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
     if (!size) return Buffer.concat(parts);

@@ -15,5 +15,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "apt-get installed $package, but $program is still missing" >&2
   exit 1
 fi
-echo "$needs need $program: install Debian's $package package (as root: apt-get install $package), then run npm test again." >&2
+echo "$needs need $program: install Debian's $package package (as root: apt-get install $package)," \
+  "then run npm test again." >&2
 exit 1

@@ -19,7 +19,12 @@ async function toolsList(modern: boolean): Promise<string> {
         Accept: 'application/json, text/event-stream',
         ...(modern ? headersOf('tools/list') : {}),
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', ...(modern ? { params: { _meta: envelopeOf('size-mcp') } } : {}) }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        ...(modern ? { params: { _meta: envelopeOf('size-mcp') } } : {}),
+      }),
     }),
   );
   const body = await response.text();
@@ -29,18 +34,40 @@ async function toolsList(modern: boolean): Promise<string> {
 const body = await toolsList(false);
 const total = Buffer.byteLength(body);
 const modernTotal = Buffer.byteLength(await toolsList(true));
-const tools: Tool[] = JSON.parse(body).result.tools;
+const tools = (JSON.parse(body) as { result: { tools: Tool[] } }).result.tools;
 
-const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)));
+const bytes = (value: unknown) =>
+  value === undefined ? 0 : Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
 const tokens = (n: number) => Math.round(n / CHARS_PER_TOKEN);
-const row = (cells: (string | number)[]) => console.log(cells.map((c, i) => (i ? String(c).padStart(10) : String(c).padEnd(26))).join(''));
+const row = (cells: (string | number)[]) =>
+  console.log(cells.map((c, i) => (i ? String(c).padStart(10) : String(c).padEnd(26))).join(''));
 const sum = (pick: (t: Tool) => unknown) => tools.reduce((n, t) => n + bytes(pick(t)), 0);
 
 row(['tool', 'bytes', '~tokens', 'describe', 'input', 'output']);
-for (const tool of tools) row([tool.name, bytes(tool), tokens(bytes(tool)), bytes(tool.description), bytes(tool.inputSchema), bytes(tool.outputSchema)]);
-row(['all tools', sum((t) => t), tokens(sum((t) => t)), sum((t) => t.description), sum((t) => t.inputSchema), sum((t) => t.outputSchema)]);
+for (const tool of tools)
+  row([
+    tool.name,
+    bytes(tool),
+    tokens(bytes(tool)),
+    bytes(tool.description),
+    bytes(tool.inputSchema),
+    bytes(tool.outputSchema),
+  ]);
+row([
+  'all tools',
+  sum((t) => t),
+  tokens(sum((t) => t)),
+  sum((t) => t.description),
+  sum((t) => t.inputSchema),
+  sum((t) => t.outputSchema),
+]);
 row(['tools/list, as sent (2025)', total, tokens(total), '', '', '']);
 row(['tools/list (2026-07-28)', modernTotal, tokens(modernTotal), '', '', '']);
 const largest = Math.max(total, modernTotal);
-console.log(`\nbudget ${TOOLS_LIST_MAX_BYTES} bytes: ${largest <= TOOLS_LIST_MAX_BYTES ? `within, ${TOOLS_LIST_MAX_BYTES - largest} to spare` : `OVER by ${largest - TOOLS_LIST_MAX_BYTES}`}`);
+console.log(
+  `\nbudget ${TOOLS_LIST_MAX_BYTES} bytes: ` +
+    (largest <= TOOLS_LIST_MAX_BYTES
+      ? `within, ${TOOLS_LIST_MAX_BYTES - largest} to spare`
+      : `OVER by ${largest - TOOLS_LIST_MAX_BYTES}`),
+);
 if (largest > TOOLS_LIST_MAX_BYTES) process.exitCode = 1;

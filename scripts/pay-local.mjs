@@ -19,7 +19,10 @@ const [scheme = 'batch', url = `${localOrigin()}/v1/premium?state=TX`] = process
 console.error(`paying ${url} (${scheme})`);
 const account = privateKeyToAccount(process.env.PAYER_KEY);
 const chain = createPublicClient({ chain: base, transport: http(process.env.RPC) });
-const client = new x402Client().register('eip155:8453', scheme === 'exact' ? new ExactEvmScheme(account) : new BatchSettlementEvmScheme(toClientEvmSigner(account, chain)));
+const client = new x402Client().register(
+  'eip155:8453',
+  scheme === 'exact' ? new ExactEvmScheme(account) : new BatchSettlementEvmScheme(toClientEvmSigner(account, chain)),
+);
 const pay = wrapFetchWithPayment(fetch, client);
 
 for (let i = 0; i < 3; i++) {
@@ -27,5 +30,7 @@ for (let i = 0; i < 3; i++) {
   const receipt = res.headers.get('PAYMENT-RESPONSE');
   const { transaction, extra } = receipt ? decodePaymentResponseHeader(receipt) : {};
   const charged = extra?.channelState?.chargedCumulativeAmount; // a channel's total charged so far
-  console.log([res.status, scheme, transaction || '(no transaction: a voucher)', ...(charged ? [charged] : [])].join(' '));
+  console.log(
+    [res.status, scheme, transaction || '(no transaction: a voucher)', ...(charged ? [charged] : [])].join(' '),
+  );
 }

@@ -22,5 +22,6 @@ if ! npx astro build > .tmp/astro-build.log 2>&1; then
   echo "build: astro build failed (its log is above, and in .tmp/astro-build.log)" >&2
   exit 1
 fi
-echo "build: $(find "$out/client" -name '*.html' | wc -l | tr -d ' ') pages and the API built in $((SECONDS - started)) s"
+pages=$(find "$out/client" -name '*.html' | wc -l | tr -d ' ')
+echo "build: $pages pages and the API built in $((SECONDS - started)) s"
 exec node server.ts

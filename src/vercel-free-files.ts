@@ -1,17 +1,18 @@
-// Free API answers from Vercel's CDN (issue 14). On a DEPLOY_TARGET=vercel build, after @astrojs/vercel has
-// written .vercel/output, this writes the canonical free queries' answers (api/prepared.ts: freeTargets(),
-// answered by the dispatcher from the shards the function carries) as static files under static/_free/, and
-// adds to config.json, right after the `filesystem` phase and before the routes to the function:
+// Free API answers from Vercel's CDN, so that a free query costs no function call. On a DEPLOY_TARGET=vercel build,
+// after @astrojs/vercel has written .vercel/output, this writes the canonical free queries' answers (api/prepared.ts:
+// freeTargets(), answered by the dispatcher from the shards the function carries) as static files under static/_free/,
+// and adds to config.json, right after the `filesystem` phase and before the routes to the function:
 //
 // 1. for each parameter name the API knows, a route sending a free path that does not take it to the
-//    function (which answers the 400 of docs/design.md §4, or ignores it on /v1/coverage and the dataset samples): `missing`
-//    holds at most 16 conditions in Vercel's route schema (@vercel/routing-utils), and the API knows more names (20);
+//    function (which answers the 400 of docs/design.md §4, or ignores it on /v1/coverage and the dataset samples):
+//    `missing` holds at most 16 conditions in Vercel's route schema (@vercel/routing-utils), and the API knows more
+//    names (20);
 // 2. a route sending a doubled leading slash (`//v1/coverage`) to the function: Vercel's CLI router also tries
 //    a route's `src` on the path without its first character, which would make `^/v1/coverage$` match it;
 // 3. for each canonical query, a route from its exact path (case-sensitive), GET or HEAD, with its exact query
-//    values (`has`) and none of its route's other parameters nor a conditional header (`missing`), to its file, with the headers of the
-//    handler's answer (Content-Length left to the CDN, which sends the bytes), `check: true` as Vercel's own
-//    rewrites to files have.
+//    values (`has`) and none of its route's other parameters nor a conditional header (`missing`), to its file, with
+//    the headers of the handler's answer (Content-Length left to the CDN, which sends the bytes), `check: true` as
+//    Vercel's own rewrites to files have.
 //
 // Everything else still reaches the function. A query with a parameter name the API does not know (`?foo=1`)
 // cannot be told apart, as a route matches only the path and named query parameters: README, deploy section.
@@ -24,7 +25,9 @@ import { FEED_PATH, FEED_TYPE } from '../api/paths.ts';
 /** The folder under .vercel/output/static/ that holds the free answers. */
 const FREE_FILES_DIR = '_free';
 
-/** What Build Output API v3 routes this module reads or writes (https://vercel.com/docs/build-output-api/configuration). */
+/**
+ * What Build Output API v3 routes this module reads or writes (https://vercel.com/docs/build-output-api/configuration).
+ */
 type Condition = { type: 'query' | 'header'; key: string; value?: string };
 type Route =
   | { handle: string }
@@ -90,14 +93,18 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
 
   // The function: where the adapter's routes after the filesystem phase send a free path.
   const paths = [...new Set([...answers.keys()].map((target) => new URL(target, 'http://x').pathname))];
-  const toFunction = routes.slice(filesystem + 1).find((r): r is Extract<Route, { src: string }> => 'src' in r && new RegExp(r.src).test(paths[0]));
-  if (!toFunction?.dest || toFunction.dest.startsWith('/') || toFunction.status) throw new Error(`vercel free files: no route sends ${paths[0]} to the function`);
+  const toFunction = routes
+    .slice(filesystem + 1)
+    .find((r): r is Extract<Route, { src: string }> => 'src' in r && new RegExp(r.src).test(paths[0]));
+  if (!toFunction?.dest || toFunction.dest.startsWith('/') || toFunction.status)
+    throw new Error(`vercel free files: no route sends ${paths[0]} to the function`);
   const fn = toFunction.dest;
 
   const contractOf = (path: string) => {
     const contract = ROUTE_CONTRACTS.find((r) => r.path === path);
     // Only a free route's answer may be a static file: a priced one is a buyer's, and reads private shards.
-    if (!contract || contract.priceUsd) throw new Error(`vercel free files: ${path} is not a free route of the contract`);
+    if (!contract || contract.priceUsd)
+      throw new Error(`vercel free files: ${path} is not a free route of the contract`);
     return contract;
   };
   const takes = (path: string) => Object.keys(contractOf(path).params?.shape ?? {});
@@ -106,7 +113,9 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
   const known = [...new Set(ROUTE_CONTRACTS.flatMap((r) => Object.keys(r.params?.shape ?? {})))].sort();
   const guards: Route[] = known.flatMap((key) => {
     const refusing = paths.filter((p) => !takes(p).includes(key));
-    return refusing.length ? [{ src: `^${anyOf(refusing)}$`, caseSensitive: true, has: [{ type: 'query', key }], dest: fn }] : [];
+    return refusing.length
+      ? [{ src: `^${anyOf(refusing)}$`, caseSensitive: true, has: [{ type: 'query', key }], dest: fn }]
+      : [];
   });
   guards.push({ src: `^/+${anyOf(paths)}$`, caseSensitive: true, dest: fn });
 
@@ -115,13 +124,15 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
     const url = new URL(target, 'http://x');
     const query = [...url.searchParams];
     for (const [, value] of query)
-      if (!/^[A-Za-z0-9_-]+$/.test(value)) throw new Error(`vercel free files: ${target}: a query value that is not a plain file name`);
+      if (!/^[A-Za-z0-9_-]+$/.test(value))
+        throw new Error(`vercel free files: ${target}: a query value that is not a plain file name`);
     // The format is the file's extension: /v1/premium/sample?state=FL&format=csv is _free/v1/premium/sample/FL.csv.
     const names = query.filter(([key]) => key !== 'format').map(([, value]) => value);
     const ext = url.searchParams.get('format') ?? 'json';
     // A path that names its file already (/v1/bulk/datapackage.json) keeps its name.
     const named = !names.length && url.pathname.endsWith(`.${ext}`);
-    const file = `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}${named ? '' : `.${ext}`}`;
+    const file =
+      `/${FREE_FILES_DIR}${url.pathname}${names.length ? `/${names.join('/')}` : ''}` + (named ? '' : `.${ext}`);
     const onDisk = join(output, 'static', file);
     if (existsSync(onDisk)) throw new Error(`vercel free files: ${file} is already in the build output`);
     mkdirSync(dirname(onDisk), { recursive: true });
@@ -131,7 +142,9 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
       src: `^${escapeRegex(url.pathname)}$`,
       caseSensitive: true,
       methods,
-      ...(query.length ? { has: query.map(([key, value]) => ({ type: 'query' as const, key, value: `^${escapeRegex(value)}$` })) } : {}),
+      ...(query.length
+        ? { has: query.map(([key, value]) => ({ type: 'query' as const, key, value: `^${escapeRegex(value)}$` })) }
+        : {}),
       missing: [...absent.map((key) => ({ type: 'query' as const, key })), ...CONDITIONAL_HEADERS],
       dest: file,
       headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_LEFT_TO_THE_CDN.has(name))),
@@ -141,20 +154,28 @@ async function writeFreeFiles(root: URL, logger: AstroIntegrationLogger): Promis
 
   routes.splice(filesystem + 1, 0, ...guards, ...files);
   // Before the filesystem phase, so the header goes on the static file the CDN serves.
-  routes.splice(routes.findIndex((r) => 'handle' in r && r.handle === 'filesystem'), 0, {
-    src: `^${FEED_PATH.replaceAll('.', '\\.')}$`,
-    headers: { 'Content-Type': FEED_TYPE },
-    continue: true,
-  });
+  routes.splice(
+    routes.findIndex((r) => 'handle' in r && r.handle === 'filesystem'),
+    0,
+    {
+      src: `^${FEED_PATH.replaceAll('.', '\\.')}$`,
+      headers: { 'Content-Type': FEED_TYPE },
+      continue: true,
+    },
+  );
   writeFileSync(configPath, `${JSON.stringify({ ...config, routes }, null, '\t')}\n`);
-  logger.info(`${files.length} free answers as static files under static/${FREE_FILES_DIR}/, routed before the function`);
+  logger.info(
+    `${files.length} free answers as static files under static/${FREE_FILES_DIR}/, routed before the function`,
+  );
 }
 
 /**
  * `target` → the dispatcher's 200 answer to GET (its body and headers) and the methods answered 200, computed
  * from the shards at `dir` (the ones the function carries), in this process's store, which is put back after.
  */
-async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]; headers: Record<string, string>; body: Buffer }>> {
+async function freeAnswers(
+  dir: string,
+): Promise<Map<string, { methods: string[]; headers: Record<string, string>; body: Buffer }>> {
   const { readShardsFrom } = await import('../api/store.ts');
   const { prepareFreeAnswers, freeTargets } = await import('../api/prepared.ts');
   const restore = readShardsFrom(dir);
@@ -170,7 +191,11 @@ async function freeAnswers(dir: string): Promise<Map<string, { methods: string[]
     }
     return out;
   } catch (e) {
-    throw new Error(`vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run build:vercel runs the ingest first`);
+    throw new Error(
+      `vercel free files: the free answers cannot be computed from ${dir} (${(e as Error).message}); npm run ` +
+        `build:vercel runs the ingest first`,
+      { cause: e },
+    );
   } finally {
     restore();
   }

@@ -12,7 +12,10 @@ function bulkFile(name: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** The table holds a figure when its CSV has a line after the header (both files are the same rows): else the download is not charged. */
+/**
+ * The table holds a figure when its CSV has a line after the header (both files are the same rows): else the download
+ * is not charged.
+ */
 const holdsFigures = () => {
   const csv = bulkFile('premium.csv');
   const end = csv.indexOf(0x0a);
@@ -20,7 +23,10 @@ const holdsFigures = () => {
 };
 
 const bulkOperation = (contract: RouteContract<typeof bulkCsvRoute.params>) =>
-  pricedFileOperation(contract, () => ({ ...pricedFile(bulkFile(contract.download!.fileName), contract.download!), hasFigures: holdsFigures() }));
+  pricedFileOperation(contract, () => ({
+    ...pricedFile(bulkFile(contract.download!.fileName), contract.download!),
+    hasFigures: holdsFigures(),
+  }));
 
 export const bulkCsv = bulkOperation(bulkCsvRoute);
 export const bulkParquet = bulkOperation(bulkParquetRoute);

@@ -43,7 +43,12 @@ function prepareCompare(params: CompareParams): () => CompareResponse {
       granularity: params.granularity,
       series,
       printed_keys: printedKeysOf(Object.values(series).flat()),
-      report_date: latest.length ? latest.map((l) => l.reportDate).sort().at(-1)! : null,
+      report_date: latest.length
+        ? latest
+            .map((l) => l.reportDate)
+            .sort()
+            .at(-1)!
+        : null,
       data_as_of: latest.length ? latest.map((l) => l.dataAsOf).sort()[0] : null,
       source,
       publications: cite(publications),
@@ -53,8 +58,16 @@ function prepareCompare(params: CompareParams): () => CompareResponse {
 
 /** The answer as CSV: every state's lines, in the order given; `line` is each state's own echo of the parameter. */
 function compareCsv(body: CompareResponse, params: CompareParams): CsvAnswer {
-  const series = Object.entries(body.series).map(([state, rows]) => csvSeries(state, resolveLine(state, stateIndex(state), params.line).echo, body.granularity, rows));
-  return { text: seriesCsv(series), fileName: csvFileName('compare', ...Object.keys(body.series), body.line, body.granularity) };
+  const series = Object.entries(body.series).map(([state, rows]) =>
+    csvSeries(state, resolveLine(state, stateIndex(state), params.line).echo, body.granularity, rows),
+  );
+  return {
+    text: seriesCsv(series),
+    fileName: csvFileName('compare', ...Object.keys(body.series), body.line, body.granularity),
+  };
 }
 
-export const compare = pricedOperation(compareRoute, prepareCompare, { csv: compareCsv, text: seriesText({ byState: true }) });
+export const compare = pricedOperation(compareRoute, prepareCompare, {
+  csv: compareCsv,
+  text: seriesText({ byState: true }),
+});

@@ -2,8 +2,23 @@
 // (ingest/dataset-shards.ts). A query that matches no record is answered 200 with empty lists and
 // cites no publication, so it is not charged.
 import type {
-  EligibilityItem, EligibilityParams, EligibilityResponse, EnforcementParams, EnforcementResponse, FilingRecord, FineItem, LiquidationItem,
-  RateActivityParams, RateActivityResponse, RatesParams, RatesResponse, SolvencyParams, SolvencyResponse, SyndicateItem, SyndicatesParams, SyndicatesResponse,
+  EligibilityItem,
+  EligibilityParams,
+  EligibilityResponse,
+  EnforcementParams,
+  EnforcementResponse,
+  FilingRecord,
+  FineItem,
+  LiquidationItem,
+  RateActivityParams,
+  RateActivityResponse,
+  RatesParams,
+  RatesResponse,
+  SolvencyParams,
+  SolvencyResponse,
+  SyndicateItem,
+  SyndicatesParams,
+  SyndicatesResponse,
 } from '../../domain/contract-datasets.ts';
 import { normalizeName } from '../../domain/names.ts';
 import { type Granularity, rollupKey } from '../../domain/periods.ts';
@@ -11,7 +26,15 @@ import { byDateThenUrl } from '../../domain/publications.ts';
 import type { DatasetShard, PublicationRef } from '../../domain/shard-types.ts';
 import { ShardError, privateShard } from '../store.ts';
 import {
-  eligibilityRoute, enforcementRoute, rateActivityRoute, ratesRoute, ratesSampleRoute, solvencyRoute, solvencySampleRoute, syndicatesRoute, syndicatesSampleRoute,
+  eligibilityRoute,
+  enforcementRoute,
+  rateActivityRoute,
+  ratesRoute,
+  ratesSampleRoute,
+  solvencyRoute,
+  solvencySampleRoute,
+  syndicatesRoute,
+  syndicatesSampleRoute,
 } from '../../domain/route-contracts.ts';
 import { requiredFreeBody } from '../store.ts';
 import { freeOperation, pricedOperation } from '../operation.ts';
@@ -31,11 +54,21 @@ function provenance(parts: [DatasetShard<unknown>, Row<unknown>[]][]) {
   let latest: Row<unknown> | null = null;
   for (const [s, rows] of parts) {
     for (const r of rows) {
-      for (const i of r.publications ?? [r.publication]) cited.set(`${s.publications[i].url} ${s.publications[i].report_date}`, s.publications[i]);
-      if (!latest || r.report_date > latest.report_date || (r.report_date === latest.report_date && r.data_as_of > latest.data_as_of)) latest = r;
+      for (const i of r.publications ?? [r.publication])
+        cited.set(`${s.publications[i].url} ${s.publications[i].report_date}`, s.publications[i]);
+      if (
+        !latest ||
+        r.report_date > latest.report_date ||
+        (r.report_date === latest.report_date && r.data_as_of > latest.data_as_of)
+      )
+        latest = r;
     }
   }
-  return { report_date: latest?.report_date ?? null, data_as_of: latest?.data_as_of ?? null, publications: [...cited.values()].sort(byDateThenUrl) };
+  return {
+    report_date: latest?.report_date ?? null,
+    data_as_of: latest?.data_as_of ?? null,
+    publications: [...cited.values()].sort(byDateThenUrl),
+  };
 }
 
 /** A list answer: the rows' records, where they come from, and a note for rows found or for none. */
@@ -57,8 +90,12 @@ function syndicateFilter(wanted: string | undefined): (item: { syndicate_no: str
   return (item) => item.syndicate_no === number;
 }
 
-const NO_RECORD = (what: string) => `No record for ${what} in the covered states: a name that is absent means no record there, not a judgment about the carrier. Nothing was charged.`;
-const SOLVENCY_SOURCE = "State receivers' and insurance regulators' published lists and notices, and press reports of them (see publications)";
+const NO_RECORD = (what: string) =>
+  `No record for ${what} in the covered states: a name that is absent means no record there, not a judgment ` +
+  `about the carrier. Nothing was charged.`;
+const SOLVENCY_SOURCE =
+  "State receivers' and insurance regulators' published lists and notices, and press reports of them (see " +
+  'publications)';
 
 function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
   return () => {
@@ -66,7 +103,9 @@ function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
     const rs = shard<LiquidationItem>('receiverships');
     const es = shard<FineItem>('enforcement');
     const receiverships = rs.records.filter((r) => r.name === wanted);
-    const actions = es.records.filter((r) => r.name === wanted).sort((a, b) => Number(b.item.period) - Number(a.item.period) || a.item.state.localeCompare(b.item.state));
+    const actions = es.records
+      .filter((r) => r.name === wanted)
+      .sort((a, b) => Number(b.item.period) - Number(a.item.period) || a.item.state.localeCompare(b.item.state));
     const found = receiverships.length + actions.length > 0;
     return {
       insurer,
@@ -75,9 +114,13 @@ function prepareSolvency({ insurer }: SolvencyParams): () => SolvencyResponse {
       enforcement_actions: actions.map((r) => r.item),
       source: SOLVENCY_SOURCE,
       note: found
-        ? 'Matched by normalized name (the sources publish no NAIC number): records of other carriers with the same normalized name would appear here too. Examinations and investigations carry no penalty.'
+        ? 'Matched by normalized name (the sources publish no NAIC number): records of other carriers with the ' +
+          'same normalized name would appear here too. Examinations and investigations carry no penalty.'
         : NO_RECORD(`'${insurer}' (normalized: '${wanted}')`),
-      ...provenance([[rs, receiverships], [es, actions]]),
+      ...provenance([
+        [rs, receiverships],
+        [es, actions],
+      ]),
     };
   };
 }
@@ -87,18 +130,33 @@ function prepareEnforcement(p: EnforcementParams): () => EnforcementResponse {
     const es = shard<FineItem>('enforcement');
     const named = nameFilter(p.insurer);
     const rows = es.records
-      .filter((r) => (!p.action_type || r.item.action_type === p.action_type) && (!p.state || r.item.state === p.state) && (!p.year || Number(r.item.period) === p.year) && named(r))
-      .sort((a, b) => Number(b.item.period) - Number(a.item.period) || a.item.state.localeCompare(b.item.state) || a.item.company_name.localeCompare(b.item.company_name));
+      .filter(
+        (r) =>
+          (!p.action_type || r.item.action_type === p.action_type) &&
+          (!p.state || r.item.state === p.state) &&
+          (!p.year || Number(r.item.period) === p.year) &&
+          named(r),
+      )
+      .sort(
+        (a, b) =>
+          Number(b.item.period) - Number(a.item.period) ||
+          a.item.state.localeCompare(b.item.state) ||
+          a.item.company_name.localeCompare(b.item.company_name),
+      );
     return listAnswer(es, rows, SOLVENCY_SOURCE, [
-      'Annual by calendar year. Examinations and investigations carry no penalty (fine_amount null); action_type=fine gives monetary penalties. Names match by normalized name, as part of it.',
+      'Annual by calendar year. Examinations and investigations carry no penalty (fine_amount null); ' +
+        'action_type=fine gives monetary penalties. Names match by normalized name, as part of it.',
       'No action matches these filters in the covered states. Nothing was charged.',
     ]);
   };
 }
 
-const RATES_SOURCE = "State insurance departments' rate filing notices and filing records, and press reports of them (see publications)";
+const RATES_SOURCE =
+  "State insurance departments' rate filing notices and filing records, and press reports of them (see publications)";
 
-function filingsMatching(p: Pick<RatesParams, 'state' | 'company' | 'toi' | 'coverage_category' | 'from' | 'to' | 'status'>): [DatasetShard<FilingRecord>, Row<FilingRecord>[]] {
+function filingsMatching(
+  p: Pick<RatesParams, 'state' | 'company' | 'toi' | 'coverage_category' | 'from' | 'to' | 'status'>,
+): [DatasetShard<FilingRecord>, Row<FilingRecord>[]] {
   const fs = shard<FilingRecord>('rate-filings');
   const toi = p.toi?.toLowerCase();
   const named = nameFilter(p.company);
@@ -119,20 +177,32 @@ function filingsMatching(p: Pick<RatesParams, 'state' | 'company' | 'toi' | 'cov
 function prepareRates(p: RatesParams): () => RatesResponse {
   return () => {
     const [fs, rows] = filingsMatching(p);
-    rows.sort((a, b) => b.item.bucket_date.localeCompare(a.item.bucket_date) || a.item.state.localeCompare(b.item.state) || a.item.company_name.localeCompare(b.item.company_name));
+    rows.sort(
+      (a, b) =>
+        b.item.bucket_date.localeCompare(a.item.bucket_date) ||
+        a.item.state.localeCompare(b.item.state) ||
+        a.item.company_name.localeCompare(b.item.company_name),
+    );
     return listAnswer(fs, rows, RATES_SOURCE, [
-      'Admitted-market filings only (surplus lines carriers are rate-exempt): a leading indicator. bucket_date is the received date, else the closed date, else the publication date.',
+      'Admitted-market filings only (surplus lines carriers are rate-exempt): a leading indicator. bucket_date ' +
+        'is the received date, else the closed date, else the publication date.',
       'No filing matches these filters. Nothing was charged.',
     ]);
   };
 }
 
-const bucketOf = (date: string, granularity: Granularity) => (granularity === 'month' ? date.slice(0, 7) : rollupKey(date.slice(0, 7), granularity));
+const bucketOf = (date: string, granularity: Granularity) =>
+  granularity === 'month' ? date.slice(0, 7) : rollupKey(date.slice(0, 7), granularity);
 
 function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse {
   return () => {
     const [fs, all] = filingsMatching({});
-    const rows = all.filter((r) => (!p.states || p.states.includes(r.item.state)) && (!p.from || r.item.bucket_date.slice(0, 7) >= p.from) && (!p.to || r.item.bucket_date.slice(0, 7) <= p.to));
+    const rows = all.filter(
+      (r) =>
+        (!p.states || p.states.includes(r.item.state)) &&
+        (!p.from || r.item.bucket_date.slice(0, 7) >= p.from) &&
+        (!p.to || r.item.bucket_date.slice(0, 7) <= p.to),
+    );
     const buckets = new Map<string, Row<FilingRecord>[]>();
     for (const r of rows) {
       const key = `${r.item.state}|${bucketOf(r.item.bucket_date, p.granularity)}`;
@@ -142,14 +212,17 @@ function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse 
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([key, bucket]) => {
         const [state, period] = key.split('|');
-        // docs/design.md §19, rule 3: a filing with no overall percentage counts, but is left out of the average and shares.
+        // docs/design.md §19, rule 3: a filing with no overall percentage counts, but is left out of the average and
+        // shares.
         const changes = bucket.flatMap((r) => (r.item.rate_change_pct === null ? [] : [r.item.rate_change_pct]));
         const share = (n: number) => (changes.length ? Math.round((n / changes.length) * 10_000) / 10_000 : null);
         return {
           state,
           period,
           filing_count: bucket.length,
-          avg_rate_change_pct: changes.length ? Math.round((changes.reduce((s, c) => s + c, 0) / changes.length) * 100) / 100 : null,
+          avg_rate_change_pct: changes.length
+            ? Math.round((changes.reduce((s, c) => s + c, 0) / changes.length) * 100) / 100
+            : null,
           share_increasing: share(changes.filter((c) => c > 0).length),
           share_decreasing: share(changes.filter((c) => c < 0).length),
         };
@@ -159,7 +232,9 @@ function prepareRateActivity(p: RateActivityParams): () => RateActivityResponse 
       data,
       source: RATES_SOURCE,
       note: data.length
-        ? 'Filings are bucketed by the point they entered the public record: received date, else closed date, else the publication date. Filings with no overall percentage count in filing_count only. Admitted market only: a leading indicator.'
+        ? 'Filings are bucketed by the point they entered the public record: received date, else closed date, else ' +
+          'the publication date. Filings with no overall percentage count in filing_count only. Admitted market ' +
+          'only: a leading indicator.'
         : 'No filing falls in these states and months. Nothing was charged.',
       ...provenance([[fs, rows]]),
     };
@@ -174,12 +249,22 @@ function prepareSyndicates(p: SyndicatesParams): () => SyndicatesResponse {
     const rows = ss.records.filter((r) => numbered(r.item) && named(r));
     const eligibility = es.records.filter((e) => rows.some((r) => e.item.syndicate_no === r.item.syndicate_no));
     return {
-      data: rows.map((r) => ({ ...r.item, eligibility: eligibility.filter((e) => e.item.syndicate_no === r.item.syndicate_no).map((e) => e.item) })),
-      source: "Lloyd's syndicate forecasts as published and re-posted by Lloyd's advisers, and eligibility lists (see publications)",
+      data: rows.map((r) => ({
+        ...r.item,
+        eligibility: eligibility.filter((e) => e.item.syndicate_no === r.item.syndicate_no).map((e) => e.item),
+      })),
+      source:
+        "Lloyd's syndicate forecasts as published and re-posted by Lloyd's advisers, and eligibility lists (see " +
+        'publications)',
       note: rows.length
-        ? 'Forecast ranges (worst and best case, % on capacity) on a year-of-account basis: not audited, not calendar-year, not USD; capacity is not premium written. Null capacity and result: no forecast published yet.'
+        ? 'Forecast ranges (worst and best case, % on capacity) on a year-of-account basis: not audited, not ' +
+          'calendar-year, not USD; capacity is not premium written. Null capacity and result: no forecast ' +
+          'published yet.'
         : 'No syndicate matches. Nothing was charged.',
-      ...provenance([[ss, rows], [es, eligibility]]),
+      ...provenance([
+        [ss, rows],
+        [es, eligibility],
+      ]),
     };
   };
 }
@@ -189,17 +274,29 @@ function prepareEligibility(p: EligibilityParams): () => EligibilityResponse {
     const es = shard<EligibilityItem>('eligibility');
     const [numbered, named] = [syndicateFilter(p.syndicate), nameFilter(p.insurer)];
     const rows = es.records.filter((r) => numbered(r.item) && named(r));
-    return listAnswer(es, rows, 'Surplus lines eligibility lists of the states and the NAIC Quarterly Listing of Alien Insurers (see publications)', [
-      'Joined to /v1/syndicates by syndicate number.',
-      'No entry on the eligibility lists transcribed so far matches. Nothing was charged.',
-    ]);
+    return listAnswer(
+      es,
+      rows,
+      'Surplus lines eligibility lists of the states and the NAIC Quarterly Listing of Alien Insurers (see ' +
+        'publications)',
+      [
+        'Joined to /v1/syndicates by syndicate number.',
+        'No entry on the eligibility lists transcribed so far matches. Nothing was charged.',
+      ],
+    );
   };
 }
 
 export const solvency = pricedOperation(solvencyRoute, prepareSolvency);
-export const enforcement = pricedOperation(enforcementRoute, prepareEnforcement, { text: tableText({ reach: 'year', narrowBy: 'state, action_type or insurer' }) });
-export const rates = pricedOperation(ratesRoute, prepareRates, { text: tableText({ reach: 'to', narrowBy: 'state, company or toi' }) });
-export const rateActivity = pricedOperation(rateActivityRoute, prepareRateActivity, { text: tableText({ reach: 'to_month', narrowBy: 'states' }) });
+export const enforcement = pricedOperation(enforcementRoute, prepareEnforcement, {
+  text: tableText({ reach: 'year', narrowBy: 'state, action_type or insurer' }),
+});
+export const rates = pricedOperation(ratesRoute, prepareRates, {
+  text: tableText({ reach: 'to', narrowBy: 'state, company or toi' }),
+});
+export const rateActivity = pricedOperation(rateActivityRoute, prepareRateActivity, {
+  text: tableText({ reach: 'to_month', narrowBy: 'states' }),
+});
 export const syndicates = pricedOperation(syndicatesRoute, prepareSyndicates);
 export const eligibility = pricedOperation(eligibilityRoute, prepareEligibility);
 

@@ -10,13 +10,9 @@ export const coverage = freeOperation(coverageRoute, () => requiredFreeBody('cov
 
 export const lines = freeOperation(linesRoute, ({ state }) => freeStateBody('lines', state));
 
-export const sample = freeOperation(
-  sampleRoute,
-  ({ state }) => freeStateBody('sample', state),
-  {
-    csv: ({ state }) => ({ text: freeStateBody('sample', state, 'csv'), fileName: csvFileName('premium-sample', state) }),
-    text: seriesText({ fullSeries: 'get_premium' }),
-  },
-);
+export const sample = freeOperation(sampleRoute, ({ state }) => freeStateBody('sample', state), {
+  csv: ({ state }) => ({ text: freeStateBody('sample', state, 'csv'), fileName: csvFileName('premium-sample', state) }),
+  text: seriesText({ fullSeries: 'get_premium' }),
+});
 
 export const datapackage = freeOperation(datapackageRoute, () => requiredFreeBody('bulk/datapackage.json'));

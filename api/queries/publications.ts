@@ -22,7 +22,11 @@ function publicationsBody({ state, since }: PublicationsParams): Uint8Array<Arra
   const kept = listing.publications.filter((p) => p.report_date >= since);
   // Nothing older than since: the listing itself, byte for byte.
   if (kept.length === listing.publications.length) return bytes;
-  const body: PublicationsResponse = { ...listing, report_dates: listing.report_dates.filter((d) => d >= since), publications: kept };
+  const body: PublicationsResponse = {
+    ...listing,
+    report_dates: listing.report_dates.filter((d) => d >= since),
+    publications: kept,
+  };
   // Written as the ingest writes the listings (JSON and a newline).
   return new TextEncoder().encode(JSON.stringify(body) + '\n');
 }

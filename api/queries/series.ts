@@ -44,7 +44,10 @@ export interface ResolvedLine {
 export function resolveLine(state: string, entry: StateIndex, line: string): ResolvedLine {
   const wanted = line.toLowerCase();
   const unknownLine = () =>
-    notFound(`unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category (optionally written category:<name>) listed by /v1/lines?state=${state}`);
+    notFound(
+      `unknown line ${echo(line)} for ${state}: expected all, a source_code, a line name or a category ` +
+        `(optionally written category:<name>) listed by /v1/lines?state=${state}`,
+    );
   const findCategory = (name: string) => {
     const category = entry.categories.find((c) => c.name.toLowerCase() === name);
     return category && { echo: category.name, dir: category.dir };
@@ -55,7 +58,9 @@ export function resolveLine(state: string, entry: StateIndex, line: string): Res
     return category;
   }
   if (wanted === 'all') return { echo: 'all', dir: 'all' };
-  const match = entry.lines.find((l) => l.source_code.toLowerCase() === wanted) ?? entry.lines.find((l) => l.name.toLowerCase() === wanted);
+  const match =
+    entry.lines.find((l) => l.source_code.toLowerCase() === wanted) ??
+    entry.lines.find((l) => l.name.toLowerCase() === wanted);
   if (match) return { echo: match.source_code, dir: match.dir };
   const category = findCategory(wanted);
   if (category) return category;
@@ -64,9 +69,16 @@ export function resolveLine(state: string, entry: StateIndex, line: string): Res
 
 /** The county folder, or 404 when the state has no county data or not this county. */
 export function resolveCounty(state: string, entry: StateIndex, county: string): { name: string; dir: string } {
-  if (!entry.counties.length) throw notFound(`no county data for ${state}: omit 'county' for statewide figures (see has_county_data in /v1/coverage)`);
+  if (!entry.counties.length)
+    throw notFound(
+      `no county data for ${state}: omit 'county' for statewide figures (see has_county_data in /v1/coverage)`,
+    );
   const match = entry.counties.find((c) => c.name.toUpperCase() === county);
-  if (!match) throw notFound(`unknown county ${echo(county)} for ${state}: expected one of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`);
+  if (!match)
+    throw notFound(
+      `unknown county ${echo(county)} for ${state}: expected one ` +
+        `of ${entry.counties.map((c) => c.name.toUpperCase()).join(', ')}`,
+    );
   return { name: county, dir: match.dir };
 }
 
@@ -128,7 +140,12 @@ export function csvSeries(state: string, line: string, granularity: string, rows
     line,
     granularity,
     countUnit: provenance[0]?.countUnit ?? null,
-    rows: rows.map((row, i) => ({ row, sources: Object.fromEntries(Object.entries(provenance[i].sources).map(([figure, at]) => [figure, at.map((p) => refs[p])])) })),
+    rows: rows.map((row, i) => ({
+      row,
+      sources: Object.fromEntries(
+        Object.entries(provenance[i].sources).map(([figure, at]) => [figure, at.map((p) => refs[p])]),
+      ),
+    })),
   };
 }
 
@@ -137,8 +154,28 @@ function prepare(shard: SeriesShard): PreparedRow[] {
     period,
     firstMonth: firstMonthKey(parsePeriod(period)!),
     snapshots: snapshots.map(
-      ([asOf, reportDate, dataAsOf, premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct, published, sources, printed]) => {
-        const values = { premium, policy_count, new_business_premium, renewal_premium, new_business_policy_pct, renewal_policy_pct };
+      ([
+        asOf,
+        reportDate,
+        dataAsOf,
+        premium,
+        policy_count,
+        new_business_premium,
+        renewal_premium,
+        new_business_policy_pct,
+        renewal_policy_pct,
+        published,
+        sources,
+        printed,
+      ]) => {
+        const values = {
+          premium,
+          policy_count,
+          new_business_premium,
+          renewal_premium,
+          new_business_policy_pct,
+          renewal_policy_pct,
+        };
         const publications = [...new Set(Object.values(sources).flat())];
         const row = precomputed({ period, ...values, printed });
         rowProvenance.set(row, { sources, countUnit: shard.count_unit });
@@ -155,7 +192,9 @@ export function seriesRows(path: string): PreparedRow[] {
 
 /** Rows in range, each as of `reportDate` (else its latest vintage); periods not yet published are absent. */
 export function readSeries(q: SeriesQuery): SeriesAnswer {
-  const rows = seriesRows(`series/${q.state}/${q.lineDir}/${q.countyDir ? `counties/${q.countyDir}/` : ''}${q.granularity}.json`);
+  const rows = seriesRows(
+    `series/${q.state}/${q.lineDir}/${q.countyDir ? `counties/${q.countyDir}/` : ''}${q.granularity}.json`,
+  );
   const data: SeriesRow[] = [];
   const used: PreparedSnapshot[] = [];
   for (const row of rows) {
@@ -166,5 +205,9 @@ export function readSeries(q: SeriesQuery): SeriesAnswer {
     used.push(snap);
   }
   const latest = used.length ? latestPublication(used) : null;
-  return { data, latest: latest && { reportDate: latest.reportDate, dataAsOf: latest.dataAsOf }, publications: used.flatMap((s) => s.publications) };
+  return {
+    data,
+    latest: latest && { reportDate: latest.reportDate, dataAsOf: latest.dataAsOf },
+    publications: used.flatMap((s) => s.publications),
+  };
 }

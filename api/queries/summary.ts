@@ -32,8 +32,14 @@ const CALENDAR_MONTHS = monthsOf(parsePeriod('2000')!).map((m) => m.slice(5));
 
 const hasFigure = (s: PreparedSnapshot) => Object.values(s.values).some((v) => v !== null);
 
-/** The months of `year` (of `only`) with a published exact figure: a month with printed figures only has nothing to sum. */
-function monthsOfYear(months: Map<string, PreparedSnapshot>, year: number, only: readonly string[] = CALENDAR_MONTHS): Map<string, PreparedSnapshot> {
+/**
+ * The months of `year` (of `only`) with a published exact figure: a month with printed figures only has nothing to sum.
+ */
+function monthsOfYear(
+  months: Map<string, PreparedSnapshot>,
+  year: number,
+  only: readonly string[] = CALENDAR_MONTHS,
+): Map<string, PreparedSnapshot> {
   const out = new Map<string, PreparedSnapshot>();
   for (const m of only) {
     const figures = months.get(`${year}-${m}`);
@@ -47,13 +53,23 @@ function monthsOfYear(months: Map<string, PreparedSnapshot>, year: number, only:
  * row; else the months it has, summed: all 12 are still a monthly_sum (a field null where a month
  * has it null), fewer are a partial_monthly_sum.
  */
-function ownBasis(monthRows: Map<string, PreparedSnapshot>, yearRows: Map<string, PreparedSnapshot>, year: number): YearTotal {
+function ownBasis(
+  monthRows: Map<string, PreparedSnapshot>,
+  yearRows: Map<string, PreparedSnapshot>,
+  year: number,
+): YearTotal {
   const months = monthsOfYear(monthRows, year);
   const list = [...months.values()];
-  const summed = (basis: Basis): YearTotal => ({ basis, values: sumValues(list.map((f) => f.values)), months: [...months.keys()], used: list });
+  const summed = (basis: Basis): YearTotal => ({
+    basis,
+    values: sumValues(list.map((f) => f.values)),
+    months: [...months.keys()],
+    used: list,
+  });
   if (list.length === 12 && list.every((f) => f.values.premium !== null)) return summed('monthly_sum');
   const yearRow = yearRows.get(String(year));
-  if (yearRow?.published && hasFigure(yearRow)) return { basis: 'annual_report', values: yearRow.values, months: [...months.keys()], used: [yearRow] };
+  if (yearRow?.published && hasFigure(yearRow))
+    return { basis: 'annual_report', values: yearRow.values, months: [...months.keys()], used: [yearRow] };
   if (list.length === 12) return summed('monthly_sum');
   if (list.length) return summed('partial_monthly_sum');
   return { basis: null, values: emptyValues(), months: [], used: [] };
@@ -65,7 +81,10 @@ function yoy(current: number | null, prior: number | null): number | null {
   return Math.round((current / prior - 1) * 10000) / 100;
 }
 
-/** The publications of the figures of `total` the answer shows: only its non-null `fields`, each from the rows it was summed from. */
+/**
+ * The publications of the figures of `total` the answer shows: only its non-null `fields`, each from the rows it was
+ * summed from.
+ */
 function figuresFrom(total: YearTotal, fields: readonly (keyof SeriesValues)[]): number[] {
   return fields.filter((f) => total.values[f] !== null).flatMap((f) => total.used.flatMap((s) => s.sources[f] ?? []));
 }
@@ -93,17 +112,26 @@ function prepareSummary({ state, year }: SummaryParams): () => SummaryResponse {
       // Like-for-like: the prior year over the same calendar months (months_available counts those it has).
       const months = monthsOfYear(monthRows, year - 1, current.months);
       const list = [...months.values()];
-      prior = { basis: 'partial_monthly_sum', values: list.length ? sumValues(list.map((f) => f.values)) : emptyValues(), months: [...months.keys()], used: list };
+      prior = {
+        basis: 'partial_monthly_sum',
+        values: list.length ? sumValues(list.map((f) => f.values)) : emptyValues(),
+        months: [...months.keys()],
+        used: list,
+      };
     } else {
       prior = ownBasis(monthRows, yearRows, year - 1);
     }
 
     const used = [...current.used, ...prior.used];
-    const figures = [...figuresFrom(current, Object.keys(current.values) as (keyof SeriesValues)[]), ...figuresFrom(prior, ['premium', 'policy_count'])];
+    const figures = [
+      ...figuresFrom(current, Object.keys(current.values) as (keyof SeriesValues)[]),
+      ...figuresFrom(prior, ['premium', 'policy_count']),
+    ];
     // An answer that shows no figure comes from no report: its dates are null, as its publications are empty.
     const latest = figures.length ? latestPublication(used) : null;
     const span = yoyBasis(current, prior);
-    const growth = (c: number | null, p: number | null) => (span === 'full_years' || span === 'same_months' ? yoy(c, p) : null);
+    const growth = (c: number | null, p: number | null) =>
+      span === 'full_years' || span === 'same_months' ? yoy(c, p) : null;
     return {
       state,
       year,

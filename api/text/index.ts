@@ -10,7 +10,7 @@
 // reads itself. Series rows are in docs/design.md §9's compact form: `printed` entries
 // `{ value, as_printed, qualifier?, period? }`, and the answer's `printed_keys` says what each key measures.
 export { insurersText } from './insurers.ts';
-export { type SeriesForm, seriesText } from './series.ts';
-export { CHARS_PER_TOKEN, TEXT_LIMIT_CHARS, TEXT_LIMIT_TOKENS, type TextCall, type TextRenderer, fullNumber } from './shared.ts';
+export { seriesText } from './series.ts';
+export { CHARS_PER_TOKEN, TEXT_LIMIT_CHARS, TEXT_LIMIT_TOKENS } from './shared.ts';
 export { summaryText } from './summary.ts';
-export { type LeftOutCalls, tableText } from './table.ts';
+export { tableText } from './table.ts';

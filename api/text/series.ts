@@ -1,14 +1,37 @@
 // A premium series (a state's, a sample of it, or several states' side by side): one table row per period.
 import { SERIES_FIELDS } from '../../domain/contract.ts';
 import { parsePeriod } from '../../domain/periods.ts';
-import { type Obj, type Sized, type TextRenderer, asArray, asObj, basisText, callText, cell, fit, fitPublications, isObj, limitWords, oneLine, periodRange, plain, publicationLines, rowsWord, startMonth, str } from './shared.ts';
+import {
+  type Obj,
+  type Sized,
+  type TextRenderer,
+  asArray,
+  asObj,
+  basisText,
+  callText,
+  cell,
+  fit,
+  fitPublications,
+  isObj,
+  limitWords,
+  oneLine,
+  periodRange,
+  plain,
+  publicationLines,
+  rowsWord,
+  startMonth,
+  str,
+} from './shared.ts';
 import { orTable } from './table.ts';
 
 /** How a series answer is laid out, and what the note on its left-out rows offers besides narrower calls. */
 export interface SeriesForm {
   /** A series per state (`series`, keyed by state code), each row shown with its state; else one state's `data`. */
   byState?: boolean;
-  /** The tool whose answer is the whole series, when this one is a part of it (a sample): the note on left-out rows names it. */
+  /**
+   * The tool whose answer is the whole series, when this one is a part of it (a sample): the note on left-out rows
+   * names it.
+   */
   fullSeries?: string;
 }
 
@@ -27,7 +50,9 @@ interface SeriesRow extends Sized {
   printed: [key: string, text: string][];
 }
 
-/** True when `period` is a year to date (`2025-01..07`) ending in the last month of `rowPeriod`: the row it belongs to. */
+/**
+ * True when `period` is a year to date (`2025-01..07`) ending in the last month of `rowPeriod`: the row it belongs to.
+ */
 function isYearToDateOf(period: string, rowPeriod: string): boolean {
   const p = parsePeriod(period);
   const row = parsePeriod(rowPeriod);
@@ -50,14 +75,19 @@ function printedFigure(entry: PrintedEntry, rowPeriod: string): string {
     qualifier && !rounded && !words.toLowerCase().includes(qualifier.toLowerCase()) ? qualifier : null,
     covered && !yearToDate ? `covers ${covered}` : null,
   ].filter((n) => n !== null);
-  return `${yearToDate ? covered : rowPeriod} ${rounded ? '~' : ''}${words}${notes.length ? ` (${notes.join(', ')})` : ''}`;
+  const noted = notes.length ? ` (${notes.join(', ')})` : '';
+  return `${yearToDate ? covered : rowPeriod} ${rounded ? '~' : ''}${words}${noted}`;
 }
 
 /** What each printed key the rows use measures, and its unit (the answer's `printed_keys`), by key. */
 function printedKeys(body: Obj, rows: Obj[]): Map<string, { measures: unknown; unit: unknown }> {
   const seen = new Set(rows.flatMap((row) => Object.keys(asObj(row.printed))));
   const legend = Object.entries(asObj(body.printed_keys)).filter(([key]) => seen.has(key));
-  return new Map(legend.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, v]) => [key, { measures: asObj(v).measures, unit: asObj(v).unit }]));
+  return new Map(
+    legend
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, v]) => [key, { measures: asObj(v).measures, unit: asObj(v).unit }]),
+  );
 }
 /** A coarser granularity than `granularity`, to suggest when rows were left out. */
 const COARSER: Record<string, string | undefined> = { month: 'quarter', quarter: 'year', half_year: 'year' };
@@ -85,17 +115,33 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
     params.report_date ? `as published on or before ${plain(params.report_date)}` : null,
   ].filter(Boolean);
   const where = compare ? '' : `, ${body.county ? `county ${plain(body.county)}` : 'statewide'}`;
-  const counts = blocks.map((b) => `${compare ? `${b.state} ` : ''}${b.rows.length ? `${rowsWord(b.rows.length)} ${periodRange(b.rows.map((r) => String(r.period)))}` : 'no rows'}`);
-  const bases = blocks.map((b) => `${compare ? `${b.state}: ` : ''}${basisText(b.state ?? '', b.rows.length || !compare ? granularity : null)}`);
-  const provenance = `report_date ${plain(body.report_date)}, data_as_of ${plain(body.data_as_of)}${compare ? " (the earliest state's)" : ''}`;
+  const counts = blocks.map(
+    (b) =>
+      (compare ? `${b.state} ` : '') +
+      (b.rows.length ? `${rowsWord(b.rows.length)} ${periodRange(b.rows.map((r) => String(r.period)))}` : 'no rows'),
+  );
+  const bases = blocks.map(
+    (b) =>
+      `${compare ? `${b.state}: ` : ''}${basisText(b.state ?? '', b.rows.length || !compare ? granularity : null)}`,
+  );
+  const provenance =
+    `report_date ${plain(body.report_date)}, ` +
+    `data_as_of ${plain(body.data_as_of)}${compare ? " (the earliest state's)" : ''}`;
   const empty = allRows.length === 0;
   const first =
-    `${tool}: ${states.join(', ') || '-'}, line ${line}${where}, granularity ${granularity}${asked.length ? ` (${asked.join(', ')})` : ''}${body.sample === true ? ', free sample' : ''}: ` +
+    `${tool}: ${states.join(', ') || '-'}, line ${line}${where}, ` +
+    `granularity ${granularity}${asked.length ? ` (${asked.join(', ')})` : ''}` +
+    `${body.sample === true ? ', free sample' : ''}: ` +
     (empty ? 'no rows: nothing was published for this query (no figure to cite). ' : `${counts.join(', ')}. `) +
     `${bases.join('. ')}. ${provenance}.`;
 
   const head = [first];
-  if (compare) head.push(`Sources: ${Object.entries(asObj(body.source)).map(([s, name]) => `${s} ${plain(name)}`).join('; ')}.`);
+  if (compare)
+    head.push(
+      `Sources: ${Object.entries(asObj(body.source))
+        .map(([s, name]) => `${s} ${plain(name)}`)
+        .join('; ')}.`,
+    );
   else if (body.source !== undefined) head.push(`Source: ${plain(body.source)}.`);
   if (body.note !== undefined) head.push(`Note: ${plain(body.note)}`);
   const publications = publicationLines(asArray(body.publications));
@@ -108,8 +154,17 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
     b.rows.map((r) => {
       const period = String(r.period);
       const text = [...(compare ? [b.state] : []), period, ...columns.map((f) => cell(r[f]))].join('|');
-      const printed = Object.entries(asObj(r.printed)).map(([key, e]): [string, string] => [key, printedFigure(asObj(e) as PrintedEntry, period)]);
-      return { state: b.state, period, line: text, printed, size: text.length + 1 + printed.reduce((sum, [, p]) => sum + p.length + 2, 0) };
+      const printed = Object.entries(asObj(r.printed)).map(([key, e]): [string, string] => [
+        key,
+        printedFigure(asObj(e) as PrintedEntry, period),
+      ]);
+      return {
+        state: b.state,
+        period,
+        line: text,
+        printed,
+        size: text.length + 1 + printed.reduce((sum, [, p]) => sum + p.length + 2, 0),
+      };
     }),
   );
 
@@ -120,18 +175,29 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
   const meaning = (key: string, equals: string) => {
     const { measures, unit } = keys.get(key)!;
     const said = measures === undefined || measures === null ? '' : plain(measures);
-    return `${said === key.replaceAll('_', ' ') ? '' : `${equals}${said || '?'}`}${unit === undefined || unit === null ? '' : ` (${plain(unit)})`}`;
+    const what = said === key.replaceAll('_', ' ') ? '' : `${equals}${said || '?'}`;
+    return `${what}${unit === undefined || unit === null ? '' : ` (${plain(unit)})`}`;
   };
-  const lineKeys = blocks.flatMap((b) => [...keys.keys()].map((key) => ({ state: b.state, key, prefix: compare ? `${b.state} ${key}: ` : `${key}${meaning(key, ' = ')}: ` })));
+  const lineKeys = blocks.flatMap((b) =>
+    [...keys.keys()].map((key) => ({
+      state: b.state,
+      key,
+      prefix: compare ? `${b.state} ${key}: ` : `${key}${meaning(key, ' = ')}: `,
+    })),
+  );
   const legend = keys.size
-    ? `Printed figures (not exact; never summed), a line per ${compare ? 'state and ' : ''}key: period "words as printed", ~ if rounded, (qualifier) if not in the words; a year to date 2025-01..07 is in row 2025-07${
-        compare ? `. Keys: ${[...keys.keys()].map((k) => k + meaning(k, ' = ')).join('; ')}.` : ':'
-      }`
+    ? `Printed figures (not exact; never summed), a line per ${compare ? 'state and ' : ''}key: period "words as ` +
+      `printed", ~ if rounded, (qualifier) if not in the words; a year to date 2025-01..07 is in row ` +
+      `2025-07${compare ? `. Keys: ${[...keys.keys()].map((k) => k + meaning(k, ' = ')).join('; ')}.` : ':'}`
     : null;
 
   // 4. Under the cap: the earliest periods go first (across states, the earliest of any).
-  const dropOrder = rows.map((_, i) => i).sort((a, b) => (rows[a].period < rows[b].period ? -1 : rows[a].period > rows[b].period ? 1 : a - b));
-  const fixed = [...head, ...(legend ? [legend] : []), ...publications].reduce((sum, l) => sum + l.length + 1, 0) + lineKeys.reduce((sum, k) => sum + k.prefix.length + 1, 0);
+  const dropOrder = rows
+    .map((_, i) => i)
+    .sort((a, b) => (rows[a].period < rows[b].period ? -1 : rows[a].period > rows[b].period ? 1 : a - b));
+  const fixed =
+    [...head, ...(legend ? [legend] : []), ...publications].reduce((sum, l) => sum + l.length + 1, 0) +
+    lineKeys.reduce((sum, k) => sum + k.prefix.length + 1, 0);
   const note = (dropped: SeriesRow[]) => seriesNote(tool, params, body, granularity, blocks, dropped, limit, form);
   const { kept, note: left } = fit(fixed, rows, dropOrder, note, limit);
 
@@ -147,31 +213,69 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
     const own = figures.get(`${state} ${key}`);
     if (own) printedLines.push(prefix + own.join('; '));
   }
-  const out = [...head, ...kept.map((r) => r.line), ...(printedLines.length > 1 ? printedLines : []), ...(left ? [left] : [])];
+  const out = [
+    ...head,
+    ...kept.map((r) => r.line),
+    ...(printedLines.length > 1 ? printedLines : []),
+    ...(left ? [left] : []),
+  ];
   const used = out.reduce((sum, l) => sum + l.length + 1, 0);
   return [...out, ...fitPublications(publications, limit - used, limit)].join('\n');
 }
 
 /** The line on rows left out: how many, which periods, and the calls that get them. */
-function seriesNote(tool: string, params: Obj, body: Obj, granularity: string, blocks: { state: string | null; rows: Obj[] }[], dropped: SeriesRow[], limit: number, form: SeriesForm): string {
+function seriesNote(
+  tool: string,
+  params: Obj,
+  body: Obj,
+  granularity: string,
+  blocks: { state: string | null; rows: Obj[] }[],
+  dropped: SeriesRow[],
+  limit: number,
+  form: SeriesForm,
+): string {
   const compare = form.byState === true;
   const total = blocks.reduce((n, b) => n + b.rows.length, 0);
   const perState = blocks
     .map((b) => ({ state: b.state, periods: dropped.filter((d) => d.state === b.state).map((d) => d.period) }))
     .filter((s) => s.periods.length);
-  const which = perState.map((s) => `${compare ? `${s.state} ` : ''}${periodRange(s.periods)}${compare ? ` (${s.periods.length})` : ''}`).join(', ');
-  const latest = dropped.map((d) => d.period).sort().at(-1)!;
+  const which = perState
+    .map((s) => `${compare ? `${s.state} ` : ''}${periodRange(s.periods)}${compare ? ` (${s.periods.length})` : ''}`)
+    .join(', ');
+  const latest = dropped
+    .map((d) => d.period)
+    .sort()
+    .at(-1)!;
   const base: Obj = compare
-    ? { states: params.states ?? blocks.map((b) => b.state).join(','), line: params.line ?? body.line, granularity, from: params.from, report_date: params.report_date }
-    : { state: params.state ?? body.state, line: params.line ?? body.line, county: params.county, granularity, from: params.from, report_date: params.report_date };
+    ? {
+        states: params.states ?? blocks.map((b) => b.state).join(','),
+        line: params.line ?? body.line,
+        granularity,
+        from: params.from,
+        report_date: params.report_date,
+      }
+    : {
+        state: params.state ?? body.state,
+        line: params.line ?? body.line,
+        county: params.county,
+        granularity,
+        from: params.from,
+        report_date: params.report_date,
+      };
   const calls = [`call ${callText(tool, { ...base, to: startMonth(latest) })}`];
   const coarser = COARSER[granularity];
   if (coarser) calls.push(`${callText(tool, { ...base, granularity: coarser, to: params.to })} for fewer rows`);
   if (compare && perState.length > 1) calls.push(`one state per call (states=${perState[0].state}, ...)`);
   if (form.fullSeries) calls.push(`${form.fullSeries} for the full series`);
-  return `Left out: ${rowsWord(dropped.length)} of ${total}, the earliest (${which}), with their printed figures, to stay under ${limitWords(limit)}; they are in structuredContent. For them: ${calls.join('; or ')}.`;
+  return (
+    `Left out: ${rowsWord(dropped.length)} of ${total}, the earliest (${which}), with their printed figures, to ` +
+    `stay under ${limitWords(limit)}; they are in structuredContent. For them: ${calls.join('; or ')}.`
+  );
 }
 
 /** A series renderer of the given form; it reads an answer with its rows (`data`) or its series by state (`series`). */
 export const seriesText = (form: SeriesForm = {}): TextRenderer =>
-  orTable((body) => Array.isArray(body.data) || isObj(body.series), (tool, params, body, limit) => renderSeries(tool, params, body, limit, form));
+  orTable(
+    (body) => Array.isArray(body.data) || isObj(body.series),
+    (tool, params, body, limit) => renderSeries(tool, params, body, limit, form),
+  );

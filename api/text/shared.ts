@@ -43,7 +43,7 @@ export const paramsOf = (call: TextCall): Obj => (isObj(call.params) ? call.para
  * A number written in full, with the digits JSON gives it but never an exponent: 1.5e+21 is
  * 1500000000000000000000 and 5e-7 is 0.0000005. No rounding, no thousands separators.
  */
-export function fullNumber(n: number): string {
+function fullNumber(n: number): string {
   const text = String(n);
   const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!m) return text;
@@ -73,7 +73,8 @@ export function plain(value: unknown): string {
   if (typeof value === 'number') return fullNumber(value);
   if (typeof value === 'string') return oneLine(value);
   if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.length ? value.map(plain).join(', ') : '(none)';
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
+    return value.length ? value.map(plain).join(', ') : '(none)';
   return compactJson(value);
 }
 
@@ -82,7 +83,9 @@ export const oneLine = (text: string) => text.replace(/\r\n|[\r\n]/g, ' ');
 /** A table cell: null empty, `|` escaped so a cell never splits. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return (typeof value === 'string' ? oneLine(value) : typeof value === 'object' ? compactJson(value) : plain(value)).replaceAll('|', '\\|');
+  return (
+    typeof value === 'string' ? oneLine(value) : typeof value === 'object' ? compactJson(value) : plain(value)
+  ).replaceAll('|', '\\|');
 }
 
 /** The call's arguments as `name=value` (a list joined with commas), in the order given. */
@@ -110,15 +113,19 @@ const PUBLICATION_FIELDS = ['publisher', 'title', 'report_date', 'report_date_ba
 export function publicationLines(publications: unknown[], everyBasis = false): string[] {
   if (!publications.length) return ['Publications: none (no figure in this answer).'];
   return [
-    everyBasis ? 'Publications (cite by number):' : 'Publications (cite by number; report_date as printed unless marked estimated):',
+    everyBasis
+      ? 'Publications (cite by number):'
+      : 'Publications (cite by number; report_date as printed unless marked estimated):',
     ...publications.map((p, i) => {
       const pub = asObj(p);
       const basis = pub.report_date_basis;
-      const date = `${plain(pub.report_date)}${basis !== undefined && basis !== null && (everyBasis || basis !== 'printed') ? ` (${plain(basis)})` : ''}`;
+      const marked = basis !== undefined && basis !== null && (everyBasis || basis !== 'printed');
+      const date = `${plain(pub.report_date)}${marked ? ` (${plain(basis)})` : ''}`;
       const extra = Object.entries(pub)
         .filter(([k, v]) => !PUBLICATION_FIELDS.includes(k) && v !== undefined)
         .map(([k, v]) => `${k} ${plain(v)}`);
-      return `[${i + 1}] ${plain(pub.publisher)}, ${plain(pub.title)}, ${date}, ${plain(pub.url)}${extra.length ? `; ${extra.join('; ')}` : ''}`;
+      const more = extra.length ? `; ${extra.join('; ')}` : '';
+      return `[${i + 1}] ${plain(pub.publisher)}, ${plain(pub.title)}, ${date}, ${plain(pub.url)}${more}`;
     }),
   ];
 }
@@ -140,7 +147,8 @@ function coverageStates(): Map<string, Obj> {
     return new Map();
   }
   let states = statesOfCoverage.get(items);
-  if (!states) statesOfCoverage.set(items, (states = new Map(items.map((item) => [item.state, item as unknown as Obj]))));
+  if (!states)
+    statesOfCoverage.set(items, (states = new Map(items.map((item) => [item.state, item as unknown as Obj]))));
   return states;
 }
 
@@ -155,12 +163,18 @@ export function basisText(state: string, periodType: string | null): string {
   if (!periodType) return 'no figures, no basis';
   const facts = periodTypeFacts(state, periodType);
   if (!facts) return `basis unknown: /v1/coverage lists no ${periodType} figures for ${state}`;
-  return `premium is ${facts.basis ?? 'of unknown basis'}, policy_count ${facts.count_unit ? `counts ${facts.count_unit}` : 'is not published (no count unit)'}`;
+  return (
+    `premium is ${facts.basis ?? 'of unknown basis'}, ` +
+    `policy_count ${facts.count_unit ? `counts ${facts.count_unit}` : 'is not published (no count unit)'}`
+  );
 }
 
 // ---- fitting under the cap -----------------------------------------------------------------------
 
-/** A row of a rendering: what it costs in characters, with everything it shows (a line and the newline, and any printed figures). */
+/**
+ * A row of a rendering: what it costs in characters, with everything it shows (a line and the newline, and any printed
+ * figures).
+ */
 export interface Sized {
   size: number;
 }
@@ -169,7 +183,13 @@ export interface Sized {
  * Which rows to keep so that `fixed` characters, the kept rows and the note on the left-out ones stay
  * within `limit`: rows are left out whole, in `dropOrder`, until they do.
  */
-export function fit<R extends Sized>(fixed: number, rows: R[], dropOrder: number[], note: (dropped: R[]) => string, limit: number): { kept: R[]; note: string | null } {
+export function fit<R extends Sized>(
+  fixed: number,
+  rows: R[],
+  dropOrder: number[],
+  note: (dropped: R[]) => string,
+  limit: number,
+): { kept: R[]; note: string | null } {
   let total = fixed + rows.reduce((sum, r) => sum + r.size, 0);
   if (total <= limit) return { kept: rows, note: null };
   const dropped = new Set<number>();
@@ -190,7 +210,10 @@ export function fit<R extends Sized>(fixed: number, rows: R[], dropOrder: number
   return { kept: rows.filter((_, i) => !dropped.has(i)), note: text };
 }
 
-/** Publication lines that fit what is left: whole entries, with a line for the rest (only when the list alone is past the cap). */
+/**
+ * Publication lines that fit what is left: whole entries, with a line for the rest (only when the list alone is past
+ * the cap).
+ */
 export function fitPublications(lines: string[], room: number, limit: number): string[] {
   const total = lines.reduce((sum, l) => sum + l.length + 1, 0);
   if (total <= room) return lines;
@@ -202,7 +225,11 @@ export function fitPublications(lines: string[], room: number, limit: number): s
     used += line.length + 1;
   }
   const left = lines.length - out.length;
-  return [...out, `(${left} more publications are left out to stay under ${limitWords(limit)}; every one is in structuredContent.publications.)`];
+  return [
+    ...out,
+    `(${left} more publications are left out to stay under ${limitWords(limit)}; every one is in ` +
+      `structuredContent.publications.)`,
+  ];
 }
 
 export const limitWords = (limit: number) => `${Math.floor(limit / CHARS_PER_TOKEN).toLocaleString('en-US')} tokens`;
@@ -229,4 +256,3 @@ export function unionKeys(rows: Obj[]): string[] {
   for (const row of rows) for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
   return keys;
 }
-

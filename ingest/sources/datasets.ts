@@ -8,8 +8,11 @@ import type { Problems } from '../errors.ts';
 import { type Publication, parseHeader } from './header.ts';
 
 /** Two-letter codes of the U.S. states, DC and the territories: a regulator or receiver may be any of them. */
-export const US_STATES = new Set(
-  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP'.split(' '),
+const US_STATES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH ' +
+    'OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP'
+  ).split(' '),
 );
 
 type Kind =
@@ -27,11 +30,27 @@ type Kind =
 type Column = Kind & { name: string; required?: boolean };
 
 const text = (name: string, required = false): Column => ({ name, kind: 'text', required });
-const date = (name: string, yearAllowed: boolean, notAfterReport = false): Column => ({ name, kind: 'date', yearAllowed, notAfterReport });
-const NAIC = (name = 'naic_code'): Column => ({ name, kind: 'pattern', pattern: /^\d{5}$/, expected: 'a five-digit NAIC company code' });
-const SYNDICATE = (required: boolean): Column => ({ name: 'syndicate_no', kind: 'pattern', pattern: /^\d{1,4}$/, expected: "a Lloyd's syndicate number such as 2791", required });
+const date = (name: string, yearAllowed: boolean, notAfterReport = false): Column => ({
+  name,
+  kind: 'date',
+  yearAllowed,
+  notAfterReport,
+});
+const NAIC = (name = 'naic_code'): Column => ({
+  name,
+  kind: 'pattern',
+  pattern: /^\d{5}$/,
+  expected: 'a five-digit NAIC company code',
+});
+const SYNDICATE = (required: boolean): Column => ({
+  name: 'syndicate_no',
+  kind: 'pattern',
+  pattern: /^\d{1,4}$/,
+  expected: "a Lloyd's syndicate number such as 2791",
+  required,
+});
 
-export const RECEIVERSHIP_STATUS = ['liquidation', 'rehabilitation', 'conservation', 'closed'] as const;
+const RECEIVERSHIP_STATUS = ['liquidation', 'rehabilitation', 'conservation', 'closed'] as const;
 
 /** Each dataset's folder, the headers it requires besides the shared ones, and its columns in order. */
 export const DATASET_FILES = {
@@ -85,7 +104,14 @@ export const DATASET_FILES = {
       text('toi_name', true),
       { name: 'coverage_category', kind: 'enum', values: COVERAGE_CATEGORY_NAMES, required: true },
       text('product_name'),
-      { name: 'rate_change_pct', kind: 'number', min: -100, max: 1000, decimals: 3, what: 'an overall rate change in percent' },
+      {
+        name: 'rate_change_pct',
+        kind: 'number',
+        min: -100,
+        max: 1000,
+        decimals: 3,
+        what: 'an overall rate change in percent',
+      },
       date('received_date', false, true),
       date('closed_date', false, true),
       date('effective_date_new', false),
@@ -107,8 +133,22 @@ export const DATASET_FILES = {
       text('status'),
       { name: 'year_of_account', kind: 'year', required: true },
       { name: 'capacity_gbp_000', kind: 'number', min: 0, max: 1e8, decimals: 1, what: 'capacity in thousands of GBP' },
-      { name: 'worst_pct', kind: 'number', min: -100, max: 100, decimals: 2, what: 'a forecast result in % of capacity' },
-      { name: 'best_pct', kind: 'number', min: -100, max: 100, decimals: 2, what: 'a forecast result in % of capacity' },
+      {
+        name: 'worst_pct',
+        kind: 'number',
+        min: -100,
+        max: 100,
+        decimals: 2,
+        what: 'a forecast result in % of capacity',
+      },
+      {
+        name: 'best_pct',
+        kind: 'number',
+        min: -100,
+        max: 100,
+        decimals: 2,
+        what: 'a forecast result in % of capacity',
+      },
       text('note'),
     ],
   },
@@ -119,7 +159,12 @@ export const DATASET_FILES = {
       { name: 'state', kind: 'state' },
       text('company_name', true),
       SYNDICATE(false),
-      { name: 'alien_id', kind: 'pattern', pattern: /^AA-\d{7}$/, expected: 'an NAIC alien insurer id such as AA-1120337' },
+      {
+        name: 'alien_id',
+        kind: 'pattern',
+        pattern: /^AA-\d{7}$/,
+        expected: 'an NAIC alien insurer id such as AA-1120337',
+      },
       NAIC(),
       text('domicile'),
       date('eligible_since', true, true),
@@ -134,7 +179,7 @@ export const DATASET_NAMES = Object.keys(DATASET_FILES) as DatasetName[];
 export const columnsOf = (name: DatasetName): string[] => DATASET_FILES[name].columns.map((c) => c.name);
 
 /** A cell's value: text, a number, a list of names, or null for an empty cell. */
-export type CellValue = string | number | string[] | null;
+type CellValue = string | number | string[] | null;
 
 export interface DatasetRecord {
   pub: Publication;
@@ -153,8 +198,17 @@ function cellProblem(col: Column, raw: string, pub: Publication): string | null 
       return US_STATES.has(raw) ? null : `unknown state '${raw}': expected a two-letter U.S. state code such as NY`;
     case 'date': {
       const ok = isIsoDate(raw) || (col.yearAllowed && /^(19|20)\d{2}$/.test(raw));
-      if (!ok) return `expected a date YYYY-MM-DD${col.yearAllowed ? ' (or a bare year YYYY where the source gives only a year)' : ''}, got '${raw}'`;
-      if (col.notAfterReport && raw > pub.reportDate) return `${col.name} ${raw} is after the publication's report_date ${pub.reportDate}: a report cannot print a date that had not come`;
+      if (!ok)
+        return (
+          `expected a date ` +
+          `YYYY-MM-DD${col.yearAllowed ? ' (or a bare year YYYY where the source gives only a year)' : ''}, got ` +
+          `'${raw}'`
+        );
+      if (col.notAfterReport && raw > pub.reportDate)
+        return (
+          `${col.name} ${raw} is after the publication's report_date ${pub.reportDate}: a report cannot print a ` +
+          `date that had not come`
+        );
       return null;
     }
     case 'year':
@@ -162,9 +216,11 @@ function cellProblem(col: Column, raw: string, pub: Publication): string | null 
     case 'enum':
       return col.values.includes(raw) ? null : `unknown ${col.name} '${raw}': expected one of ${col.values.join(', ')}`;
     case 'number': {
-      if (!/^-?\d+(\.\d+)?$/.test(raw)) return `not a number: '${raw}': expected ${col.what} as a plain decimal, such as 12.5`;
+      if (!/^-?\d+(\.\d+)?$/.test(raw))
+        return `not a number: '${raw}': expected ${col.what} as a plain decimal, such as 12.5`;
       const value = Number(raw);
-      if (value < col.min || value > col.max) return `${raw} is not plausible as ${col.what}: expected ${col.min} to ${col.max}`;
+      if (value < col.min || value > col.max)
+        return `${raw} is not plausible as ${col.what}: expected ${col.min} to ${col.max}`;
       if ((raw.split('.')[1]?.length ?? 0) > col.decimals) return `${raw} has more than ${col.decimals} decimals`;
       return null;
     }
@@ -177,7 +233,11 @@ function cellProblem(col: Column, raw: string, pub: Publication): string | null 
 
 function valueOf(col: Column, raw: string): CellValue {
   if (col.kind === 'number') return Number(raw);
-  if (col.kind === 'list') return raw.split(';').map((s) => s.trim()).filter(Boolean);
+  if (col.kind === 'list')
+    return raw
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return raw;
 }
 
@@ -185,15 +245,29 @@ function valueOf(col: Column, raw: string): CellValue {
 function recordProblems(name: DatasetName, v: Record<string, CellValue>): [column: string, message: string][] {
   const out: [string, string][] = [];
   if (name === 'enforcement' && v.fine_amount !== null && v.action_type !== 'fine')
-    out.push(['fine_amount', `a ${v.action_type} carries no fine: leave fine_amount empty, or set action_type fine`]);
+    out.push([
+      'fine_amount',
+      `a ${String(v.action_type)} carries no fine: leave fine_amount empty, or set action_type fine`,
+    ]);
   if (name === 'syndicates') {
-    if ((v.worst_pct === null) !== (v.best_pct === null)) out.push([v.worst_pct === null ? 'worst_pct' : 'best_pct', 'a forecast is a range: give both worst_pct and best_pct, or neither']);
-    else if (v.worst_pct !== null && (v.worst_pct as number) > (v.best_pct as number)) out.push(['worst_pct', `worst case ${v.worst_pct} is above best case ${v.best_pct}`]);
+    if ((v.worst_pct === null) !== (v.best_pct === null))
+      out.push([
+        v.worst_pct === null ? 'worst_pct' : 'best_pct',
+        'a forecast is a range: give both worst_pct and best_pct, or neither',
+      ]);
+    else if (v.worst_pct !== null && (v.worst_pct as number) > (v.best_pct as number))
+      out.push(['worst_pct', `worst case ${String(v.worst_pct)} is above best case ${String(v.best_pct)}`]);
   }
   return out;
 }
 
-export function parseDatasetFile(name: DatasetName, csv: CsvFile, id: string, today: string, problems: Problems): DatasetRecord[] {
+export function parseDatasetFile(
+  name: DatasetName,
+  csv: CsvFile,
+  id: string,
+  today: string,
+  problems: Problems,
+): DatasetRecord[] {
   const spec = DATASET_FILES[name];
   const header = parseHeader(csv, id, today, problems, spec.extraHeaders, 'records');
   if (!header) return [];
@@ -221,7 +295,8 @@ export function parseDatasetFile(name: DatasetName, csv: CsvFile, id: string, to
     }
     if (!ok) continue;
     const crossProblems = recordProblems(name, values);
-    for (const [column, message] of crossProblems) problems.add(csv.file, cells[column].line, cells[column].column, message);
+    for (const [column, message] of crossProblems)
+      problems.add(csv.file, cells[column].line, cells[column].column, message);
     if (crossProblems.length) continue;
     records.push({ pub: header.pub, header: header.extra, fileLine: line, values });
   }

@@ -4,7 +4,16 @@ import { isIsoDate } from '../../domain/periods.ts';
 import type { CsvFile } from '../csv.ts';
 import type { Problems } from '../errors.ts';
 
-export const HEADER_KEYS = ['publisher', 'source', 'title', 'url', 'report_date', 'report_date_basis', 'data_as_of', 'rows'] as const;
+const HEADER_KEYS = [
+  'publisher',
+  'source',
+  'title',
+  'url',
+  'report_date',
+  'report_date_basis',
+  'data_as_of',
+  'rows',
+] as const;
 
 /**
  * A publication as its file's header describes it. Here rather than in ingest/model-types.ts, which takes the
@@ -20,7 +29,10 @@ export interface Publication {
   url: string;
   reportDate: string;
   reportDateEstimated: boolean;
-  /** A press article reprinting an office's figures (publications/press/): outranked by primary sources (docs/design.md §1). */
+  /**
+   * A press article reprinting an office's figures (publications/press/): outranked by primary sources (docs/design.md
+   * §1).
+   */
   secondary: boolean;
   dataAsOf: string;
 }
@@ -43,7 +55,8 @@ export function parseHeader(
   const { file, meta } = csv;
   const known = [...HEADER_KEYS, ...extraKeys, ...optionalKeys];
   for (const key of meta.keys()) {
-    if (!known.includes(key)) problems.add(file, meta.get(key)!.line, 3, `unknown header '${key}': expected ${known.join(', ')}`);
+    if (!known.includes(key))
+      problems.add(file, meta.get(key)!.line, 3, `unknown header '${key}': expected ${known.join(', ')}`);
   }
   const get = (key: string) => {
     const entry = meta.get(key);
@@ -52,21 +65,69 @@ export function parseHeader(
   };
   const [publisher, source, title, url, reportDate, basis, dataAsOf, rows] = HEADER_KEYS.map(get);
   const extra = extraKeys.map(get);
-  if (url?.value && !/^https?:\/\/\S+$/.test(url.value)) problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
+  if (url?.value && !/^https?:\/\/\S+$/.test(url.value))
+    problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
   for (const d of [reportDate, dataAsOf]) {
-    if (d?.value && !isIsoDate(d.value)) problems.add(file, d.line, d.column, `expected a date YYYY-MM-DD, got '${d.value}'`);
+    if (d?.value && !isIsoDate(d.value))
+      problems.add(file, d.line, d.column, `expected a date YYYY-MM-DD, got '${d.value}'`);
   }
   if (basis?.value && basis.value !== 'printed' && !/^estimated: \S/.test(basis.value))
-    problems.add(file, basis.line, basis.column, "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'");
-  if (reportDate && dataAsOf && isIsoDate(reportDate.value) && isIsoDate(dataAsOf.value) && dataAsOf.value > reportDate.value)
-    problems.add(file, dataAsOf.line, dataAsOf.column, `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`);
+    problems.add(
+      file,
+      basis.line,
+      basis.column,
+      "report_date_basis: expected 'printed' or 'estimated: <the cadence it follows>'",
+    );
+  if (
+    reportDate &&
+    dataAsOf &&
+    isIsoDate(reportDate.value) &&
+    isIsoDate(dataAsOf.value) &&
+    dataAsOf.value > reportDate.value
+  )
+    problems.add(
+      file,
+      dataAsOf.line,
+      dataAsOf.column,
+      `data_as_of ${dataAsOf.value} is after report_date ${reportDate.value}`,
+    );
   if (reportDate && isIsoDate(reportDate.value) && reportDate.value > today)
-    problems.add(file, reportDate.line, reportDate.column, `report_date ${reportDate.value} is in the future (today is ${today}, UTC): expected the day it was published`);
-  if (rows?.value && !/^\d+$/.test(rows.value)) problems.add(file, rows.line, rows.column, `expected the number of ${rowNoun} after the CSV header, got '${rows.value}'`);
+    problems.add(
+      file,
+      reportDate.line,
+      reportDate.column,
+      `report_date ${reportDate.value} is in the future (today is ${today}, UTC): expected the day it was published`,
+    );
+  if (rows?.value && !/^\d+$/.test(rows.value))
+    problems.add(
+      file,
+      rows.line,
+      rows.column,
+      `expected the number of ${rowNoun} after the CSV header, got '${rows.value}'`,
+    );
   else if (rows?.value && Number(rows.value) !== csv.recordCount)
-    problems.add(file, rows.line, rows.column, `declares rows: ${rows.value} but has ${csv.recordCount} ${rowNoun}: ${
-      csv.recordCount < Number(rows.value) ? 'the file may be truncated' : 'a row may be duplicated or new; if rows were added, update the count'}`);
-  if (!publisher || !source || !title || !url || !reportDate || !basis || !dataAsOf || !rows || extra.some((e) => !e?.value)) return null;
+    problems.add(
+      file,
+      rows.line,
+      rows.column,
+      `declares rows: ${rows.value} but has ${csv.recordCount} ${rowNoun}: ${
+        csv.recordCount < Number(rows.value)
+          ? 'the file may be truncated'
+          : 'a row may be duplicated or new; if rows were added, update the count'
+      }`,
+    );
+  if (
+    !publisher ||
+    !source ||
+    !title ||
+    !url ||
+    !reportDate ||
+    !basis ||
+    !dataAsOf ||
+    !rows ||
+    extra.some((e) => !e?.value)
+  )
+    return null;
   return {
     pub: {
       id,
@@ -80,6 +141,9 @@ export function parseHeader(
       secondary: id.startsWith('press/'),
       dataAsOf: dataAsOf.value,
     },
-    extra: Object.fromEntries([...extraKeys.map((k, i) => [k, extra[i]!.value]), ...optionalKeys.flatMap((k) => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : []))]),
+    extra: Object.fromEntries([
+      ...extraKeys.map((k, i): [string, string] => [k, extra[i]!.value]),
+      ...optionalKeys.flatMap((k): [string, string][] => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : [])),
+    ]),
   };
 }

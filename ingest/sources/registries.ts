@@ -3,8 +3,20 @@ import type { Problems } from '../errors.ts';
 import type { CsvFile } from '../csv.ts';
 import type { Line, NameBasis, State } from '../model-types.ts';
 
-const NAME_BASIS: Record<string, NameBasis> = { confirmed: 'confirmed', seen: 'seen_in_press', unconfirmed: 'unconfirmed' };
-export const STATES_COLUMNS = ['code', 'name', 'stamping_office', 'acronym', 'name_confirmed', 'website', 'office_source_url'] as const;
+const NAME_BASIS: Record<string, NameBasis> = {
+  confirmed: 'confirmed',
+  seen: 'seen_in_press',
+  unconfirmed: 'unconfirmed',
+};
+export const STATES_COLUMNS = [
+  'code',
+  'name',
+  'stamping_office',
+  'acronym',
+  'name_confirmed',
+  'website',
+  'office_source_url',
+] as const;
 export const CATEGORIES_COLUMNS = ['category', 'description'] as const;
 export const LINES_COLUMNS = ['source_code', 'name', 'category', 'source_url', 'note'] as const;
 export const LINE_IDS_COLUMNS = ['id', 'state', 'source_code'] as const;
@@ -15,12 +27,20 @@ export function parseStates(csv: CsvFile, problems: Problems): Map<string, State
   const states = new Map<string, State>();
   for (const { cells } of csv.rows) {
     const { code, name, stamping_office: office, acronym, name_confirmed: basis } = cells;
-    if (!/^[A-Z]{2}$/.test(code.value)) problems.add(csv.file, code.line, code.column, `expected a two-letter uppercase state code, got '${code.value}'`);
-    else if (states.has(code.value)) problems.add(csv.file, code.line, code.column, `state ${code.value} is listed twice`);
+    if (!/^[A-Z]{2}$/.test(code.value))
+      problems.add(csv.file, code.line, code.column, `expected a two-letter uppercase state code, got '${code.value}'`);
+    else if (states.has(code.value))
+      problems.add(csv.file, code.line, code.column, `state ${code.value} is listed twice`);
     if (!name.value) problems.add(csv.file, name.line, name.column, 'expected the state name');
     if (!office.value) problems.add(csv.file, office.line, office.column, "expected the stamping office's name");
     const nameBasis = NAME_BASIS[basis.value];
-    if (!nameBasis) problems.add(csv.file, basis.line, basis.column, `expected one of ${Object.keys(NAME_BASIS).join(', ')}, got '${basis.value}'`);
+    if (!nameBasis)
+      problems.add(
+        csv.file,
+        basis.line,
+        basis.column,
+        `expected one of ${Object.keys(NAME_BASIS).join(', ')}, got '${basis.value}'`,
+      );
     states.set(code.value, {
       code: code.value,
       name: name.value,
@@ -38,7 +58,8 @@ export function parseCategories(csv: CsvFile, problems: Problems): string[] {
   for (const { cells } of csv.rows) {
     const c = cells.category;
     if (!c.value) problems.add(csv.file, c.line, c.column, 'expected a category name');
-    else if (seen.has(c.value.toLowerCase())) problems.add(csv.file, c.line, c.column, `category '${c.value}' is listed twice`);
+    else if (seen.has(c.value.toLowerCase()))
+      problems.add(csv.file, c.line, c.column, `category '${c.value}' is listed twice`);
     seen.add(c.value.toLowerCase());
     categories.push(c.value);
   }
@@ -46,18 +67,35 @@ export function parseCategories(csv: CsvFile, problems: Problems): string[] {
 }
 
 /** Parses one `lines/<STATE>.csv`; ids are joined in later from the registry. */
-export function parseLines(csv: CsvFile, state: string, categories: string[], problems: Problems): Map<string, Omit<Line, 'id'>> {
+export function parseLines(
+  csv: CsvFile,
+  state: string,
+  categories: string[],
+  problems: Problems,
+): Map<string, Omit<Line, 'id'>> {
   const lines = new Map<string, Omit<Line, 'id'>>();
   for (const { cells } of csv.rows) {
     const { source_code: code, name, category, note } = cells;
     if (!code.value) problems.add(csv.file, code.line, code.column, 'expected a source_code');
-    else if (code.value.toLowerCase() === 'all') problems.add(csv.file, code.line, code.column, "'all' is reserved for all-lines figures");
+    else if (code.value.toLowerCase() === 'all')
+      problems.add(csv.file, code.line, code.column, "'all' is reserved for all-lines figures");
     else if ([...lines.keys()].some((k) => k.toLowerCase() === code.value.toLowerCase()))
       problems.add(csv.file, code.line, code.column, `source_code '${code.value}' is listed twice`);
     if (!name.value) problems.add(csv.file, name.line, name.column, 'expected the line name');
     if (category.value && !categories.includes(category.value))
-      problems.add(csv.file, category.line, category.column, `unknown category '${category.value}': expected one of categories.csv (${categories.join(', ')}) or empty`);
-    lines.set(code.value, { state, sourceCode: code.value, name: name.value, category: category.value || null, note: note.value.trim() || null });
+      problems.add(
+        csv.file,
+        category.line,
+        category.column,
+        `unknown category '${category.value}': expected one of categories.csv (${categories.join(', ')}) or empty`,
+      );
+    lines.set(code.value, {
+      state,
+      sourceCode: code.value,
+      name: name.value,
+      category: category.value || null,
+      note: note.value.trim() || null,
+    });
   }
   return lines;
 }
@@ -69,7 +107,8 @@ export function parseLineIds(csv: CsvFile, problems: Problems): Map<string, numb
   for (const { cells } of csv.rows) {
     const { id, state, source_code: code } = cells;
     const n = Number(id.value);
-    if (!/^[1-9]\d*$/.test(id.value)) problems.add(csv.file, id.line, id.column, `expected a positive whole number, got '${id.value}'`);
+    if (!/^[1-9]\d*$/.test(id.value))
+      problems.add(csv.file, id.line, id.column, `expected a positive whole number, got '${id.value}'`);
     else if (used.has(n)) problems.add(csv.file, id.line, id.column, `id ${n} is given twice: ids are never reused`);
     const key = `${state.value} ${code.value}`;
     if (ids.has(key)) problems.add(csv.file, code.line, code.column, `line ${state.value} '${code.value}' has two ids`);
@@ -88,11 +127,30 @@ export function parseBases(csv: CsvFile, states: Map<string, State>, problems: P
   const bases = new Map<string, string>();
   for (const { cells } of csv.rows) {
     const { state, period_type: type, basis } = cells;
-    if (!states.has(state.value)) problems.add(csv.file, state.line, state.column, `unknown state '${state.value}': expected a code from states.csv`);
-    if (!PERIOD_TYPES.includes(type.value)) problems.add(csv.file, type.line, type.column, `expected one of ${PERIOD_TYPES.join(', ')}, got '${type.value}'`);
-    if (!basis.value.trim()) problems.add(csv.file, basis.line, basis.column, 'expected the basis: what the premium of this state and period type is, and whose compilation it is');
+    if (!states.has(state.value))
+      problems.add(
+        csv.file,
+        state.line,
+        state.column,
+        `unknown state '${state.value}': expected a code from states.csv`,
+      );
+    if (!PERIOD_TYPES.includes(type.value))
+      problems.add(csv.file, type.line, type.column, `expected one of ${PERIOD_TYPES.join(', ')}, got '${type.value}'`);
+    if (!basis.value.trim())
+      problems.add(
+        csv.file,
+        basis.line,
+        basis.column,
+        'expected the basis: what the premium of this state and period type is, and whose compilation it is',
+      );
     const key = `${state.value}|${type.value}`;
-    if (bases.has(key)) problems.add(csv.file, state.line, state.column, `${state.value} ${type.value} is listed twice: one basis per state and period type`);
+    if (bases.has(key))
+      problems.add(
+        csv.file,
+        state.line,
+        state.column,
+        `${state.value} ${type.value} is listed twice: one basis per state and period type`,
+      );
     bases.set(key, basis.value.trim());
   }
   return bases;

@@ -8,7 +8,9 @@ import { CHANGE_METRICS, COUNT_METRICS, PCT_METRICS } from '../model-types.ts';
 const MONEY_LIMIT = 1e13;
 /** Counts are below a billion: the largest office counts a few million policies a year. */
 const COUNT_LIMIT = 1e9;
-/** A published change is above -100% (nothing left) and below +10,000%: no real market grows a hundredfold in a year. */
+/**
+ * A published change is above -100% (nothing left) and below +10,000%: no real market grows a hundredfold in a year.
+ */
 const CHANGE_LIMIT = 10000;
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -29,7 +31,11 @@ export function significantDigits(text: string): number {
 }
 
 /** A decimal without leading zeros, trailing fractional zeros or a bare point: `0250.50` → `250.5`. */
-const canonical = (text: string) => text.replace(/^0+(?=\d)/, '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+const canonical = (text: string) =>
+  text
+    .replace(/^0+(?=\d)/, '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 
 /**
  * True when the words as printed show the figure to 4 significant digits or to its units digit, which
@@ -53,24 +59,39 @@ export function printedExactly(raw: string, printed: string | null): boolean {
  * the figure may be rounded (it is served as printed, never in a series field). `printed`: the words as
  * printed, which can show a figure ending in zeros was printed to its units digit.
  */
-export function valueProblem(raw: string, metric: Metric, qualified: boolean, printed: string | null = null): string | null {
+export function valueProblem(
+  raw: string,
+  metric: Metric,
+  qualified: boolean,
+  printed: string | null = null,
+): string | null {
   if (!DECIMAL.test(raw)) return `not a number: '${raw}': expected a plain decimal such as 946170000 or 12.5`;
   const value = Number(raw);
   const change = CHANGE_METRICS.includes(metric);
   // A change is held to the same rule as a share: a percentage served back exactly as printed.
   const share = PCT_METRICS.includes(metric) || change;
   const count = COUNT_METRICS.includes(metric);
-  if (change && (value < -100 || value >= CHANGE_LIMIT)) return `a change must be from -100 to below ${CHANGE_LIMIT} (percent), got ${raw}`;
+  if (change && (value < -100 || value >= CHANGE_LIMIT))
+    return `a change must be from -100 to below ${CHANGE_LIMIT} (percent), got ${raw}`;
   if (share && !change && (value < 0 || value > 100)) return `a share must be 0-100, got ${raw}`;
-  if (!change && raw.startsWith('-')) return `${share ? 'a share' : count ? 'a count' : 'money'} cannot be negative, got ${raw}`;
+  if (!change && raw.startsWith('-'))
+    return `${share ? 'a share' : count ? 'a count' : 'money'} cannot be negative, got ${raw}`;
   if (count && raw.includes('.')) return `a count must be a whole number, got ${raw}`;
-  if (count && value >= COUNT_LIMIT) return `${raw} is not a plausible count: counts are below ${COUNT_LIMIT.toLocaleString('en-US')}`;
-  if (!share && !count && value >= MONEY_LIMIT) return `${raw} is not a plausible amount: money is below ${MONEY_LIMIT.toLocaleString('en-US')} USD`;
-  if (!share && !count && (raw.split('.')[1]?.length ?? 0) > 2) return `money has at most 2 decimals (cents), got ${raw}`;
+  if (count && value >= COUNT_LIMIT)
+    return `${raw} is not a plausible count: counts are below ${COUNT_LIMIT.toLocaleString('en-US')}`;
+  if (!share && !count && value >= MONEY_LIMIT)
+    return `${raw} is not a plausible amount: money is below ${MONEY_LIMIT.toLocaleString('en-US')} USD`;
+  if (!share && !count && (raw.split('.')[1]?.length ?? 0) > 2)
+    return `money has at most 2 decimals (cents), got ${raw}`;
   // A double holds any 15 significant digits, and money and counts within their limits have no more;
   // a share can be written with more, which the API would serve as a different number.
-  if (share && String(value) !== canonical(raw)) return `${raw} cannot be held exactly: it would be served as ${value}; write the share with fewer digits`;
+  if (share && String(value) !== canonical(raw))
+    return `${raw} cannot be held exactly: it would be served as ${value}; write the share with fewer digits`;
   if (!share && !qualified && !isExactAsWritten(raw) && !printedExactly(raw, printed))
-    return `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the unit) is not exact; set qualifier 'rounded' (or the word printed), or, where the words show 4 significant digits or the units digit ('71,500', '$602.0 million'), give them in 'printed'`;
+    return (
+      `${raw} has ${significantDigits(raw)} significant digits: a figure printed to fewer than 4 (and not to the ` +
+      `unit) is not exact; set qualifier 'rounded' (or the word printed), or, where the words show 4 significant ` +
+      `digits or the units digit ('71,500', '$602.0 million'), give them in 'printed'`
+    );
   return null;
 }

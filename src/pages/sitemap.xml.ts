@@ -13,8 +13,15 @@ export const GET: APIRoute = async ({ site }) => {
     ['/llms.txt', null],
     ['/openapi.json', null],
   ];
-  const urls = entries.map(([path, lastmod]) => `  <url><loc>${new URL(path, site).href}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`);
-  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`, {
-    headers: { 'Content-Type': 'application/xml; charset=utf-8' },
-  });
+  const urls = entries.map(
+    ([path, lastmod]) =>
+      `  <url><loc>${new URL(path, site).href}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`,
+  );
+  return new Response(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ` +
+      `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
+    {
+      headers: { 'Content-Type': 'application/xml; charset=utf-8' },
+    },
+  );
 };

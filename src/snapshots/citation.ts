@@ -2,7 +2,7 @@
 // Dataset description for search engines.
 import type { Snapshot } from './model.ts';
 
-export const PUBLISHER = 'Surplus Lines Market Data';
+const PUBLISHER = 'Surplus Lines Market Data';
 
 export const pageTitle = (s: Snapshot) => `Surplus lines market snapshot: ${s.label}`;
 

@@ -5,7 +5,7 @@ import { type MetricInfo, printedKeyInfo, seriesFieldInfo } from '../../domain/m
 import type { Granularity } from '../../domain/periods.ts';
 import type { PreparedSnapshot } from '../../api/queries/series.ts';
 
-export type Unit = MetricInfo['unit'];
+type Unit = MetricInfo['unit'];
 
 export interface Figure {
   state: string;
@@ -43,14 +43,19 @@ export interface RowRef {
   asOf: string;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2, minimumFractionDigits: 0 });
+const usd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumFractionDigits: 2,
+  minimumFractionDigits: 0,
+});
 const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** A change (`..._yoy_pct`) carries its sign; a share or an average does not. */
 const isChange = (field: string) => /_yoy_pct(_ytd)?$/.test(field);
 
 /** An exact figure in full: every digit the publication printed, no rounding. */
-export function formatExact(value: number, unit: Unit, field: string): string {
+function formatExact(value: number, unit: Unit, field: string): string {
   if (unit === 'USD') return usd.format(value);
   if (unit === 'count') return count.format(value);
   const sign = isChange(field) && value > 0 ? '+' : value < 0 ? '−' : '';
@@ -67,7 +72,19 @@ export function figuresOf(ref: RowRef, snap: PreparedSnapshot, countUnit: string
     // A count is named by its unit in a word ("items"), not by the unit's whole legend.
     const measures = field === 'policy_count' ? (countUnit ?? 'count') : info.measures;
     const text = formatExact(value, info.unit, field);
-    out.push({ ...ref, field, value, unit: info.unit, measures, covers: ref.period, text, exact: true, asPrinted: null, qualifier: null, sources: snap.sources[field] ?? [] });
+    out.push({
+      ...ref,
+      field,
+      value,
+      unit: info.unit,
+      measures,
+      covers: ref.period,
+      text,
+      exact: true,
+      asPrinted: null,
+      qualifier: null,
+      sources: snap.sources[field] ?? [],
+    });
   }
   const printed = snap.row.printed ?? {};
   for (const key of Object.keys(printed).sort()) {

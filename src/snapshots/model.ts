@@ -23,7 +23,7 @@ export interface ChartPoint {
   premium: Figure | null;
 }
 
-export interface LineFigure {
+interface LineFigure {
   name: string;
   code: string;
   premium: Figure;
@@ -52,7 +52,7 @@ export interface StateBlock {
   chart: ChartPoint[] | null;
 }
 
-export interface Restatement {
+interface Restatement {
   state: string;
   name: string;
   periodLabel: string;
@@ -60,7 +60,7 @@ export interface Restatement {
   after: Figure;
 }
 
-export interface ComparisonRow {
+interface ComparisonRow {
   state: string;
   name: string;
   premium: Figure | null;
@@ -73,7 +73,7 @@ export interface Comparison {
   rows: ComparisonRow[];
 }
 
-export interface HeadlinePart {
+interface HeadlinePart {
   name: string;
   /** The premium, else the count. */
   level: Figure | null;
@@ -82,7 +82,7 @@ export interface HeadlinePart {
   change: Figure | null;
 }
 
-export interface CitedPublication extends PublicationRef {
+interface CitedPublication extends PublicationRef {
   /** Its position in the build's publications: the page's anchor `#pub-<id>`. */
   id: number;
 }
@@ -125,9 +125,18 @@ function rowsOf(state: string, dir: string, granularity: Granularity): Rows {
   return rows;
 }
 
-const asOfDate = (row: PreparedRow | undefined, date: string): PreparedSnapshot | undefined => row && inForceOn(row.snapshots, date, (s) => s.asOf);
+const asOfDate = (row: PreparedRow | undefined, date: string): PreparedSnapshot | undefined =>
+  row && inForceOn(row.snapshots, date, (s) => s.asOf);
 
-function rowFigures(state: string, line: string, dir: string, granularity: Granularity, period: string, date: string, countUnit: string | null): Figure[] {
+function rowFigures(
+  state: string,
+  line: string,
+  dir: string,
+  granularity: Granularity,
+  period: string,
+  date: string,
+  countUnit: string | null,
+): Figure[] {
   const snap = asOfDate(rowsOf(state, dir, granularity).byPeriod.get(period), date);
   if (!snap) return [];
   const ref: RowRef = { state, line, granularity, period, asOf: date };
@@ -144,7 +153,11 @@ const pick = (figures: Figure[], ...fields: string[]) => {
 const premiumOf = (figures: Figure[]) => pick(figures, 'premium', 'printed.premium');
 
 /** The latest period of a state's statewide series that ended by `monthEnd` and was published by `date`. */
-function latestPeriod(state: string, monthEnd: string, date: string): { granularity: Granularity; period: string } | null {
+function latestPeriod(
+  state: string,
+  monthEnd: string,
+  date: string,
+): { granularity: Granularity; period: string } | null {
   let best: { granularity: Granularity; period: string; end: string } | null = null;
   for (const granularity of GRANULARITIES) {
     for (const row of rowsOf(state, 'all', granularity).list) {
@@ -171,19 +184,29 @@ function stateBlock(item: CoverageItem, month: string, date: string): StateBlock
   const shown = new Set([premium, count, change]);
   const rest = figures.filter((f) => !shown.has(f));
   const yearToDate = rest.filter((f) => f.field.endsWith('_ytd'));
-  const newRenewal = rest.filter((f) => !f.field.endsWith('_ytd') && /(^|\.)(new_business|renewal|non_policy)_/.test(f.field));
+  const newRenewal = rest.filter(
+    (f) => !f.field.endsWith('_ytd') && /(^|\.)(new_business|renewal|non_policy)_/.test(f.field),
+  );
   const other = rest.filter((f) => !yearToDate.includes(f) && !newRenewal.includes(f));
 
   const entry = stateIndex(state);
   const lines = entry.lines
-    .map((l) => ({ name: l.name, code: l.source_code, premium: premiumOf(rowFigures(state, l.source_code, l.dir, granularity, period, date, countUnit)) }))
+    .map((l) => ({
+      name: l.name,
+      code: l.source_code,
+      premium: premiumOf(rowFigures(state, l.source_code, l.dir, granularity, period, date, countUnit)),
+    }))
     .filter((l): l is LineFigure => l.premium !== null)
     .sort((a, b) => b.premium.value - a.premium.value || a.name.localeCompare(b.name))
     .slice(0, LINES_SHOWN);
 
   const periods = [period];
   while (periods.length < 13) periods.unshift(previousPeriod(periods[0], granularity));
-  const points = periods.map((p) => ({ period: p, label: periodLabel(p, true), premium: premiumOf(rowFigures(state, 'all', 'all', granularity, p, date, countUnit)) }));
+  const points = periods.map((p) => ({
+    period: p,
+    label: periodLabel(p, true),
+    premium: premiumOf(rowFigures(state, 'all', 'all', granularity, p, date, countUnit)),
+  }));
   const chart = points.filter((p) => p.premium).length >= CHART_MIN_FIGURES ? points : null;
 
   return {
@@ -212,7 +235,9 @@ function restatementsOf(before: StateBlock, beforeDate: string, date: string): R
   const now = rowFigures(before.state, 'all', 'all', before.granularity, before.period, date, before.countUnit);
   return then.flatMap((old) => {
     const after = now.find((f) => f.field === old.field);
-    return after && !sameAtCommonPrecision(old.value, after.value) ? [{ state: before.state, name: before.name, periodLabel: before.periodLabel, before: old, after }] : [];
+    return after && !sameAtCommonPrecision(old.value, after.value)
+      ? [{ state: before.state, name: before.name, periodLabel: before.periodLabel, before: old, after }]
+      : [];
   });
 }
 
@@ -243,8 +268,21 @@ function comparisonOf(coverage: readonly CoverageItem[], month: string, date: st
   for (const period of [...periods].sort().reverse()) {
     const rows = coverage
       .map((item) => {
-        const figures = rowFigures(item.state, 'all', 'all', 'half_year', period, date, item.period_types.half_year?.count_unit ?? null);
-        return { state: item.state, name: item.name, premium: premiumOf(figures), change: pick(figures, 'printed.premium_yoy_pct') };
+        const figures = rowFigures(
+          item.state,
+          'all',
+          'all',
+          'half_year',
+          period,
+          date,
+          item.period_types.half_year?.count_unit ?? null,
+        );
+        return {
+          state: item.state,
+          name: item.name,
+          premium: premiumOf(figures),
+          change: pick(figures, 'printed.premium_yoy_pct'),
+        };
       })
       .filter((r) => r.premium || r.change);
     if (rows.filter((r) => r.premium).length < 2) continue;
@@ -259,20 +297,41 @@ function headlinePartsOf(blocks: StateBlock[]): HeadlinePart[] {
   return blocks.flatMap((b) => {
     const level = b.premium ?? b.count;
     if (!b.current || (!level && !b.change)) return [];
-    return [{ name: b.name, level, levelWord: level === b.premium ? 'premium' : level ? countWord(level) : '', change: b.change }];
+    return [
+      {
+        name: b.name,
+        level,
+        levelWord: level === b.premium ? 'premium' : level ? countWord(level) : '',
+        change: b.change,
+      },
+    ];
   });
 }
 
 /** The headline as text (page description, feed): what the Headline component shows with its links. */
 function headlineOf(label: string, parts: HeadlinePart[]): string {
-  const says = parts.map((p) => `${p.name} ${[p.level && `${p.level.text} ${p.levelWord}`, p.change && `${p.change.text} on a year earlier`].filter(Boolean).join(', ')}`);
+  const says = parts.map(
+    (p) =>
+      `${p.name} ` +
+      [p.level && `${p.level.text} ${p.levelWord}`, p.change && `${p.change.text} on a year earlier`]
+        .filter(Boolean)
+        .join(', '),
+  );
   return `${label}: ${says.length ? says.join('; ') : 'figures published for the month'}.`;
 }
 
 function figuresShown(s: Omit<Snapshot, 'figures' | 'publications'>): Figure[] {
   const all: (Figure | null)[] = [];
   for (const b of s.states) {
-    all.push(b.premium, b.count, b.change, ...b.yearToDate, ...b.newRenewal, ...b.other, ...b.lines.map((l) => l.premium));
+    all.push(
+      b.premium,
+      b.count,
+      b.change,
+      ...b.yearToDate,
+      ...b.newRenewal,
+      ...b.other,
+      ...b.lines.map((l) => l.premium),
+    );
     for (const p of b.chart ?? []) all.push(p.premium);
   }
   for (const r of s.comparison?.rows ?? []) all.push(r.premium, r.change);
@@ -304,9 +363,19 @@ export function buildSnapshots(coverage: readonly CoverageItem[]): Snapshot[] {
     const label = periodLabel(month);
     const states = coverage.map((item) => stateBlock(item, month, asOf)).filter((b): b is StateBlock => b !== null);
     states.sort((a, b) => Number(b.current) - Number(a.current) || a.state.localeCompare(b.state));
-    const restatements = previous && previous.asOf < asOf ? previous.states.flatMap((b) => restatementsOf(b, previous!.asOf, asOf)) : [];
+    const restatements =
+      previous && previous.asOf < asOf ? previous.states.flatMap((b) => restatementsOf(b, previous!.asOf, asOf)) : [];
     const headlineParts = headlinePartsOf(states);
-    const partial = { month, label, asOf, headline: headlineOf(label, headlineParts), headlineParts, states, comparison: comparisonOf(coverage, month, asOf), restatements };
+    const partial = {
+      month,
+      label,
+      asOf,
+      headline: headlineOf(label, headlineParts),
+      headlineParts,
+      states,
+      comparison: comparisonOf(coverage, month, asOf),
+      restatements,
+    };
     const figures = figuresShown(partial);
     const ids = [...new Set(figures.flatMap((f) => f.sources))];
     const publications = ids.map((id) => ({ id, ...cite([id])[0] })).sort(byDateThenUrl);
@@ -320,5 +389,7 @@ let built: Promise<Snapshot[]> | undefined;
 
 /** The build's snapshots, newest first, computed once per build process. */
 export function allSnapshots(): Promise<Snapshot[]> {
-  return (built ??= import('../llms-coverage.ts').then(async ({ buildCoverage }) => buildSnapshots(await buildCoverage())));
+  return (built ??= import('../llms-coverage.ts').then(async ({ buildCoverage }) =>
+    buildSnapshots(await buildCoverage()),
+  ));
 }

@@ -1,7 +1,20 @@
 // Periods as a page names them, and stepping back through them for a chart.
 import { type Granularity, parsePeriod } from '../../domain/periods.ts';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "August 2025", "Q3 2025", "H1 2025 (January–June)", "2024", "January–August 2025"; short: "Aug 2025", "H1 2025". */
 export function periodLabel(key: string, short = false): string {
@@ -14,7 +27,9 @@ export function periodLabel(key: string, short = false): string {
     case 'quarter':
       return `Q${Math.ceil(p.lastMonth / 3)} ${p.year}`;
     case 'half_year':
-      return short ? `H${p.lastMonth / 6} ${p.year}` : `H${p.lastMonth / 6} ${p.year} (${name(p.firstMonth)}–${name(p.lastMonth)})`;
+      return short
+        ? `H${p.lastMonth / 6} ${p.year}`
+        : `H${p.lastMonth / 6} ${p.year} (${name(p.firstMonth)}–${name(p.lastMonth)})`;
     case 'year':
       return String(p.year);
     case 'year_to_date':

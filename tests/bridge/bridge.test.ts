@@ -12,13 +12,30 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRIDGE, MACHINE_NODE, type BridgeClient, type RecordingProxy, launchBridge, recordingProxy, runBridge } from '../support/bridge.ts';
+import {
+  BRIDGE,
+  MACHINE_NODE,
+  type BridgeClient,
+  type RecordingProxy,
+  launchBridge,
+  recordingProxy,
+  runBridge,
+} from '../support/bridge.ts';
 import { type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
 import { ROOT, astroBuild, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto } from '../support/shards.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-bridge');
-const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const INSPECTOR = join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
 const run = promisify(execFile);
 const PRICE = 100_000n;
 
@@ -53,11 +70,26 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     astroBuild({ ASTRO_OUT_DIR: OUT, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
     chain = await startLocalChain();
     facilitator = await serveFacilitator(chain.facilitator);
-    server = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url });
+    server = await startServer(join(OUT, 'server', 'entry.mjs'), {
+      SHARDS_DIR: shards,
+      X402_PAY_TO: chain.payee,
+      X402_FACILITATOR_URL: facilitator.url,
+    });
     proxy = await recordingProxy(server.base);
     await chain.mint(payer, 20_000_000n);
     env = { X402_PAYER_KEY: key };
-    args = ['--url', proxy.url('/mcp'), '--rpc-url', chain.rpcUrl, '--state-dir', stateDir, '--budget-usd', '0.50', '--max-deposit-usd', '2.00'];
+    args = [
+      '--url',
+      proxy.url('/mcp'),
+      '--rpc-url',
+      chain.rpcUrl,
+      '--state-dir',
+      stateDir,
+      '--budget-usd',
+      '0.50',
+      '--max-deposit-usd',
+      '2.00',
+    ];
   }, 180_000);
   afterAll(async () => {
     server?.stop();
@@ -67,7 +99,12 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
   });
 
   /** Runs `use` on a bridge launched for it, keeping what it wrote to standard error, and closes it. */
-  async function withBridge(sdk: 'v1' | 'v2', argv: string[], environment: Record<string, string>, use: (bridge: BridgeClient) => Promise<void>) {
+  async function withBridge(
+    sdk: 'v1' | 'v2',
+    argv: string[],
+    environment: Record<string, string>,
+    use: (bridge: BridgeClient) => Promise<void>,
+  ) {
     const bridge = await launchBridge(sdk, argv, environment);
     try {
       await use(bridge);
@@ -97,22 +134,44 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       outputs.push(JSON.stringify(first));
       expect(first.isError).toBeFalsy();
       expect((first.structuredContent as { publications: unknown[] }).publications.length).toBeGreaterThan(0);
-      expect(receiptOf(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), extra: { chargedAmount: String(PRICE) } });
-      expect(first.content.at(-1)!.text).toMatch(/^paid 0\.10 USD from the prepaid channel, with a deposit of 1\.00 USD into it \(transaction 0x[0-9a-f]{64}\); 0\.10 of the 0\.50 USD budget spent$/);
+      expect(receiptOf(first)).toMatchObject({
+        success: true,
+        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        extra: { chargedAmount: String(PRICE) },
+      });
+      expect(first.content.at(-1)!.text).toMatch(
+        /^paid 0\.10 USD from the prepaid channel, with a deposit of 1\.00 USD into it \(transaction 0x[0-9a-f]{64}\); 0\.10 of the 0\.50 USD budget spent$/,
+      );
 
       const [height, calls] = [await block(), facilitatorCalls()];
       for (let i = 2; i <= 3; i++) {
-        const paid = (await bridge.callTool({ name: 'get_summary', arguments: { state: 'TX', year: 2021 } })) as unknown as Result;
+        const paid = (await bridge.callTool({
+          name: 'get_summary',
+          arguments: { state: 'TX', year: 2021 },
+        })) as unknown as Result;
         outputs.push(JSON.stringify(paid));
         expect(paid.isError).toBeFalsy();
-        expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(BigInt(i) * PRICE) } } });
-        expect(paid.content.at(-1)!.text).toBe(`paid 0.10 USD from the prepaid channel; 0.${i}0 of the 0.50 USD budget spent`);
+        expect(receiptOf(paid)).toMatchObject({
+          success: true,
+          transaction: '',
+          extra: { channelState: { chargedCumulativeAmount: String(BigInt(i) * PRICE) } },
+        });
+        expect(paid.content.at(-1)!.text).toBe(
+          `paid 0.10 USD from the prepaid channel; 0.${i}0 of the 0.50 USD budget spent`,
+        );
       }
       expect(await block()).toBe(height);
       expect(facilitatorCalls()).toBe(calls);
 
       const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
-      expect(status.structuredContent).toMatchObject({ payer, spent_usd: '0.30', budget_usd: '0.50', deposit_usd: '1.00', channel_balance_usd: '1.00', channel_charged_usd: '0.30' });
+      expect(status.structuredContent).toMatchObject({
+        payer,
+        spent_usd: '0.30',
+        budget_usd: '0.50',
+        deposit_usd: '1.00',
+        channel_balance_usd: '1.00',
+        channel_charged_usd: '0.30',
+      });
       outputs.push(JSON.stringify(status));
     });
   });
@@ -125,11 +184,20 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       outputs.push(JSON.stringify(paid));
       expect(paid.isError).toBeFalsy();
       // The service answered twice, the same payment both times: charged once, the receipt the first one's.
-      const payments = proxy.exchanges.slice(sent).map((e) => /"x402\/payment":(\{.*?"payload":\{.*?\}\})/.exec(e.request)?.[1]).filter(Boolean);
+      const payments = proxy.exchanges
+        .slice(sent)
+        .map((e) => /"x402\/payment":(\{.*?"payload":\{.*?\}\})/.exec(e.request)?.[1])
+        .filter(Boolean);
       expect(payments).toHaveLength(2);
       expect(payments[0]).toBe(payments[1]);
-      expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(4n * PRICE) } } });
-      expect(paid.content.at(-1)!.text).toBe('paid 0.10 USD from the prepaid channel; 0.40 of the 0.50 USD budget spent');
+      expect(receiptOf(paid)).toMatchObject({
+        success: true,
+        transaction: '',
+        extra: { channelState: { chargedCumulativeAmount: String(4n * PRICE) } },
+      });
+      expect(paid.content.at(-1)!.text).toBe(
+        'paid 0.10 USD from the prepaid channel; 0.40 of the 0.50 USD budget spent',
+      );
     });
   });
 
@@ -137,16 +205,23 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     await withBridge('v2', args, env, async (bridge) => {
       for (const spent of ['0.50']) {
         const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'FL' } })) as unknown as Result;
-        expect(paid.content.at(-1)!.text).toBe(`paid 0.10 USD from the prepaid channel; ${spent} of the 0.50 USD budget spent`);
+        expect(paid.content.at(-1)!.text).toBe(
+          `paid 0.10 USD from the prepaid channel; ${spent} of the 0.50 USD budget spent`,
+        );
       }
       const sent = proxy.exchanges.length;
       for (const tool of ['get_premium', 'compare_states']) {
-        const refused = (await bridge.callTool({ name: tool, arguments: tool === 'get_premium' ? { state: 'TX' } : { states: 'FL,TX' } })) as unknown as Result;
+        const refused = (await bridge.callTool({
+          name: tool,
+          arguments: tool === 'get_premium' ? { state: 'TX' } : { states: 'FL,TX' },
+        })) as unknown as Result;
         outputs.push(JSON.stringify(refused));
         expect(refused.isError).toBe(true);
         const { error } = JSON.parse(refused.content[0].text) as { error: { code: string; message: string } };
         expect(error.code).toBe('budget_exceeded');
-        expect(error.message).toMatch(/^spending cap reached, nothing signed: this call costs 0\.(10|50) USD and 0\.50 of the 0\.50 USD budget is spent \(--budget-usd, counted in this state directory\); to spend more, raise --budget-usd/);
+        expect(error.message).toMatch(
+          /^spending cap reached, nothing signed: this call costs 0\.(10|50) USD and 0\.50 of the 0\.50 USD budget is spent \(--budget-usd, counted in this state directory\); to spend more, raise --budget-usd/,
+        );
       }
       // compare_states had never been called: its terms came from one unpaid call, and no payment followed it.
       const after = proxy.exchanges.slice(sent);
@@ -165,8 +240,14 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
       const paid = (await bridge.callTool({ name: 'get_premium', arguments: { state: 'TX' } })) as unknown as Result;
       outputs.push(JSON.stringify(paid));
       expect(paid.isError).toBeFalsy();
-      expect(receiptOf(paid)).toMatchObject({ success: true, transaction: '', extra: { channelState: { chargedCumulativeAmount: String(6n * PRICE) } } });
-      expect(paid.content.at(-1)!.text).toBe('paid 0.10 USD from the prepaid channel; 0.60 of the 1.00 USD budget spent');
+      expect(receiptOf(paid)).toMatchObject({
+        success: true,
+        transaction: '',
+        extra: { channelState: { chargedCumulativeAmount: String(6n * PRICE) } },
+      });
+      expect(paid.content.at(-1)!.text).toBe(
+        'paid 0.10 USD from the prepaid channel; 0.60 of the 1.00 USD budget spent',
+      );
       expect(await block()).toBe(height);
     });
   });
@@ -174,7 +255,11 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
   it('the MCP Inspector CLI, another outside client, lists the tools and gets a paid answer through the bridge', async () => {
     const raised = args.map((a) => (a === '0.50' ? '1.00' : a));
     const inspector = (...method: string[]) =>
-      run(process.execPath, [INSPECTOR, '--cli', '-e', `X402_PAYER_KEY=${key}`, ...method, '--', MACHINE_NODE, BRIDGE, ...raised], { timeout: 60_000 }).then(({ stdout, stderr }) => {
+      run(
+        process.execPath,
+        [INSPECTOR, '--cli', '-e', `X402_PAYER_KEY=${key}`, ...method, '--', MACHINE_NODE, BRIDGE, ...raised],
+        { timeout: 60_000 },
+      ).then(({ stdout, stderr }) => {
         outputs.push(stdout, stderr);
         return JSON.parse(stdout);
       });
@@ -186,32 +271,58 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
     expect(paid.content.at(-1).text).toBe('paid 0.10 USD from the prepaid channel; 0.70 of the 1.00 USD budget spent');
   });
 
-  it('refund: the channel\'s rest goes back to the payer, and the command prints the transaction', async () => {
+  it("refund: the channel's rest goes back to the payer, and the command prints the transaction", async () => {
     const before = await chain.balanceOf(payer);
     const refund = await runBridge(['refund', ...args], env);
     outputs.push(refund.stdout, refund.stderr);
     expect(refund.code, refund.stderr).toBe(0);
-    expect(refund.stdout).toMatch(new RegExp(`^refunded channel 0x[0-9a-f]{64} to ${payer} \\(0\\.30 USD was unspent in the channel\\): transaction 0x[0-9a-f]{64}\n$`));
+    expect(refund.stdout).toMatch(
+      new RegExp(
+        `^refunded channel 0x[0-9a-f]{64} to ${payer} \\(0\\.30 USD was unspent in the channel\\): transaction 0x[0-9a-f]{64}\n$`,
+      ),
+    );
     expect(await chain.balanceOf(payer)).toBe(before + 1_000_000n - 7n * PRICE);
   });
 
   it('two bridges on one state directory, calls at once: the budget holds across both, and each charge is counted once', async () => {
     const sharedKey = generatePrivateKey();
     await chain.mint(privateKeyToAccount(sharedKey).address, 5_000_000n);
-    const shared = ['--url', `${server.base}/mcp`, '--rpc-url', chain.rpcUrl, '--state-dir', mkdtempSync(join(tmpdir(), 'bridge-shared-')), '--budget-usd', '0.50'];
+    const shared = [
+      '--url',
+      `${server.base}/mcp`,
+      '--rpc-url',
+      chain.rpcUrl,
+      '--state-dir',
+      mkdtempSync(join(tmpdir(), 'bridge-shared-')),
+      '--budget-usd',
+      '0.50',
+    ];
     await withBridge('v2', shared, { X402_PAYER_KEY: sharedKey }, (one) =>
       withBridge('v2', shared, { X402_PAYER_KEY: sharedKey }, async (other) => {
-        const calls = [one, other].flatMap((bridge) => ['FL', 'TX', 'FL', 'TX'].map((state) => bridge.callTool({ name: 'get_premium', arguments: { state } }) as Promise<unknown> as Promise<Result>));
+        const calls = [one, other].flatMap((bridge) =>
+          ['FL', 'TX', 'FL', 'TX'].map(
+            (state) =>
+              bridge.callTool({ name: 'get_premium', arguments: { state } }) as Promise<unknown> as Promise<Result>,
+          ),
+        );
         const results = await Promise.all(calls);
         const paid = results.filter((r) => !r.isError);
-        const refused = results.filter((r) => r.isError).map((r) => (JSON.parse(r.content[0].text) as { error: { code: string } }).error.code);
+        const refused = results
+          .filter((r) => r.isError)
+          .map((r) => (JSON.parse(r.content[0].text) as { error: { code: string } }).error.code);
         expect(paid).toHaveLength(5);
         expect(refused).toEqual(['budget_exceeded', 'budget_exceeded', 'budget_exceeded']);
-        const charged = paid.map((r) => BigInt(receiptOf(r)!.extra!.channelState!.chargedCumulativeAmount)).sort((a, b) => (a < b ? -1 : 1));
+        const charged = paid
+          .map((r) => BigInt(receiptOf(r)!.extra!.channelState!.chargedCumulativeAmount))
+          .sort((a, b) => (a < b ? -1 : 1));
         expect(charged).toEqual([1n, 2n, 3n, 4n, 5n].map((n) => n * PRICE));
         for (const bridge of [one, other]) {
           const status = (await bridge.callTool({ name: 'wallet_status', arguments: {} })) as unknown as Result;
-          expect(status.structuredContent).toMatchObject({ spent_usd: '0.50', deposit_usd: '1.00', channel_charged_usd: '0.50' });
+          expect(status.structuredContent).toMatchObject({
+            spent_usd: '0.50',
+            deposit_usd: '1.00',
+            channel_charged_usd: '0.50',
+          });
         }
       }),
     );
@@ -219,8 +330,12 @@ describe('surplus-lines-mcp against the gated server on the local chain', () => 
 
   it('never shows the key: not in any output, result or request, nor in the state directory', () => {
     const hex = key.slice(2).toLowerCase();
-    const files = readdirSync(stateDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
-    const everything = [...outputs, ...proxy.exchanges.flatMap((e) => [e.request, e.response]), ...files].join('\n').toLowerCase();
+    const files = readdirSync(stateDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
+    const everything = [...outputs, ...proxy.exchanges.flatMap((e) => [e.request, e.response]), ...files]
+      .join('\n')
+      .toLowerCase();
     expect(everything.length).toBeGreaterThan(10_000);
     expect(everything).toContain(payer.toLowerCase().slice(2)); // the search can find what is there
     expect(everything).not.toContain(hex);

@@ -26,14 +26,21 @@ describe('USD amounts', () => {
     expect(formatUsd(100_000n)).toBe('0.10');
     expect(formatUsd(5_000_001n)).toBe('5.000001');
     expect(formatUsd(0n)).toBe('0.00');
-    for (const bad of ['', '-1', '1e3', '0.1234567', '1,00', 'NaN', '1.']) expect(() => parseUsd(bad, '--budget-usd')).toThrow(/--budget-usd must be an amount in USD/);
+    for (const bad of ['', '-1', '1e3', '0.1234567', '1,00', 'NaN', '1.'])
+      expect(() => parseUsd(bad, '--budget-usd')).toThrow(/--budget-usd must be an amount in USD/);
   });
 });
 
 describe('flags', () => {
   it('take their defaults: Base, its USDC and public RPC, a 1.00 USD budget, 5.00 USD deposits, the packaged remote', () => {
     const o = parseOptions([]);
-    expect(o).toMatchObject({ command: 'serve', network: 'eip155:8453', asset: USDC, budget: 1_000_000n, maxDeposit: 5_000_000n });
+    expect(o).toMatchObject({
+      command: 'serve',
+      network: 'eip155:8453',
+      asset: USDC,
+      budget: 1_000_000n,
+      maxDeposit: 5_000_000n,
+    });
     expect(o.url.pathname).toBe('/mcp');
     expect(o.rpcUrl).toMatch(/^https:\/\//);
     expect(o.stateDir).toMatch(/surplus-lines-mcp$/);
@@ -84,7 +91,10 @@ describe('the payer key', () => {
     refused(() => readPayerKey(file(key, 0o640), {}), /can be read by others \(mode 640\)/);
     refused(() => readPayerKey(file(key, 0o600), { X402_PAYER_KEY: key }), /given twice/);
     refused(() => readPayerKey(undefined, {}), /no payer key: set X402_PAYER_KEY or pass --key-file/);
-    refused(() => readPayerKey(undefined, { X402_PAYER_KEY: `${key}00` }), /X402_PAYER_KEY does not hold a private key: expected 0x followed by 64 hex digits/);
+    refused(
+      () => readPayerKey(undefined, { X402_PAYER_KEY: `${key}00` }),
+      /X402_PAYER_KEY does not hold a private key: expected 0x followed by 64 hex digits/,
+    );
     refused(() => readPayerKey(join(dir, 'absent'), {}), /cannot be read/);
     expect(messages.join('\n').toLowerCase()).not.toContain(key.slice(2, 18));
   });
@@ -93,20 +103,32 @@ describe('the payer key', () => {
     const run = await runBridge(['--state-dir', dir], { X402_PAYER_KEY: `${key}zz` });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^surplus-lines-mcp: X402_PAYER_KEY does not hold a private key[^\n]*\nusage: surplus-lines-mcp/);
+    expect(run.stderr).toMatch(
+      /^surplus-lines-mcp: X402_PAYER_KEY does not hold a private key[^\n]*\nusage: surplus-lines-mcp/,
+    );
     expect(run.stderr.toLowerCase()).not.toContain(key.slice(2, 18));
   });
 });
 
 describe('which offer is paid', () => {
   const limits = { network: 'eip155:8453', asset: USDC, budget: 1_000_000n, maxDeposit: 5_000_000n };
-  const exact = { scheme: 'exact', network: 'eip155:8453', asset: USDC.toLowerCase(), amount: '100000', payTo: '0x1', maxTimeoutSeconds: 60, extra: {} };
+  const exact = {
+    scheme: 'exact',
+    network: 'eip155:8453',
+    asset: USDC.toLowerCase(),
+    amount: '100000',
+    payTo: '0x1',
+    maxTimeoutSeconds: 60,
+    extra: {},
+  };
   const batch = { ...exact, scheme: 'batch-settlement', extra: { minDeposit: '1000000' } };
   const terms = (...accepts: object[]) => ({ x402Version: 2, resource: { url: 'mcp://tool/x' }, accepts }) as never;
 
   it('the prepaid channel when offered and its least deposit fits; else exact; the asset compared without case', () => {
     expect(chooseTerms(terms(exact, batch), limits, 0n)).toEqual({ requirement: batch });
-    expect(chooseTerms(terms(exact, { ...batch, extra: { minDeposit: '6000000' } }), limits, 0n)).toEqual({ requirement: exact });
+    expect(chooseTerms(terms(exact, { ...batch, extra: { minDeposit: '6000000' } }), limits, 0n)).toEqual({
+      requirement: exact,
+    });
     expect(chooseTerms(terms(exact), limits, 0n)).toEqual({ requirement: exact });
   });
 
@@ -116,20 +138,35 @@ describe('which offer is paid', () => {
   });
 
   it('refuses amounts that are not whole atomic units, and unknown schemes', () => {
-    expect(chooseTerms(terms({ ...exact, amount: '0.1' }), limits, 0n)).toMatchObject({ refusal: { code: 'terms_refused' } });
-    expect(chooseTerms(terms({ ...exact, scheme: 'upto' }), limits, 0n)).toMatchObject({ refusal: { code: 'terms_refused' } });
-    expect(chooseTerms({ x402Version: 2 } as never, limits, 0n)).toMatchObject({ refusal: { code: 'terms_refused', message: expect.stringMatching(/offers nothing$/) } });
+    expect(chooseTerms(terms({ ...exact, amount: '0.1' }), limits, 0n)).toMatchObject({
+      refusal: { code: 'terms_refused' },
+    });
+    expect(chooseTerms(terms({ ...exact, scheme: 'upto' }), limits, 0n)).toMatchObject({
+      refusal: { code: 'terms_refused' },
+    });
+    expect(chooseTerms({ x402Version: 2 } as never, limits, 0n)).toMatchObject({
+      refusal: { code: 'terms_refused', message: expect.stringMatching(/offers nothing$/) },
+    });
   });
 });
 
 describe('a deposit', () => {
-  const base = { needed: 100_000n, minDeposit: 1_000_000n, unspentInChannel: 0n, budgetLeft: 3_000_000n, maxDeposit: 5_000_000n };
+  const base = {
+    needed: 100_000n,
+    minDeposit: 1_000_000n,
+    unspentInChannel: 0n,
+    budgetLeft: 3_000_000n,
+    maxDeposit: 5_000_000n,
+  };
   it('covers what is left of the budget beyond what the channel holds, at least the least deposit, at most --max-deposit-usd', () => {
     expect(depositAmount(base)).toBe(3_000_000n);
     expect(depositAmount({ ...base, budgetLeft: 500_000n })).toBe(1_000_000n);
     expect(depositAmount({ ...base, budgetLeft: 9_000_000n })).toBe(5_000_000n);
     expect(depositAmount({ ...base, unspentInChannel: 50_000n, budgetLeft: 3_000_000n })).toBe(2_950_000n);
-    expect(depositAmount({ ...base, minDeposit: 6_000_000n })).toMatchObject({ code: 'terms_refused', message: expect.stringMatching(/needs a deposit of 6\.00 USD, above --max-deposit-usd \(5\.00 USD\)/) });
+    expect(depositAmount({ ...base, minDeposit: 6_000_000n })).toMatchObject({
+      code: 'terms_refused',
+      message: expect.stringMatching(/needs a deposit of 6\.00 USD, above --max-deposit-usd \(5\.00 USD\)/),
+    });
   });
 });
 
@@ -142,7 +179,11 @@ describe('the state directory', () => {
     expect(ledger(dir).read()).toEqual({ spent: 300_000n, deposited: 1_000_000n, channelId: `0x${'ab'.repeat(32)}` });
     for (const damaged of ['', '{"spent": "3x", "deposited": "0"}', 'not json', '{"deposited": "0"}']) {
       writeFileSync(record.file, damaged);
-      expect(() => record.read()).toThrow(new RegExp(`${record.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*removing it resets what counts against --budget-usd`));
+      expect(() => record.read()).toThrow(
+        new RegExp(
+          `${record.file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*removing it resets what counts against --budget-usd`,
+        ),
+      );
     }
   });
 
@@ -154,14 +195,18 @@ describe('the state directory', () => {
     await ours.set(a, { chargedCumulativeAmount: '300000', balance: '1000000' });
     expect(await theirs.get(a)).toEqual({ chargedCumulativeAmount: '300000', balance: '1000000' });
     await theirs.set(b, { chargedCumulativeAmount: '100000', balance: '5000000', totalClaimed: '0' });
-    expect(await ours.get(b.toUpperCase().replace('0X', '0x'))).toEqual({ chargedCumulativeAmount: '100000', balance: '5000000', totalClaimed: '0' });
+    expect(await ours.get(b.toUpperCase().replace('0X', '0x'))).toEqual({
+      chargedCumulativeAmount: '100000',
+      balance: '5000000',
+      totalClaimed: '0',
+    });
     await ours.delete(b);
     expect(await theirs.get(b)).toBeUndefined();
     expect(await ours.get(b)).toBeUndefined();
     await expect(ours.get('../../etc/passwd')).rejects.toThrow(/not a channel id/);
   });
 
-  it('one paid call at a time: a lock held by a live process is waited for, a dead owner\'s lock is taken over', async () => {
+  it("one paid call at a time: a lock held by a live process is waited for, a dead owner's lock is taken over", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bridge-lock-'));
     const lockFile = join(dir, 'lock');
     // Held by a live process (this one's parent): the work waits until the lock is released.

@@ -21,7 +21,8 @@ const ENTRY = join(OUT, 'server', 'entry.mjs');
 const PAYEE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 /** The gate itself (api/payment/gate.ts) and what only it loads, beyond the settings' check at start: x402's extensions. */
 const GATE = /(\/api\/payment\/gate\.ts$|\/node_modules\/@x402\/extensions\/)/;
-const gateOf = (urls: string[]) => urls.filter((url) => GATE.test(url)).map((url) => (url.endsWith('gate.ts') ? 'gate.ts' : '@x402/extensions'));
+const gateOf = (urls: string[]) =>
+  urls.filter((url) => GATE.test(url)).map((url) => (url.endsWith('gate.ts') ? 'gate.ts' : '@x402/extensions'));
 
 const rpc = (method: string, params?: unknown) => ({
   method: 'POST',
@@ -42,7 +43,12 @@ afterAll(() => facilitator?.stop());
 /** server.ts over the Node build with the recorder preloaded; `loaded()` lists every module it loaded so far. */
 async function recordedServer(env: Record<string, string>) {
   const record = moduleRecord();
-  const server = await startServer(ENTRY, { SHARDS_DIR: shards, NODE_OPTIONS: `--import=${RECORDER}`, RECORD_MODULES_TO: record.file, ...env });
+  const server = await startServer(ENTRY, {
+    SHARDS_DIR: shards,
+    NODE_OPTIONS: `--import=${RECORDER}`,
+    RECORD_MODULES_TO: record.file,
+    ...env,
+  });
   return {
     get: (path: string, init?: RequestInit) => fetch(`${server.base}${path}`, init),
     loaded: record.loaded,
@@ -73,9 +79,13 @@ describe('the Node server with the gate off (X402_PAY_TO unset)', () => {
       expect(packagesMatching(server.loaded(), PAYMENT_STACK)).toEqual([]);
       expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual([]);
 
-      const list = (await (await server.get('/mcp', rpc('tools/list'))).json()) as { result: { tools: { name: string }[] } };
+      const list = (await (await server.get('/mcp', rpc('tools/list'))).json()) as {
+        result: { tools: { name: string }[] };
+      };
       expect(list.result.tools.map((t) => t.name)).toContain('get_premium');
-      const call = (await (await server.get('/mcp', rpc('tools/call', { name: 'get_premium', arguments: { state: 'FL' } }))).json()) as {
+      const call = (await (
+        await server.get('/mcp', rpc('tools/call', { name: 'get_premium', arguments: { state: 'FL' } }))
+      ).json()) as {
         result: { isError?: boolean; structuredContent: { data: unknown[] } };
       };
       expect(call.result.isError).toBeUndefined();
@@ -105,10 +115,21 @@ describe('the Node server with the gate on', () => {
       expect(await unpaid.text()).toBe('{}');
 
       // MCP: the SDK on the first call, and a priced tool's terms from the same gate.
-      const call = (await (await server.get('/mcp', rpc('tools/call', { name: 'get_premium', arguments: { state: 'FL' } }))).json()) as {
+      const call = (await (
+        await server.get('/mcp', rpc('tools/call', { name: 'get_premium', arguments: { state: 'FL' } }))
+      ).json()) as {
         result: { isError: boolean; structuredContent: { x402Version: number; accepts: { payTo: string }[] } };
       };
-      expect(call.result).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ scheme: 'exact', payTo: PAYEE }, { scheme: 'batch-settlement', payTo: PAYEE }] } });
+      expect(call.result).toMatchObject({
+        isError: true,
+        structuredContent: {
+          x402Version: 2,
+          accepts: [
+            { scheme: 'exact', payTo: PAYEE },
+            { scheme: 'batch-settlement', payTo: PAYEE },
+          ],
+        },
+      });
       expect(packagesMatching(server.loaded(), MCP_SDK)).toEqual(['@modelcontextprotocol/server']);
     } finally {
       server.stop();
@@ -129,15 +150,30 @@ registerHooks({ resolve(specifier, context, next) {
   return next(specifier, context);
 } });`,
     );
-    const env = { ...process.env, ASTRO_ENTRY: ENTRY, SHARDS_DIR: shards, X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: join(dir, 'channels'), NODE_OPTIONS: `--import=${hook}`, PORT: '0' };
-    const started = await promisify(execFile)(process.execPath, [join(ROOT, 'server.ts')], { cwd: ROOT, env, timeout: 30_000 }).then(
+    const env = {
+      ...process.env,
+      ASTRO_ENTRY: ENTRY,
+      SHARDS_DIR: shards,
+      X402_PAY_TO: PAYEE,
+      X402_FACILITATOR_URL: facilitator.url,
+      X402_CHANNELS_DIR: join(dir, 'channels'),
+      NODE_OPTIONS: `--import=${hook}`,
+      PORT: '0',
+    };
+    const started = await promisify(execFile)(process.execPath, [join(ROOT, 'server.ts')], {
+      cwd: ROOT,
+      env,
+      timeout: 30_000,
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,
     );
     rmSync(dir, { recursive: true, force: true });
     expect(started.code).toBe(1);
     expect(started.stderr).toContain('Payment gate:');
-    expect(started.stderr).toContain('the native secp256k1 library could not load (simulated: no native build for this platform)');
+    expect(started.stderr).toContain(
+      'the native secp256k1 library could not load (simulated: no native build for this platform)',
+    );
     expect(started.stderr).toContain('no slow fallback');
   });
 });
@@ -146,14 +182,28 @@ describe('a damaged set-aside file in X402_CHANNELS_DIR', () => {
   it('the Node server with the gate on refuses to start, naming the file and what it should hold', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'damaged-set-aside-'));
     writeFileSync(join(dir, 'set-aside.json'), '{"setAside": [{"channelId": "0x1"}]}');
-    const env = { ...process.env, ASTRO_ENTRY: ENTRY, SHARDS_DIR: shards, X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: facilitator.url, X402_CHANNELS_DIR: dir, PORT: '0' };
-    const started = await promisify(execFile)(process.execPath, [join(ROOT, 'server.ts')], { cwd: ROOT, env, timeout: 30_000 }).then(
+    const env = {
+      ...process.env,
+      ASTRO_ENTRY: ENTRY,
+      SHARDS_DIR: shards,
+      X402_PAY_TO: PAYEE,
+      X402_FACILITATOR_URL: facilitator.url,
+      X402_CHANNELS_DIR: dir,
+      PORT: '0',
+    };
+    const started = await promisify(execFile)(process.execPath, [join(ROOT, 'server.ts')], {
+      cwd: ROOT,
+      env,
+      timeout: 30_000,
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,
     );
     rmSync(dir, { recursive: true, force: true });
     expect(started.code).toBe(1);
-    expect(started.stderr).toContain(`${join(dir, 'set-aside.json')}: setAside[0]: expected {"channelId": "0x<64 hex>"`);
+    expect(started.stderr).toContain(
+      `${join(dir, 'set-aside.json')}: setAside[0]: expected {"channelId": "0x<64 hex>"`,
+    );
   });
 });
 

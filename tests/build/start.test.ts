@@ -22,10 +22,19 @@ beforeAll(async () => {
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   // The caller's SITE_URL, HOST and payment settings left out: the defaults are under test, with the gate off.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(SITE_URL|HOST|X402_.*)$/.test(name)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(SITE_URL|HOST|X402_.*)$/.test(name)),
+  );
   child = spawn('bash', [join('scripts', 'start.sh')], {
     cwd: ROOT,
-    env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH}`, PORT: String(port), DATA_DIR: FIXTURE_DATA, SHARDS_DIR: shards, ASTRO_OUT_DIR: OUT },
+    env: {
+      ...env,
+      PATH: `${dirname(process.execPath)}${delimiter}${env.PATH}`,
+      PORT: String(port),
+      DATA_DIR: FIXTURE_DATA,
+      SHARDS_DIR: shards,
+      ASTRO_OUT_DIR: OUT,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: stopped whole, the build included if it is still running
   });
@@ -72,8 +81,11 @@ describe('npm start with PORT and no SITE_URL', () => {
     expect(locs.filter((loc) => !loc.startsWith(`${origin}/`))).toEqual([]);
     const snapshot = locs.find((loc) => /\/snapshots\/\d{4}-\d{2}\/$/.test(loc))!;
     const page = await text(new URL(snapshot).pathname);
-    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)![1]) as { url: string };
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)![1]) as {
+      url: string;
+    };
     expect(jsonLd.url).toBe(snapshot);
-    for (const path of ['/', new URL(snapshot).pathname, '/snapshots/feed.xml', '/llms.txt']) expect(await text(path), path).not.toContain(':4321');
+    for (const path of ['/', new URL(snapshot).pathname, '/snapshots/feed.xml', '/llms.txt'])
+      expect(await text(path), path).not.toContain(':4321');
   });
 });

@@ -20,7 +20,13 @@ import { serveFacilitator } from '../support/chain.ts';
 import { ROOT, astroBuild } from '../support/server.ts';
 import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
 import { MCP_SDK, PAYMENT_STACK, fetchRecorded, packagesMatching } from '../support/loaded-modules.ts';
-import { filesUnder, leakedFigures, pricedFigures, pricedFiguresIn, snapshotFigures } from '../support/priced-figures.ts';
+import {
+  filesUnder,
+  leakedFigures,
+  pricedFigures,
+  pricedFiguresIn,
+  snapshotFigures,
+} from '../support/priced-figures.ts';
 import { REAL_DATA, serveShards } from '../support/shards.ts';
 import { allSnapshots } from '../../src/snapshots/model.ts';
 
@@ -41,7 +47,16 @@ const PATHS = [
 ];
 
 // Spellings Astro's router answered itself (a plain-text 400, a redirect, its HTML 404) or routed by a near match.
-const SPELLINGS = ['/v1/premium/?state=TX', '/v1/%zz', '/v1/%25252525252e', '/V1/premium?state=TX', '//v1/premium?state=TX', '/v1/premium%2F', '/v1', '/v1/nope'];
+const SPELLINGS = [
+  '/v1/premium/?state=TX',
+  '/v1/%zz',
+  '/v1/%25252525252e',
+  '/V1/premium?state=TX',
+  '//v1/premium?state=TX',
+  '/v1/premium%2F',
+  '/v1',
+  '/v1/nope',
+];
 const METHODS = ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'];
 
 /**
@@ -50,7 +65,13 @@ const METHODS = ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'];
  */
 async function callFunction(
   env: Record<string, string>,
-  requests: readonly { method: string; path: string; body?: string; headers?: Record<string, string>; key?: string }[] = PATHS.map((path) => ({ method: 'GET', path })),
+  requests: readonly {
+    method: string;
+    path: string;
+    body?: string;
+    headers?: Record<string, string>;
+    key?: string;
+  }[] = PATHS.map((path) => ({ method: 'GET', path })),
 ): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
   const script = `
     const { default: fn } = await import(${JSON.stringify(join(FUNC, '.vercel', 'output', 'server', 'entry.mjs'))});
@@ -64,7 +85,10 @@ async function callFunction(
   const childEnv: Record<string, string | undefined> = { ...process.env, VERCEL: '1', ...env };
   delete childEnv.SHARDS_DIR;
   // Asynchronous: a loopback facilitator in this process must be free to answer the function.
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: FUNC, env: childEnv });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: FUNC,
+    env: childEnv,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 
@@ -88,7 +112,8 @@ interface VercelRoute {
 const vercelRoutes = (): VercelRoute[] => JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')).routes;
 
 /** Every file of static/, as the path it is served at (`/snapshots/index.html`). */
-const staticPaths = (): Set<string> => new Set(filesUnder(join(OUTPUT, 'static')).map((f) => `/${relative(join(OUTPUT, 'static'), f)}`));
+const staticPaths = (): Set<string> =>
+  new Set(filesUnder(join(OUTPUT, 'static')).map((f) => `/${relative(join(OUTPUT, 'static'), f)}`));
 
 type Resolution =
   | { to: 'static'; file: string; headers: Record<string, string> }
@@ -104,14 +129,22 @@ type Resolution =
  * if there is none, routing goes on from that path) or, without a leading slash, the function of that name.
  * At `handle: filesystem`, a static file at the path answers.
  */
-function resolveRequest(routes: readonly VercelRoute[], files: ReadonlySet<string>, method: string, target: string, requestHeaders: Record<string, string> = {}): Resolution {
+function resolveRequest(
+  routes: readonly VercelRoute[],
+  files: ReadonlySet<string>,
+  method: string,
+  target: string,
+  requestHeaders: Record<string, string> = {},
+): Resolution {
   const q = target.indexOf('?');
   let path = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
   const headers: Record<string, string> = {};
-  const fileAt = (p: string) => (files.has(p) ? p : p.endsWith('/') && files.has(`${p}index.html`) ? `${p}index.html` : undefined);
+  const fileAt = (p: string) =>
+    files.has(p) ? p : p.endsWith('/') && files.has(`${p}index.html`) ? `${p}index.html` : undefined;
   const holds = (c: { type: string; key?: string; value?: string }) => {
-    if ((c.type !== 'query' && c.type !== 'header') || c.key === undefined) throw new Error(`condition ${JSON.stringify(c)} is not modelled`);
+    if ((c.type !== 'query' && c.type !== 'header') || c.key === undefined)
+      throw new Error(`condition ${JSON.stringify(c)} is not modelled`);
     // A header's name is case-insensitive; a query parameter's is not.
     const value = c.type === 'header' ? (requestHeaders[c.key.toLowerCase()] ?? null) : query.get(c.key);
     return value !== null && (c.value === undefined || new RegExp(`^${c.value}$`).test(value));
@@ -147,7 +180,8 @@ function resolveRequest(routes: readonly VercelRoute[], files: ReadonlySet<strin
 const KNOWN_PARAMETERS = [...new Set(ROUTE_CONTRACTS.flatMap((r) => Object.keys(r.params?.shape ?? {})))];
 
 /** The headers of an answer a static file must repeat: all but the length, which the CDN sets for what it sends. */
-const withoutLength = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-length'));
+const withoutLength = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-length'));
 
 /** The figures only a paid answer may carry (see tests/support/priced-figures.ts). */
 let priced: Set<string>;
@@ -213,7 +247,9 @@ describe('DEPLOY_TARGET=vercel build', () => {
       expect(leakedFigures(path, readFileSync(f, 'utf8'), priced, shown), path).toEqual([]);
     }
     // The pages do show priced figures: the exception above has something to judge.
-    expect(pricedFiguresIn(readFileSync(join(OUTPUT, 'static', 'snapshots', 'index.html'), 'utf8'), priced).length).toBeGreaterThan(0);
+    expect(
+      pricedFiguresIn(readFileSync(join(OUTPUT, 'static', 'snapshots', 'index.html'), 'utf8'), priced).length,
+    ).toBeGreaterThan(0);
   });
 
   it('prerenders every snapshot page, its CSV, the index, the feed and the sitemap as static files, served before the function', async () => {
@@ -221,7 +257,15 @@ describe('DEPLOY_TARGET=vercel build', () => {
     const months = (await allSnapshots()).map((s) => s.month);
     restore();
     expect(months.length).toBeGreaterThan(50);
-    const files = ['index.html', 'snapshots/index.html', 'snapshots/feed.xml', 'sitemap.xml', 'robots.txt', 'favicon.svg', 'llms.txt'];
+    const files = [
+      'index.html',
+      'snapshots/index.html',
+      'snapshots/feed.xml',
+      'sitemap.xml',
+      'robots.txt',
+      'favicon.svg',
+      'llms.txt',
+    ];
     for (const m of months) files.push(`snapshots/${m}/index.html`, `snapshots/${m}/figures.csv`);
     expect(files.filter((f) => !existsSync(join(OUTPUT, 'static', f)))).toEqual([]);
     // Vercel serves a static file when its `filesystem` phase comes before every route to a function.
@@ -232,10 +276,20 @@ describe('DEPLOY_TARGET=vercel build', () => {
     // And by the routes, each of these files is what its own path answers.
     const paths = staticPaths();
     // The feed goes as Atom, not as the application/xml its extension would give it.
-    const headersOf = (f: string) => (f === 'snapshots/feed.xml' ? { 'content-type': 'application/atom+xml; charset=utf-8' } : {});
-    for (const f of files) expect(resolveRequest(routes, paths, 'GET', `/${f}`), f).toEqual({ to: 'static', file: `/${f}`, headers: headersOf(f) });
+    const headersOf = (f: string) =>
+      f === 'snapshots/feed.xml' ? { 'content-type': 'application/atom+xml; charset=utf-8' } : {};
+    for (const f of files)
+      expect(resolveRequest(routes, paths, 'GET', `/${f}`), f).toEqual({
+        to: 'static',
+        file: `/${f}`,
+        headers: headersOf(f),
+      });
     for (const page of ['/', '/snapshots/', `/snapshots/${months[0]}/`])
-      expect(resolveRequest(routes, paths, 'GET', page), page).toEqual({ to: 'static', file: `${page}index.html`, headers: {} });
+      expect(resolveRequest(routes, paths, 'GET', page), page).toEqual({
+        to: 'static',
+        file: `${page}index.html`,
+        headers: {},
+      });
   });
 
   it("serves every canonical free query, GET and HEAD, from a static file with the function's very bytes and headers", async () => {
@@ -257,10 +311,15 @@ describe('DEPLOY_TARGET=vercel build', () => {
       const resolved = resolveRequest(routes, paths, method, path);
       if (resolved.to !== 'static') throw new Error(`${what} reaches ${JSON.stringify(resolved)}, not a static file`);
       const csv = new URL(path, 'https://x').searchParams.get('format') === 'csv';
-      expect(resolved.file, what).toMatch(csv ? /^\/_free\/v1\/premium\/sample(?:\/[A-Z]{2})?\.csv$/ : /^\/_free\/v1\/[a-z/]+(?:\/[A-Z]{2})?\.json$/);
+      expect(resolved.file, what).toMatch(
+        csv ? /^\/_free\/v1\/premium\/sample(?:\/[A-Z]{2})?\.csv$/ : /^\/_free\/v1\/[a-z/]+(?:\/[A-Z]{2})?\.json$/,
+      );
       served.add(resolved.file);
       // The file's bytes are the function's answer to GET (HEAD has no body, and the same headers).
-      expect(readFileSync(join(OUTPUT, 'static', resolved.file)).equals(Buffer.from(out[path].body, 'utf8')), what).toBe(true);
+      expect(
+        readFileSync(join(OUTPUT, 'static', resolved.file)).equals(Buffer.from(out[path].body, 'utf8')),
+        what,
+      ).toBe(true);
       expect(resolved.headers, what).toEqual(withoutLength(answer.headers));
       expect(resolved.headers, what).toMatchObject({
         'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
@@ -324,8 +383,12 @@ describe('DEPLOY_TARGET=vercel build', () => {
       // Every canonical query with any parameter its route does not take, with its state in lower case, by any other method.
       ...targets.flatMap((target) => {
         const url = new URL(target, 'https://x');
-        const more = KNOWN_PARAMETERS.filter((k) => !takes(url.pathname).includes(k)).map((k) => `${target}${url.search ? '&' : '?'}${k}=x`);
-        const lower = url.searchParams.has('state') ? [target.replace(/state=([A-Z]{2})/, (_, s: string) => `state=${s.toLowerCase()}`)] : [];
+        const more = KNOWN_PARAMETERS.filter((k) => !takes(url.pathname).includes(k)).map(
+          (k) => `${target}${url.search ? '&' : '?'}${k}=x`,
+        );
+        const lower = url.searchParams.has('state')
+          ? [target.replace(/state=([A-Z]{2})/, (_, s: string) => `state=${s.toLowerCase()}`)]
+          : [];
         return [
           ...[...more, ...lower].flatMap((path) => ['GET', 'HEAD'].map((method) => ({ method, path }))),
           ...['POST', 'OPTIONS', 'DELETE', 'PUT', 'PATCH'].map((method) => ({ method, path: target })),
@@ -338,32 +401,51 @@ describe('DEPLOY_TARGET=vercel build', () => {
     for (const { method, path } of requests) {
       const resolved = resolveRequest(routes, paths, method, path);
       // The function, with no header of a free file's route: it answers in full (400, 404, 405, or the same 200).
-      expect({ ...resolved, status: undefined }, `${method} ${path}`).toEqual({ to: 'function', name: '_render', headers: {} });
+      expect({ ...resolved, status: undefined }, `${method} ${path}`).toEqual({
+        to: 'function',
+        name: '_render',
+        headers: {},
+      });
     }
     // What no route can see (README, deploy section): a parameter name the API does not know, and a repeated
     // parameter (a route reads its first value). The CDN answers these with the canonical file where the
     // function answers 400.
     const unseen = ['/v1/lines?state=FL&foo=1', '/v1/lines?state=FL&state=TX', '/v1/premium/sample?foo=1'];
     for (const path of unseen) expect(resolveRequest(routes, paths, 'GET', path).to, path).toBe('static');
-    const out = await callFunction({}, unseen.map((path) => ({ method: 'GET', path })));
+    const out = await callFunction(
+      {},
+      unseen.map((path) => ({ method: 'GET', path })),
+    );
     expect(unseen.map((path) => out[path].status)).toEqual([400, 400, 400]);
   });
 
-  it('sends a conditional request for a free file to the function, which answers 304 by the API\'s own ETag; the bulk files are the function\'s, priced', async () => {
+  it("sends a conditional request for a free file to the function, which answers 304 by the API's own ETag; the bulk files are the function's, priced", async () => {
     const restore = serveShards(SHARDS);
     const targets = freeTargets();
     restore();
     const routes = vercelRoutes();
     const paths = staticPaths();
-    const first = await callFunction({}, targets.map((path) => ({ method: 'GET', path })));
+    const first = await callFunction(
+      {},
+      targets.map((path) => ({ method: 'GET', path })),
+    );
     type Conditional = { method: string; path: string; headers: Record<string, string>; key: string };
     const conditional = targets.flatMap((path): Conditional[] => [
       { method: 'GET', path, headers: { 'If-None-Match': first[path].headers.etag }, key: `INM ${path}` },
-      { method: 'HEAD', path, headers: { 'If-Modified-Since': first[path].headers['last-modified'] }, key: `IMS ${path}` },
+      {
+        method: 'HEAD',
+        path,
+        headers: { 'If-Modified-Since': first[path].headers['last-modified'] },
+        key: `IMS ${path}`,
+      },
     ]);
     for (const { method, path, headers } of conditional) {
       const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-      expect(resolveRequest(routes, paths, method, path, lower), `${method} ${path} ${Object.keys(headers)}`).toEqual({ to: 'function', name: '_render', headers: {} });
+      expect(resolveRequest(routes, paths, method, path, lower), `${method} ${path} ${Object.keys(headers)}`).toEqual({
+        to: 'function',
+        name: '_render',
+        headers: {},
+      });
     }
     const out = await callFunction({}, conditional);
     for (const { key, path } of conditional) {
@@ -371,7 +453,10 @@ describe('DEPLOY_TARGET=vercel build', () => {
       expect(out[key].headers.etag, key).toBe(first[path].headers.etag);
     }
     // The bulk files: no static file, the function's answer (the gate off here: the file itself).
-    const bulk = await callFunction({}, ['/v1/bulk/premium.csv', '/v1/bulk/premium.parquet'].map((path) => ({ method: 'GET', path })));
+    const bulk = await callFunction(
+      {},
+      ['/v1/bulk/premium.csv', '/v1/bulk/premium.parquet'].map((path) => ({ method: 'GET', path })),
+    );
     for (const path of ['/v1/bulk/premium.csv', '/v1/bulk/premium.parquet']) {
       expect(resolveRequest(routes, paths, 'GET', path).to, path).toBe('function');
       expect(bulk[path].status, path).toBe(200);
@@ -393,26 +478,40 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(out['/v1/coverage'].body).toBe(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8'));
     expect(out['/v1/lines?state=TX'].status).toBe(200);
     expect(out['/v1/lines?state=TX'].body).toBe(readFileSync(join(SHARDS, 'free', 'lines', 'TX.json'), 'utf8'));
-    expect(out['/v1/premium/sample?state=TX'].body).toBe(readFileSync(join(SHARDS, 'free', 'sample', 'TX.json'), 'utf8'));
+    expect(out['/v1/premium/sample?state=TX'].body).toBe(
+      readFileSync(join(SHARDS, 'free', 'sample', 'TX.json'), 'utf8'),
+    );
     // Priced answers need the private shards, which only the function carries.
-    const months = JSON.parse(readFileSync(join(SHARDS, 'private', 'series', 'TX', 'all', 'month.json'), 'utf8')).rows.map((r: { period: string }) => r.period);
+    const months = JSON.parse(
+      readFileSync(join(SHARDS, 'private', 'series', 'TX', 'all', 'month.json'), 'utf8'),
+    ).rows.map((r: { period: string }) => r.period);
     expect(months.length).toBeGreaterThan(0);
     expect(out['/v1/premium?state=TX'].status).toBe(200);
     expect(JSON.parse(out['/v1/premium?state=TX'].body).data.map((r: { period: string }) => r.period)).toEqual(months);
     expect(out['/v1/compare?states=TX,FL'].status).toBe(200);
-    expect(JSON.parse(out['/v1/compare?states=TX,FL'].body).series.TX.map((r: { period: string }) => r.period)).toEqual(months);
+    expect(JSON.parse(out['/v1/compare?states=TX,FL'].body).series.TX.map((r: { period: string }) => r.period)).toEqual(
+      months,
+    );
     expect(out['/v1/premium/summary?state=TX&year=2024'].status).toBe(200);
     // SLTX's twelve 2024 eNews each print an exact policy count: the year is the sum of its months.
-    expect(JSON.parse(out['/v1/premium/summary?state=TX&year=2024'].body)).toMatchObject({ basis: 'monthly_sum', months_available: 12 });
+    expect(JSON.parse(out['/v1/premium/summary?state=TX&year=2024'].body)).toMatchObject({
+      basis: 'monthly_sum',
+      months_available: 12,
+    });
     // FL's only published ranking is for 2024-H1, neither a month nor a year: the endpoint answers 404.
     expect(out['/v1/insurers?state=FL&period=2024'].status).toBe(404);
     expect(JSON.parse(out['/v1/insurers?state=FL&period=2024'].body).error.message).toContain('2024-H1');
   });
 
   it("declares Vercel's cron for the prepaid channels' claims, routed to the function, which refuses it without CRON_SECRET or with another secret", async () => {
-    const config = JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as { crons?: { path: string; schedule: string }[]; routes: VercelRoute[] };
+    const config = JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as {
+      crons?: { path: string; schedule: string }[];
+      routes: VercelRoute[];
+    };
     expect(config.crons).toEqual([{ path: '/cron/claims', schedule: '0 * * * *' }]);
-    expect(config.routes.find((r) => r.src && new RegExp(r.src).test('/cron/claims'))).toMatchObject({ dest: '_render' });
+    expect(config.routes.find((r) => r.src && new RegExp(r.src).test('/cron/claims'))).toMatchObject({
+      dest: '_render',
+    });
     const requests = [
       { key: 'none', method: 'GET', path: '/cron/claims' },
       { key: 'wrong', method: 'GET', path: '/cron/claims', headers: { authorization: 'Bearer not-the-secret' } },
@@ -426,11 +525,19 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(set.wrong.headers['www-authenticate']).toBe('Bearer');
     // The right secret with the gate off: a run with nothing to claim, said so.
     expect(set.right.status).toBe(200);
-    expect(JSON.parse(set.right.body)).toMatchObject({ claims: [], refunds: [], note: expect.stringContaining('X402_PAY_TO') });
+    expect(JSON.parse(set.right.body)).toMatchObject({
+      claims: [],
+      refunds: [],
+      note: expect.stringContaining('X402_PAY_TO'),
+    });
   });
 
   it('routes /mcp to the function, and the function answers MCP: tools/list, a free tool, a priced tool (terms when the gate is on), GET 405', async () => {
-    const routes = (JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as { routes: { src?: string; dest?: string; status?: number }[] }).routes;
+    const routes = (
+      JSON.parse(readFileSync(join(OUTPUT, 'config.json'), 'utf8')) as {
+        routes: { src?: string; dest?: string; status?: number }[];
+      }
+    ).routes;
     const first = routes.find((r) => r.src && new RegExp(r.src).test('/mcp'));
     expect(first).toMatchObject({ dest: '_render' });
     expect(first!.status).toBeUndefined();
@@ -451,13 +558,27 @@ describe('DEPLOY_TARGET=vercel build', () => {
     const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the terms are needed here
     try {
       for (const gateOn of [false, true]) {
-        const out = await callFunction(gateOn ? { X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', X402_FACILITATOR_URL: facilitator.url } : {}, requests);
-        expect(JSON.parse(out.list.body).result.tools.map((t: { name: string }) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
+        const out = await callFunction(
+          gateOn
+            ? { X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', X402_FACILITATOR_URL: facilitator.url }
+            : {},
+          requests,
+        );
+        expect(
+          JSON.parse(out.list.body)
+            .result.tools.map((t: { name: string }) => t.name)
+            .sort(),
+        ).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
         const sample = JSON.parse(out.sample.body).result;
-        expect(sample.structuredContent).toEqual(JSON.parse(readFileSync(join(SHARDS, 'free', 'sample', 'TX.json'), 'utf8')));
+        expect(sample.structuredContent).toEqual(
+          JSON.parse(readFileSync(join(SHARDS, 'free', 'sample', 'TX.json'), 'utf8')),
+        );
         const premium = JSON.parse(out.premium.body).result;
         if (gateOn) {
-          expect(premium).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ payTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }] } });
+          expect(premium).toMatchObject({
+            isError: true,
+            structuredContent: { x402Version: 2, accepts: [{ payTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }] },
+          });
           expect(pricedFiguresIn(out.premium.body, priced)).toEqual([]);
         } else expect(premium.structuredContent.data.length).toBeGreaterThan(0);
         expect(out['/mcp'].status).toBe(405);
@@ -467,12 +588,16 @@ describe('DEPLOY_TARGET=vercel build', () => {
     }
   });
 
-  it('routes /.well-known/x402 to the function, which answers the document of the build\'s site with the free routes\' headers (the Node server\'s bytes); with the gate on, its resources reach the 402 it states', async () => {
+  it("routes /.well-known/x402 to the function, which answers the document of the build's site with the free routes' headers (the Node server's bytes); with the gate on, its resources reach the 402 it states", async () => {
     const routes = vercelRoutes();
     const paths = staticPaths();
     // No static file and no header rule: every method reaches the function, which answers in full.
     for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST'])
-      expect(resolveRequest(routes, paths, method, WELL_KNOWN_X402_PATH), method).toEqual({ to: 'function', name: '_render', headers: {} });
+      expect(resolveRequest(routes, paths, method, WELL_KNOWN_X402_PATH), method).toEqual({
+        to: 'function',
+        name: '_render',
+        headers: {},
+      });
     const site = process.env.SITE_URL ?? 'http://127.0.0.1:4321'; // astro.config.mjs's site, as the build had it
     const requests = ['GET', 'HEAD', 'POST'].map((method) => ({ method, path: WELL_KNOWN_X402_PATH }));
     const out = await callFunction({}, [...requests, { method: 'GET', path: '/v1/coverage' }]);
@@ -481,29 +606,57 @@ describe('DEPLOY_TARGET=vercel build', () => {
     // The bytes tests/discovery/http.test.ts finds on the Node server: one generator, the same site and terms.
     expect(get.body).toBe(wellKnownX402Text(site, paymentTerms()));
     expect(get.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
-    expect(get.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600', 'cdn-cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
+    expect(get.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'public, max-age=3600',
+      'cdn-cache-control': 'public, max-age=3600',
+      'access-control-allow-origin': '*',
+    });
     // The free routes' headers, but its own length and ETag (the SHA-256 of its bytes).
     expect(get.headers.etag).toBe(`"${createHash('sha256').update(get.body).digest('hex')}"`);
-    expect({ ...withoutLength(get.headers), etag: undefined }).toEqual({ ...withoutLength(out['/v1/coverage'].headers), etag: undefined });
+    expect({ ...withoutLength(get.headers), etag: undefined }).toEqual({
+      ...withoutLength(out['/v1/coverage'].headers),
+      etag: undefined,
+    });
     expect(out[`HEAD ${WELL_KNOWN_X402_PATH}`]).toEqual({ status: 200, headers: get.headers, body: '' });
-    expect([out[`POST ${WELL_KNOWN_X402_PATH}`].status, out[`POST ${WELL_KNOWN_X402_PATH}`].headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
+    expect([out[`POST ${WELL_KNOWN_X402_PATH}`].status, out[`POST ${WELL_KNOWN_X402_PATH}`].headers.allow]).toEqual([
+      405,
+      'GET, HEAD, OPTIONS',
+    ]);
 
     const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the challenges are needed here
     try {
       const payee = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-      const doc = JSON.parse((await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url }, [requests[0]]))[WELL_KNOWN_X402_PATH].body) as { resources: string[]; instructions: string };
+      const doc = JSON.parse(
+        (await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url }, [requests[0]]))[
+          WELL_KNOWN_X402_PATH
+        ].body,
+      ) as { resources: string[]; instructions: string };
       expect(doc.instructions).toContain(`paid to ${payee}`);
-      const probes = doc.resources.map((url) => ({ method: 'GET', path: `${new URL(url).pathname}${new URL(url).search}`, key: url }));
+      const probes = doc.resources.map((url) => ({
+        method: 'GET',
+        path: `${new URL(url).pathname}${new URL(url).search}`,
+        key: url,
+      }));
       const answers = await callFunction({ X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url }, probes);
-      const coverage = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')) as { state: string; insurer_periods: string[] }[];
+      const coverage = JSON.parse(readFileSync(join(SHARDS, 'free', 'coverage.json'), 'utf8')) as {
+        state: string;
+        insurer_periods: string[];
+      }[];
       for (const url of doc.resources) {
         const { pathname, searchParams } = new URL(url);
         // /v1/insurers ranks only the periods the coverage lists (none in the real data yet): its example is a 404, before payment.
-        const ranked = pathname !== '/v1/insurers' || coverage.find((c) => c.state === searchParams.get('state'))?.insurer_periods.includes(searchParams.get('period')!);
+        const ranked =
+          pathname !== '/v1/insurers' ||
+          coverage
+            .find((c) => c.state === searchParams.get('state'))
+            ?.insurer_periods.includes(searchParams.get('period')!);
         expect(answers[url].status, url).toBe(ranked ? 402 : 404);
         if (!ranked) continue;
         const [accept] = decodePaymentRequiredHeader(answers[url].headers['payment-required']).accepts;
-        expect(doc.instructions, url).toContain(`- GET ${url}: ${ROUTE_CONTRACTS.find((r) => r.path === pathname)!.priceUsd} USD (${accept.amount} atomic units).`);
+        expect(doc.instructions, url).toContain(
+          `- GET ${url}: ${ROUTE_CONTRACTS.find((r) => r.path === pathname)!.priceUsd} USD (${accept.amount} atomic units).`,
+        );
         expect(accept.payTo, url).toBe(payee);
       }
     } finally {
@@ -521,10 +674,14 @@ describe('DEPLOY_TARGET=vercel build', () => {
         const { status, headers, body } = out[path];
         expect(pricedFiguresIn(body, priced), path).toEqual([]);
         if (!route.priceUsd) expect(status, path).toBe(200);
-        else if (path.startsWith('/v1/insurers')) expect(status, path).toBe(404); // no ranking: refused before payment
+        else if (path.startsWith('/v1/insurers'))
+          expect(status, path).toBe(404); // no ranking: refused before payment
         else {
           expect([status, body], path).toEqual([402, '{}']);
-          expect(decodePaymentRequiredHeader(headers['payment-required']).accepts[0]).toMatchObject({ payTo: payee, network: 'eip155:8453' });
+          expect(decodePaymentRequiredHeader(headers['payment-required']).accepts[0]).toMatchObject({
+            payTo: payee,
+            network: 'eip155:8453',
+          });
         }
       }
     } finally {
@@ -533,14 +690,20 @@ describe('DEPLOY_TARGET=vercel build', () => {
   });
 
   it('answers every spelling of a path under /v1, for every method, with the JSON error body (as the Node server does)', async () => {
-    const out = await callFunction({}, SPELLINGS.flatMap((path) => METHODS.map((method) => ({ method, path }))));
+    const out = await callFunction(
+      {},
+      SPELLINGS.flatMap((path) => METHODS.map((method) => ({ method, path }))),
+    );
     for (const path of SPELLINGS) {
       for (const method of METHODS) {
         const { status, headers, body } = out[method === 'GET' ? path : `${method} ${path}`];
         const what = `${method} ${path}`;
         expect(method === 'GET' || method === 'HEAD' ? 404 : 405, what).toBe(status);
         expect(headers['content-type'], what).toMatch(/^application\/json/);
-        if (method !== 'HEAD') expect(errorBody.strict().parse(JSON.parse(body)).error.code, what).toBe(status === 404 ? 'not_found' : 'invalid_request');
+        if (method !== 'HEAD')
+          expect(errorBody.strict().parse(JSON.parse(body)).error.code, what).toBe(
+            status === 404 ? 'not_found' : 'invalid_request',
+          );
       }
     }
     expect(JSON.parse(out['/v1/premium/?state=TX'].body).error.message).toContain("did you mean '/v1/premium'");
@@ -549,7 +712,10 @@ describe('DEPLOY_TARGET=vercel build', () => {
 
 describe('the function, cold (issue 22; `npm run bench:cold` times the import)', () => {
   it('imports its entry with nothing of the payment stack or the MCP SDK; the gate off, free and priced routes load neither and /mcp the SDK only; the gate on, a priced request loads the payment stack', async () => {
-    const entry = join(FUNC, (JSON.parse(readFileSync(join(FUNC, '.vc-config.json'), 'utf8')) as { handler: string }).handler);
+    const entry = join(
+      FUNC,
+      (JSON.parse(readFileSync(join(FUNC, '.vc-config.json'), 'utf8')) as { handler: string }).handler,
+    );
     const tool = (name: string, args: unknown) => ({
       key: name,
       method: 'POST',
@@ -557,10 +723,18 @@ describe('the function, cold (issue 22; `npm run bench:cold` times the import)',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
     });
-    const off = await fetchRecorded(entry, [{ key: 'free', path: '/v1/coverage' }, { key: 'priced', path: '/v1/premium?state=TX' }, tool('get_premium', { state: 'TX' })], {
-      cwd: FUNC,
-      env: { SHARDS_DIR: undefined, X402_PAY_TO: undefined },
-    });
+    const off = await fetchRecorded(
+      entry,
+      [
+        { key: 'free', path: '/v1/coverage' },
+        { key: 'priced', path: '/v1/premium?state=TX' },
+        tool('get_premium', { state: 'TX' }),
+      ],
+      {
+        cwd: FUNC,
+        env: { SHARDS_DIR: undefined, X402_PAY_TO: undefined },
+      },
+    );
     expect(off.imported.some((url) => url.endsWith('/server/entry.mjs'))).toBe(true); // the recorder works
     for (const loaded of [off.imported, off.answers.free.loaded, off.answers.priced.loaded]) {
       expect(packagesMatching(loaded, PAYMENT_STACK)).toEqual([]);
@@ -575,15 +749,27 @@ describe('the function, cold (issue 22; `npm run bench:cold` times the import)',
     const facilitator = await serveFacilitator(verifyOnlyFacilitator()); // a MOCK facilitator: only the terms are needed here
     try {
       const payee = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-      const on = await fetchRecorded(entry, [{ key: 'free', path: '/v1/coverage' }, { key: 'invalid', path: '/v1/premium?state=TX&granularity=week' }, { key: 'priced', path: '/v1/premium?state=TX' }], {
-        cwd: FUNC,
-        env: { SHARDS_DIR: undefined, X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url },
-      });
+      const on = await fetchRecorded(
+        entry,
+        [
+          { key: 'free', path: '/v1/coverage' },
+          { key: 'invalid', path: '/v1/premium?state=TX&granularity=week' },
+          { key: 'priced', path: '/v1/premium?state=TX' },
+        ],
+        {
+          cwd: FUNC,
+          env: { SHARDS_DIR: undefined, X402_PAY_TO: payee, X402_FACILITATOR_URL: facilitator.url },
+        },
+      );
       expect([on.answers.free.status, on.answers.invalid.status]).toEqual([200, 400]); // validation before payment
       expect(packagesMatching(on.answers.invalid.loaded, PAYMENT_STACK)).toEqual([]);
       expect([on.answers.priced.status, on.answers.priced.body]).toEqual([402, '{}']);
-      expect(decodePaymentRequiredHeader(on.answers.priced.headers['payment-required']).accepts[0]).toMatchObject({ payTo: payee });
-      expect(packagesMatching(on.answers.priced.loaded, PAYMENT_STACK)).toEqual(expect.arrayContaining(['@x402/core', '@x402/evm', '@x402/extensions', 'viem']));
+      expect(decodePaymentRequiredHeader(on.answers.priced.headers['payment-required']).accepts[0]).toMatchObject({
+        payTo: payee,
+      });
+      expect(packagesMatching(on.answers.priced.loaded, PAYMENT_STACK)).toEqual(
+        expect.arrayContaining(['@x402/core', '@x402/evm', '@x402/extensions', 'viem']),
+      );
       expect(packagesMatching(on.answers.priced.loaded, MCP_SDK)).toEqual([]);
     } finally {
       await facilitator.stop();

@@ -24,12 +24,19 @@ async function standIn(host: string): Promise<{ port: number; asked: string[]; c
 }
 
 /** Runs pay-local.mjs with `args` in an environment of HOST/PORT (none of the caller's). */
-async function payLocal(env: Record<string, string>, args: string[] = []): Promise<{ stdout: string[]; stderr: string[] }> {
+async function payLocal(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ stdout: string[]; stderr: string[] }> {
   const { HOST: _h, PORT: _p, ...rest } = process.env;
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'pay-local.mjs'), ...args], {
-    cwd: ROOT,
-    env: { ...rest, RPC: 'http://127.0.0.1:9', PAYER_KEY: ANVIL_ACCOUNTS[1].privateKey, ...env }, // the RPC is not called: nothing is paid
-  });
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, 'scripts', 'pay-local.mjs'), ...args],
+    {
+      cwd: ROOT,
+      env: { ...rest, RPC: 'http://127.0.0.1:9', PAYER_KEY: ANVIL_ACCOUNTS[1].privateKey, ...env }, // the RPC is not called: nothing is paid
+    },
+  );
   return { stdout: stdout.trim().split('\n'), stderr: stderr.trim().split('\n') };
 }
 
@@ -49,10 +56,13 @@ describe('the origin of a local server (scripts/local-origin.mjs)', () => {
 });
 
 describe('scripts/pay-local.mjs', () => {
-  it("pays /v1/premium?state=TX on PORT (HOST unset: 127.0.0.1; 0.0.0.0: 127.0.0.1), saying so first", async () => {
+  it('pays /v1/premium?state=TX on PORT (HOST unset: 127.0.0.1; 0.0.0.0: 127.0.0.1), saying so first', async () => {
     const server = await standIn('127.0.0.1');
     try {
-      for (const env of [{ PORT: String(server.port) }, { HOST: '0.0.0.0', PORT: String(server.port) }] as Record<string, string>[]) {
+      for (const env of [{ PORT: String(server.port) }, { HOST: '0.0.0.0', PORT: String(server.port) }] as Record<
+        string,
+        string
+      >[]) {
         server.asked.length = 0;
         const { stdout, stderr } = await payLocal(env);
         expect(stderr[0]).toBe(`paying http://127.0.0.1:${server.port}/v1/premium?state=TX (batch)`);

@@ -20,7 +20,22 @@ const GRANULARITIES = ['month', 'quarter', 'half_year', 'year'];
 type Row = Record<string, string>;
 /** A figure as a row names it, without `latest`: the key both sides are compared on. */
 const figureKey = (r: Row) =>
-  [r.state, r.line, r.county, r.granularity, r.period, r.field, r.value, r.kind, r.as_printed, r.qualifier, r.measures, r.unit, r.report_date, r.publication_url].join('\u0001');
+  [
+    r.state,
+    r.line,
+    r.county,
+    r.granularity,
+    r.period,
+    r.field,
+    r.value,
+    r.kind,
+    r.as_printed,
+    r.qualifier,
+    r.measures,
+    r.unit,
+    r.report_date,
+    r.publication_url,
+  ].join('\u0001');
 
 let shards: string;
 let restore = () => {};
@@ -42,7 +57,7 @@ beforeAll(async () => {
   parquetBytes = await download('/v1/bulk/premium.parquet');
   writeFileSync(join(work, 'premium.csv'), csvBytes);
   writeFileSync(join(work, 'premium.parquet'), parquetBytes);
-  rows = parse(csvBytes, { columns: true }) as Row[];
+  rows = parse<Row>(csvBytes, { columns: true });
 });
 afterAll(() => restore());
 
@@ -50,7 +65,7 @@ async function duckdb(sql: string): Promise<Record<string, unknown>[]> {
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    return (await connection.runAndReadAll(sql)).getRowObjectsJson();
   } finally {
     connection.closeSync();
   }
@@ -61,7 +76,13 @@ describe('the files', () => {
     const file = join(work, 'premium.parquet').replaceAll("'", "''");
     const types = await duckdb(`DESCRIBE SELECT * FROM read_parquet('${file}')`);
     const typeOf = Object.fromEntries(types.map((t) => [t.column_name, t.column_type]));
-    expect(typeOf).toMatchObject({ value: 'DOUBLE', report_date: 'DATE', latest: 'BOOLEAN', state: 'VARCHAR', publication_url: 'VARCHAR' });
+    expect(typeOf).toMatchObject({
+      value: 'DOUBLE',
+      report_date: 'DATE',
+      latest: 'BOOLEAN',
+      state: 'VARCHAR',
+      publication_url: 'VARCHAR',
+    });
     const header = csvBytes.subarray(0, csvBytes.indexOf('\r\n')).toString('utf8').split(',');
     expect(types.map((t) => t.column_name)).toEqual(header);
 
@@ -82,9 +103,13 @@ describe('the files', () => {
 
   it('DuckDB reads the CSV with the same types, and the same rows', async () => {
     const file = join(work, 'premium.csv').replaceAll("'", "''");
-    const types = Object.fromEntries((await duckdb(`DESCRIBE SELECT * FROM read_csv('${file}')`)).map((t) => [t.column_name, t.column_type]));
+    const types = Object.fromEntries(
+      (await duckdb(`DESCRIBE SELECT * FROM read_csv('${file}')`)).map((t) => [t.column_name, t.column_type]),
+    );
     expect(types).toMatchObject({ value: 'DOUBLE', report_date: 'DATE', latest: 'BOOLEAN' });
-    const [counts] = await duckdb(`SELECT count(*) AS n, count(*) FILTER (WHERE latest) AS latest FROM read_csv('${file}')`);
+    const [counts] = await duckdb(
+      `SELECT count(*) AS n, count(*) FILTER (WHERE latest) AS latest FROM read_csv('${file}')`,
+    );
     expect(Number(counts.n)).toBe(rows.length);
     expect(Number(counts.latest)).toBe(rows.filter((r) => r.latest === 'true').length);
   });
@@ -122,11 +147,18 @@ describe('against the API', () => {
   /** Every series query the API answers: each state, line (all, each line, each category), county and granularity. */
   async function seriesQueries(): Promise<{ query: string; line: string; county: string; state: string }[]> {
     const index = JSON.parse(readFileSync(join(shards, 'private', 'index.json'), 'utf8')) as {
-      states: Record<string, { lines: { source_code: string }[]; categories: { name: string }[]; counties: { name: string }[] }>;
+      states: Record<
+        string,
+        { lines: { source_code: string }[]; categories: { name: string }[]; counties: { name: string }[] }
+      >;
     };
     const out: { query: string; line: string; county: string; state: string }[] = [];
     for (const [state, entry] of Object.entries(index.states)) {
-      const lines = ['all', ...entry.lines.map((l) => l.source_code), ...entry.categories.map((c) => `category:${c.name}`)];
+      const lines = [
+        'all',
+        ...entry.lines.map((l) => l.source_code),
+        ...entry.categories.map((c) => `category:${c.name}`),
+      ];
       for (const line of lines)
         for (const county of ['', ...entry.counties.map((c) => c.name)])
           for (const granularity of GRANULARITIES) {
@@ -143,7 +175,7 @@ describe('against the API', () => {
     const res = await call(query);
     if (res.status === 404) return [];
     expect(res.status, query).toBe(200);
-    return (parse(await res.text(), { columns: true }) as Row[]).map((r) => ({ ...r, line, county }));
+    return parse<Row>(await res.text(), { columns: true }).map((r) => ({ ...r, line, county }));
   }
 
   it('latest=true rows are exactly the figures the API answers today; every other row is a figure it answers with report_date', async () => {
@@ -158,7 +190,11 @@ describe('against the API', () => {
         today.add(key);
         ever.add(key);
       }
-      if (!vintages.has(state)) vintages.set(state, ((await (await call(`/v1/publications?state=${state}`)).json()) as { report_dates: string[] }).report_dates);
+      if (!vintages.has(state))
+        vintages.set(
+          state,
+          ((await (await call(`/v1/publications?state=${state}`)).json()) as { report_dates: string[] }).report_dates,
+        );
       for (const date of vintages.get(state)!) {
         for (const r of await answered(`${query}&report_date=${date}`, line, county)) {
           const key = figureKey(r);
@@ -167,7 +203,12 @@ describe('against the API', () => {
         }
       }
     }
-    expect(rows.filter((r) => r.latest === 'true').map(figureKey).sort()).toEqual([...today].sort());
+    expect(
+      rows
+        .filter((r) => r.latest === 'true')
+        .map(figureKey)
+        .sort(),
+    ).toEqual([...today].sort());
     expect(rows.map(figureKey).filter((k) => !ever.has(k))).toEqual([]);
     expect(rows.some((r) => r.latest === 'false')).toBe(true);
   }, 300_000);
@@ -177,7 +218,13 @@ describe('/v1/bulk/datapackage.json', () => {
   let descriptor: {
     version: string;
     sources: { title: string; path: string }[];
-    resources: { name: string; path: string; bytes: number; hash: string; schema: { fields: { name: string; type: string }[] } }[];
+    resources: {
+      name: string;
+      path: string;
+      bytes: number;
+      hash: string;
+      schema: { fields: { name: string; type: string }[] };
+    }[];
   };
   beforeAll(async () => {
     const res = await call('/v1/bulk/datapackage.json');
@@ -202,15 +249,23 @@ describe('/v1/bulk/datapackage.json', () => {
       expect(r.bytes, r.path).toBe(served[r.path].length);
       expect(r.hash, r.path).toBe(`sha256:${createHash('sha256').update(served[r.path]).digest('hex')}`);
       expect(r.schema.fields.map((f) => f.name)).toEqual(header);
-      expect(Object.fromEntries(r.schema.fields.map((f) => [f.name, f.type]))).toMatchObject({ value: 'number', report_date: 'date', latest: 'boolean' });
+      expect(Object.fromEntries(r.schema.fields.map((f) => [f.name, f.type]))).toMatchObject({
+        value: 'number',
+        report_date: 'date',
+        latest: 'boolean',
+      });
     }
   });
 
   it('lists as sources exactly the publications the rows cite, and its version is their newest data_as_of', async () => {
     const cited = new Set(rows.flatMap((r) => r.publication_url.split(' ')));
     expect(new Set(descriptor.sources.map((s) => s.path))).toEqual(cited);
-    const feed = (await (await call('/v1/publications')).json()) as { publications: { url: string; data_as_of: string }[] };
-    const newest = feed.publications.filter((p) => cited.has(p.url)).reduce((a, p) => (p.data_as_of > a ? p.data_as_of : a), '');
+    const feed = (await (await call('/v1/publications')).json()) as {
+      publications: { url: string; data_as_of: string }[];
+    };
+    const newest = feed.publications
+      .filter((p) => cited.has(p.url))
+      .reduce((a, p) => (p.data_as_of > a ? p.data_as_of : a), '');
     expect(descriptor.version).toBe(newest);
   });
 });

@@ -46,33 +46,44 @@ export function conditionalSuite(call: Call) {
   }
 
   describe('conditional requests: ETag and Last-Modified on every 200, and 304', () => {
-    it.each(TARGETS)('%s: a strong ETag (the SHA-256 of the body, ETAG_KEY unset) and the Last-Modified of what it cites', async (target) => {
-      const res = await call(target);
-      expect(res.status).toBe(200);
-      const body = Buffer.from(await res.arrayBuffer());
-      expect(res.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('hex')}"`);
-      expect(res.headers.get('last-modified')).toBe(await expectedLastModified(target, body, res.headers.get('content-type')!));
-      // HEAD says the same.
-      const head = await call(target, { method: 'HEAD' });
-      expect([head.headers.get('etag'), head.headers.get('last-modified')]).toEqual([res.headers.get('etag'), res.headers.get('last-modified')]);
-    });
+    it.each(TARGETS)(
+      '%s: a strong ETag (the SHA-256 of the body, ETAG_KEY unset) and the Last-Modified of what it cites',
+      async (target) => {
+        const res = await call(target);
+        expect(res.status).toBe(200);
+        const body = Buffer.from(await res.arrayBuffer());
+        expect(res.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('hex')}"`);
+        expect(res.headers.get('last-modified')).toBe(
+          await expectedLastModified(target, body, res.headers.get('content-type')!),
+        );
+        // HEAD says the same.
+        const head = await call(target, { method: 'HEAD' });
+        expect([head.headers.get('etag'), head.headers.get('last-modified')]).toEqual([
+          res.headers.get('etag'),
+          res.headers.get('last-modified'),
+        ]);
+      },
+    );
 
-    it.each(TARGETS)('%s: its ETag back in If-None-Match, by GET and HEAD, is a 304 with no body, its validators and caching', async (target) => {
-      const res = await call(target);
-      const etag = res.headers.get('etag')!;
-      for (const method of ['GET', 'HEAD']) {
-        const again = await call(target, { method, headers: { 'If-None-Match': etag } });
-        expect(again.status, method).toBe(304);
-        expect(await again.text()).toBe('');
-        expect(again.headers.get('etag')).toBe(etag);
-        expect(again.headers.get('last-modified')).toBe(res.headers.get('last-modified'));
-        expect(again.headers.get('cache-control')).toBe(res.headers.get('cache-control'));
-        expect(again.headers.get('access-control-allow-origin')).toBe('*');
-        expect(again.headers.get('content-type')).toBeNull();
-      }
-    });
+    it.each(TARGETS)(
+      '%s: its ETag back in If-None-Match, by GET and HEAD, is a 304 with no body, its validators and caching',
+      async (target) => {
+        const res = await call(target);
+        const etag = res.headers.get('etag')!;
+        for (const method of ['GET', 'HEAD']) {
+          const again = await call(target, { method, headers: { 'If-None-Match': etag } });
+          expect(again.status, method).toBe(304);
+          expect(await again.text()).toBe('');
+          expect(again.headers.get('etag')).toBe(etag);
+          expect(again.headers.get('last-modified')).toBe(res.headers.get('last-modified'));
+          expect(again.headers.get('cache-control')).toBe(res.headers.get('cache-control'));
+          expect(again.headers.get('access-control-allow-origin')).toBe('*');
+          expect(again.headers.get('content-type')).toBeNull();
+        }
+      },
+    );
 
-    it('an entity-tag list, a weak tag, `*` and a coding\'s tag match; another tag, a changed byte, a bad date and an older date do not', async () => {
+    it("an entity-tag list, a weak tag, `*` and a coding's tag match; another tag, a changed byte, a bad date and an older date do not", async () => {
       const target = '/v1/premium?state=FL';
       const res = await call(target);
       const etag = res.headers.get('etag')!;
@@ -94,11 +105,23 @@ export function conditionalSuite(call: Call) {
       const [, dd, mon, yyyy] = later.toUTCString().match(/^\w{3}, (\d{2}) (\w{3}) (\d{4})/)!;
       const weekday = later.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
       expect(await status({ 'If-Modified-Since': `${weekday}, ${dd}-${mon}-${yyyy.slice(2)} 00:00:00 GMT` })).toBe(304);
-      expect(await status({ 'If-Modified-Since': `${weekday.slice(0, 3)} ${mon} ${String(Number(dd)).padStart(2, ' ')} 00:00:00 ${yyyy}` })).toBe(304);
-      for (const loose of ['2100', '2100-01-01', 'Fri, 01 Jan 2100', 'Fri, 31 Feb 2100 00:00:00 GMT', 'Fri, 01 Jan 2100 00:00:00 +0000'])
+      expect(
+        await status({
+          'If-Modified-Since': `${weekday.slice(0, 3)} ${mon} ${String(Number(dd)).padStart(2, ' ')} 00:00:00 ${yyyy}`,
+        }),
+      ).toBe(304);
+      for (const loose of [
+        '2100',
+        '2100-01-01',
+        'Fri, 01 Jan 2100',
+        'Fri, 31 Feb 2100 00:00:00 GMT',
+        'Fri, 01 Jan 2100 00:00:00 +0000',
+      ])
         expect(await status({ 'If-Modified-Since': loose }), loose).toBe(200);
       // If-None-Match decides when both are sent.
-      expect(await status({ 'If-None-Match': changed, 'If-Modified-Since': new Date(lastModified).toUTCString() })).toBe(200);
+      expect(
+        await status({ 'If-None-Match': changed, 'If-Modified-Since': new Date(lastModified).toUTCString() }),
+      ).toBe(200);
     });
 
     it('a bad query or an unknown state is still its 400 or 404 whatever the request holds', async () => {

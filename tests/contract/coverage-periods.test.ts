@@ -20,11 +20,14 @@ async function get<T>(path: string, schema: { parse: (v: unknown) => T }): Promi
   return schema.parse(await res.json());
 }
 
-const holdsFigure = (row: SeriesRow) => SERIES_FIELDS.some((f) => row[f] !== null) || Object.keys(row.printed ?? {}).length > 0;
+const holdsFigure = (row: SeriesRow) =>
+  SERIES_FIELDS.some((f) => row[f] !== null) || Object.keys(row.printed ?? {}).length > 0;
 
 /** The year-to-date spans a month row shows an exact level for: what coverage counts as year_to_date periods. */
 function exactYtdSpans(row: SeriesRow, countUnit: string | null): string[] {
-  const levels = [...SERIES_FIELDS.filter((f) => f !== 'policy_count'), ...(countUnit ? [countUnit] : [])].map((m) => `${m}${YTD_SUFFIX}`);
+  const levels = [...SERIES_FIELDS.filter((f) => f !== 'policy_count'), ...(countUnit ? [countUnit] : [])].map(
+    (m) => `${m}${YTD_SUFFIX}`,
+  );
   const spans = Object.entries(row.printed ?? {})
     .filter(([key, entry]) => levels.includes(key) && entry.qualifier === undefined)
     .map(([, entry]) => entry.period ?? row.period);
@@ -36,7 +39,8 @@ function spanLength(from: string, to: string): number {
   const months = (p: string) => monthsOf(parsePeriod(p)!);
   const first = months(from)[0];
   const last = months(to).at(-1)!;
-  const count = (Number(last.slice(0, 4)) - Number(first.slice(0, 4))) * 12 + Number(last.slice(5)) - Number(first.slice(5)) + 1;
+  const count =
+    (Number(last.slice(0, 4)) - Number(first.slice(0, 4))) * 12 + Number(last.slice(5)) - Number(first.slice(5)) + 1;
   return count / months(from).length;
 }
 
@@ -53,18 +57,22 @@ function problemsOf({ coverage, premium }: Answers): string[] {
     for (const [type, p] of Object.entries(c.period_types)) {
       const what = `${c.state} ${type}`;
       if (type === 'year_to_date') {
-        const spans = premium.get(`${c.state}|month`)!.data.flatMap((row) => exactYtdSpans(row, p!.count_unit));
-        if (spans.length !== p!.periods) problems.push(`${what}: periods ${p!.periods}, month rows with an exact year-to-date level ${spans.length}`);
-        for (const span of spans) if (span < p!.from || span > p!.to) problems.push(`${what}: ${span} outside ${p!.from}..${p!.to}`);
+        const spans = premium.get(`${c.state}|month`)!.data.flatMap((row) => exactYtdSpans(row, p.count_unit));
+        if (spans.length !== p.periods)
+          problems.push(`${what}: periods ${p.periods}, month rows with an exact year-to-date level ${spans.length}`);
+        for (const span of spans)
+          if (span < p.from || span > p.to) problems.push(`${what}: ${span} outside ${p.from}..${p.to}`);
         continue;
       }
       const rows = premium.get(`${c.state}|${type}`)!.data;
-      if (rows.length !== p!.periods) problems.push(`${what}: periods ${p!.periods}, /v1/premium rows ${rows.length}`);
+      if (rows.length !== p.periods) problems.push(`${what}: periods ${p.periods}, /v1/premium rows ${rows.length}`);
       for (const row of rows) {
         if (!holdsFigure(row)) problems.push(`${what} ${row.period}: a row without a figure`);
-        if (row.period < p!.from || row.period > p!.to) problems.push(`${what} ${row.period}: outside ${p!.from}..${p!.to}`);
+        if (row.period < p.from || row.period > p.to)
+          problems.push(`${what} ${row.period}: outside ${p.from}..${p.to}`);
       }
-      if (p!.periods > spanLength(p!.from, p!.to)) problems.push(`${what}: periods ${p!.periods} past the ${spanLength(p!.from, p!.to)} of ${p!.from}..${p!.to}`);
+      if (p.periods > spanLength(p.from, p.to))
+        problems.push(`${what}: periods ${p.periods} past the ${spanLength(p.from, p.to)} of ${p.from}..${p.to}`);
     }
   }
   return problems;
@@ -74,7 +82,8 @@ async function answers(): Promise<Answers> {
   const coverage = await get('/v1/coverage', coverageResponse);
   const premium = new Map<string, PremiumResponse>();
   for (const c of coverage)
-    for (const g of GRANULARITIES) premium.set(`${c.state}|${g}`, await get(`/v1/premium?state=${c.state}&granularity=${g}`, premiumResponse));
+    for (const g of GRANULARITIES)
+      premium.set(`${c.state}|${g}`, await get(`/v1/premium?state=${c.state}&granularity=${g}`, premiumResponse));
   return { coverage, premium };
 }
 
@@ -103,15 +112,34 @@ function agreesWithPremium(served: () => Answers) {
 
   it('the check fails when periods is off by one, either way, or the rows are not there', () => {
     const all = served();
-    const [item, type] = all.coverage.flatMap((c) => Object.keys(c.period_types).map((t) => [c, t as keyof CoverageItem['period_types']] as const))[0];
+    const [item, type] = all.coverage.flatMap((c) =>
+      Object.keys(c.period_types).map((t) => [c, t as keyof CoverageItem['period_types']] as const),
+    )[0];
     const tampered = (delta: number): Answers => ({
       ...all,
-      coverage: all.coverage.map((c) => (c !== item ? c : { ...c, period_types: { ...c.period_types, [type]: { ...c.period_types[type]!, periods: c.period_types[type]!.periods + delta } } })),
+      coverage: all.coverage.map((c) =>
+        c !== item
+          ? c
+          : {
+              ...c,
+              period_types: {
+                ...c.period_types,
+                [type]: { ...c.period_types[type]!, periods: c.period_types[type]!.periods + delta },
+              },
+            },
+      ),
     });
     for (const delta of [1, -1]) {
       const problems = problemsOf(tampered(delta));
-      expect(problems, `${delta}`).toContainEqual(expect.stringMatching(new RegExp(`^${item.state} ${type}: periods ${item.period_types[type]!.periods + delta}, `)));
-      expect(problems.every((p) => p.startsWith(`${item.state} ${type}: `)), `${delta}`).toBe(true);
+      expect(problems, `${delta}`).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^${item.state} ${type}: periods ${item.period_types[type]!.periods + delta}, `),
+        ),
+      );
+      expect(
+        problems.every((p) => p.startsWith(`${item.state} ${type}: `)),
+        `${delta}`,
+      ).toBe(true);
     }
     const key = `${item.state}|${type === 'year_to_date' ? 'month' : type}`;
     const withoutRows = new Map(all.premium).set(key, { ...all.premium.get(key)!, data: [] });
@@ -137,7 +165,8 @@ describe("/v1/coverage's periods on the real data", () => {
     );
     // The WSIA half-years run from 2008-H1 or 2009-H1 to the latest with a few reports between (issue 24: AZ has three).
     expect(sparse.length).toBeGreaterThan(0);
-    for (const { state, g, periods } of sparse) expect(premium.get(`${state}|${g}`)!.data.length, `${state} ${g}`).toBe(periods);
+    for (const { state, g, periods } of sparse)
+      expect(premium.get(`${state}|${g}`)!.data.length, `${state} ${g}`).toBe(periods);
     // Every state and type with a year-to-date series is checked above through the month rows; the real data has some.
     expect(coverage.some((c) => c.period_types.year_to_date)).toBe(true);
   });

@@ -3,7 +3,12 @@
 // real records against the pages they were transcribed from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
-  EligibilityResponse, EnforcementResponse, RateActivityResponse, RatesResponse, SolvencyResponse, SyndicatesResponse,
+  EligibilityResponse,
+  EnforcementResponse,
+  RateActivityResponse,
+  RatesResponse,
+  SolvencyResponse,
+  SyndicatesResponse,
 } from '../../domain/contract-datasets.ts';
 import { errorBody } from '../../domain/contract.ts';
 import { installGate } from '../../api/payment/configured.ts';
@@ -37,9 +42,16 @@ describe('on the fixture records', () => {
   it('/v1/solvency matches a carrier across spellings, in receivership and in enforcement', async () => {
     const s = await get<SolvencyResponse>('/v1/solvency?insurer=ACME%20Casualty%20Company');
     expect(s.normalized_name).toBe('acme casualty');
-    expect(s.receiverships.map((r) => [r.company_name, r.status, r.liquidation_date])).toEqual([['Acme Casualty Company, Inc.', 'liquidation', '2024-03-15']]);
-    expect(s.enforcement_actions.map((a) => [a.company_name, a.action_type, a.fine_amount])).toEqual([['ACME CASUALTY CO', 'fine', 25000]]);
-    expect(s.publications.map((p) => p.url).sort()).toEqual(['https://example.org/receiver/estates', 'https://example.org/regulator/2023']);
+    expect(s.receiverships.map((r) => [r.company_name, r.status, r.liquidation_date])).toEqual([
+      ['Acme Casualty Company, Inc.', 'liquidation', '2024-03-15'],
+    ]);
+    expect(s.enforcement_actions.map((a) => [a.company_name, a.action_type, a.fine_amount])).toEqual([
+      ['ACME CASUALTY CO', 'fine', 25000],
+    ]);
+    expect(s.publications.map((p) => p.url).sort()).toEqual([
+      'https://example.org/receiver/estates',
+      'https://example.org/regulator/2023',
+    ]);
     expect(s.report_date).toBe('2024-06-30');
   });
 
@@ -51,11 +63,15 @@ describe('on the fixture records', () => {
 
   it('/v1/enforcement filters by action_type, state, year and insurer; examinations carry no fine', async () => {
     const exams = await get<EnforcementResponse>('/v1/enforcement?action_type=examination');
-    expect(exams.data.map((a) => [a.company_name, a.fine_amount])).toEqual([['The Summit Life and Health Co., Inc.', null]]);
+    expect(exams.data.map((a) => [a.company_name, a.fine_amount])).toEqual([
+      ['The Summit Life and Health Co., Inc.', null],
+    ]);
     const summit = await get<EnforcementResponse>('/v1/enforcement?insurer=summit%20life%20%26%20health');
     expect(summit.data.map((a) => a.action_type).sort()).toEqual(['examination', 'fine']);
     const y2022 = await get<EnforcementResponse>('/v1/enforcement?year=2022&state=ma');
-    expect(y2022.data.map((a) => [a.company_name, a.action_type, a.license_type])).toEqual([['Harbor Mutual Insurance Co', 'license_suspension', 'producer']]);
+    expect(y2022.data.map((a) => [a.company_name, a.action_type, a.license_type])).toEqual([
+      ['Harbor Mutual Insurance Co', 'license_suspension', 'producer'],
+    ]);
     const none = await get<EnforcementResponse>('/v1/enforcement?state=NY');
     expect([none.data, none.publications]).toEqual([[], []]);
   });
@@ -83,20 +99,63 @@ describe('on the fixture records', () => {
     const a = await get<RateActivityResponse>('/v1/rates/activity');
     expect(a.granularity).toBe('quarter');
     expect(a.data).toEqual([
-      { state: 'CA', period: '2024-Q3', filing_count: 1, avg_rate_change_pct: 6.1, share_increasing: 1, share_decreasing: 0 },
-      { state: 'FL', period: '2024-Q1', filing_count: 2, avg_rate_change_pct: 12.5, share_increasing: 1, share_decreasing: 0 },
-      { state: 'TX', period: '2024-Q2', filing_count: 1, avg_rate_change_pct: -3.2, share_increasing: 0, share_decreasing: 1 },
-      { state: 'TX', period: '2024-Q3', filing_count: 1, avg_rate_change_pct: 4, share_increasing: 1, share_decreasing: 0 },
+      {
+        state: 'CA',
+        period: '2024-Q3',
+        filing_count: 1,
+        avg_rate_change_pct: 6.1,
+        share_increasing: 1,
+        share_decreasing: 0,
+      },
+      {
+        state: 'FL',
+        period: '2024-Q1',
+        filing_count: 2,
+        avg_rate_change_pct: 12.5,
+        share_increasing: 1,
+        share_decreasing: 0,
+      },
+      {
+        state: 'TX',
+        period: '2024-Q2',
+        filing_count: 1,
+        avg_rate_change_pct: -3.2,
+        share_increasing: 0,
+        share_decreasing: 1,
+      },
+      {
+        state: 'TX',
+        period: '2024-Q3',
+        filing_count: 1,
+        avg_rate_change_pct: 4,
+        share_increasing: 1,
+        share_decreasing: 0,
+      },
     ]);
     const months = await get<RateActivityResponse>('/v1/rates/activity?states=fl&granularity=month&from=2024-02');
-    expect(months.data).toEqual([{ state: 'FL', period: '2024-02', filing_count: 1, avg_rate_change_pct: null, share_increasing: null, share_decreasing: null }]);
+    expect(months.data).toEqual([
+      {
+        state: 'FL',
+        period: '2024-02',
+        filing_count: 1,
+        avg_rate_change_pct: null,
+        share_increasing: null,
+        share_decreasing: null,
+      },
+    ]);
   });
 
   it('/v1/syndicates: a dossier with its years (the current one with no forecast yet) and its eligibility, joined by number', async () => {
     const s = await get<SyndicatesResponse>('/v1/syndicates?syndicate=01234');
     expect(s.data).toHaveLength(1);
-    expect(s.data[0].years.at(-1)).toEqual({ year_of_account: 2024, capacity_gbp_000: null, estimated_result_pct: null });
-    expect(s.data[0].eligibility.map((e) => [e.state, e.list, e.alien_id])).toEqual([['TX', 'Eligible Surplus Lines Insurers', 'AA-1120337']]);
+    expect(s.data[0].years.at(-1)).toEqual({
+      year_of_account: 2024,
+      capacity_gbp_000: null,
+      estimated_result_pct: null,
+    });
+    expect(s.data[0].eligibility.map((e) => [e.state, e.list, e.alien_id])).toEqual([
+      ['TX', 'Eligible Surplus Lines Insurers', 'AA-1120337'],
+    ]);
     const byAgent = await get<SyndicatesResponse>('/v1/syndicates?managing_agent=other%20agency');
     expect(byAgent.data.map((d) => d.syndicate_no)).toEqual(['5678']);
   });
@@ -128,12 +187,16 @@ describe('on the real records: spot checks against the pages', () => {
 
   it("Maidstone: the New York liquidation order of 2020-02-13 (PIA's insolvency list) and the 2016 examination report", async () => {
     const s = await get<SolvencyResponse>('/v1/solvency?insurer=Maidstone%20Insurance%20Company');
-    expect(s.receiverships.map((r) => [r.state, r.status, r.liquidation_date])).toEqual([['NY', 'liquidation', '2020-02-13']]);
-    expect(s.enforcement_actions.map((a) => [a.state, a.action_type, a.period, a.fine_amount])).toEqual([['NY', 'examination', '2016', null]]);
+    expect(s.receiverships.map((r) => [r.state, r.status, r.liquidation_date])).toEqual([
+      ['NY', 'liquidation', '2020-02-13'],
+    ]);
+    expect(s.enforcement_actions.map((a) => [a.state, a.action_type, a.period, a.fine_amount])).toEqual([
+      ['NY', 'examination', '2016', null],
+    ]);
     expect(s.publications.map((p) => p.url)).toContain('http://www.pia.org/GIA/ct/company-insolvencies.php');
   });
 
-  it("MAP syndicate 2791: capacity £473,906k for 2023 and £650,000k for 2024 (Argenta, Q3 2025 forecasts)", async () => {
+  it('MAP syndicate 2791: capacity £473,906k for 2023 and £650,000k for 2024 (Argenta, Q3 2025 forecasts)', async () => {
     const s = await get<SyndicatesResponse>('/v1/syndicates?syndicate=2791');
     const years = Object.fromEntries(s.data[0].years.map((y) => [y.year_of_account, y.capacity_gbp_000]));
     expect([years[2023], years[2024]]).toEqual([473906, 650000]);
@@ -143,11 +206,19 @@ describe('on the real records: spot checks against the pages', () => {
   it("Starr Surplus Lines: on Texas's eligible insurers list from 2018-01-01 (SLTX bulletin of 2018-01-03)", async () => {
     const e = await get<EligibilityResponse>('/v1/eligibility?insurer=starr%20surplus%20lines');
     expect(e.data.map((d) => [d.state, d.eligible_since, d.status])).toEqual([['TX', '2018-01-01', 'approved']]);
-    expect(e.publications.map((p) => [p.url, p.report_date])).toEqual([['https://www.sltx.org/news/historic-bulletins/texas-approves-first-dsli/', '2018-01-03']]);
+    expect(e.publications.map((p) => [p.url, p.report_date])).toEqual([
+      ['https://www.sltx.org/news/historic-bulletins/texas-approves-first-dsli/', '2018-01-03'],
+    ]);
   });
 
   it('every priced dataset route answers with real records', async () => {
-    for (const path of ['/v1/enforcement?action_type=fine', '/v1/rates?state=FL', '/v1/rates/activity?states=FL', '/v1/syndicates?managing_agent=hiscox', '/v1/eligibility']) {
+    for (const path of [
+      '/v1/enforcement?action_type=fine',
+      '/v1/rates?state=FL',
+      '/v1/rates/activity?states=FL',
+      '/v1/syndicates?managing_agent=hiscox',
+      '/v1/eligibility',
+    ]) {
       const body = await get<{ data: unknown[]; publications: unknown[] }>(path);
       expect(body.data.length, path).toBeGreaterThan(0);
       expect(body.publications.length, path).toBeGreaterThan(0);

@@ -27,21 +27,38 @@ type Json = Record<string, unknown>;
 // ---- what "holds a figure" means, by the answer's shape (docs/design.md §5, §10, §16) ----------------
 
 /** The six series fields of a premium row and of a summary (docs/design.md §16). */
-const SERIES = ['premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'];
+const SERIES = [
+  'premium',
+  'policy_count',
+  'new_business_premium',
+  'renewal_premium',
+  'new_business_policy_pct',
+  'renewal_policy_pct',
+];
 const present = (v: unknown) => v !== null && v !== undefined;
 /** A series row holds a figure when a series field is set or the publication printed something for it. */
-const rowHolds = (row: Json) => SERIES.some((f) => present(row[f])) || Object.keys((row.printed as Json | null) ?? {}).length > 0;
+const rowHolds = (row: Json) =>
+  SERIES.some((f) => present(row[f])) || Object.keys((row.printed as Json | null) ?? {}).length > 0;
 
 /** The figures (or records) an answer shows, by its shape; throws on a shape this test does not know, so a new route is not passed unread. */
 function figuresIn(body: unknown): unknown[] {
   if (Array.isArray(body)) return body; // /v1/coverage, /v1/lines: every item is what was asked
   const b = body as Json;
   const list = (key: string) => (b[key] as unknown[] | undefined) ?? [];
-  if ('series' in b) return Object.values(b.series as Record<string, Json[]>).flat().filter(rowHolds); // compare
+  if ('series' in b)
+    return Object.values(b.series as Record<string, Json[]>)
+      .flat()
+      .filter(rowHolds); // compare
   if ('months_available' in b) {
     // summary: the year's totals, the growth, the prior year's totals
     const prior = b.prior_year as Json;
-    return [...SERIES.map((f) => b[f]), b.yoy_premium_pct, b.yoy_policy_count_pct, prior.premium, prior.policy_count].filter(present);
+    return [
+      ...SERIES.map((f) => b[f]),
+      b.yoy_premium_pct,
+      b.yoy_policy_count_pct,
+      prior.premium,
+      prior.policy_count,
+    ].filter(present);
   }
   if ('report_dates' in b) return list('publications'); // /v1/publications: the publications are the answer
   if ('receiverships' in b) return [...list('receiverships'), ...list('enforcement_actions')]; // solvency
@@ -110,31 +127,51 @@ describe('what holds a figure (the check below can fail)', () => {
       '/v1/eligibility?syndicate=9999',
     ])
       expect(await noFigure(await answer(empty)), empty).toMatch(/^no figure/);
-    expect(await noFigure(await answer('/v1/premium?state=TX&from=1990-01&to=1990-12&format=csv'))).toBe('a CSV of the header line alone');
+    expect(await noFigure(await answer('/v1/premium?state=TX&from=1990-01&to=1990-12&format=csv'))).toBe(
+      'a CSV of the header line alone',
+    );
     expect(await noFigure(await answer('/v1/premium/sample?state=TX&foo=1'))).toMatch(/^status 400/);
     expect(bodyWithoutFigure({ data: [{ state: 'FL' }], publications: [] })).toBe('figures, but no publication cited');
-    expect(bodyWithoutFigure({ data: [{ period: '2024-01', premium: null, policy_count: null, printed: null }], publications: [] })).toMatch(/^no figure/);
+    expect(
+      bodyWithoutFigure({
+        data: [{ period: '2024-01', premium: null, policy_count: null, printed: null }],
+        publications: [],
+      }),
+    ).toMatch(/^no figure/);
     expect(() => figuresIn({ unknown: [] })).toThrow(/shape/);
   });
-
 });
 
 describe('every example answers with figures on the real data', () => {
-  it.each(ROUTE_CONTRACTS.map((r) => [r.path, r] as const))("%s: the route's example query (llms.txt, the home page)", async (_, route) => {
-    const query = exampleQuery(route);
-    await expectFigures(query ? `${route.path}?${query}` : route.path);
-  });
+  it.each(ROUTE_CONTRACTS.map((r) => [r.path, r] as const))(
+    "%s: the route's example query (llms.txt, the home page)",
+    async (_, route) => {
+      const query = exampleQuery(route);
+      await expectFigures(query ? `${route.path}?${query}` : route.path);
+    },
+  );
 
   it('a route names in exampleParams only its own parameters, and only when it requires none (otherwise the required examples make the query)', () => {
     for (const route of ROUTE_CONTRACTS.filter((r) => r.exampleParams)) {
       const shape = (route.params?.shape ?? {}) as Record<string, z.ZodType>;
-      expect(route.exampleParams!.filter((name) => !(name in shape)), route.path).toEqual([]);
-      expect(Object.keys(shape).filter((name) => !shape[name].safeParse(undefined).success), route.path).toEqual([]);
+      expect(
+        route.exampleParams!.filter((name) => !(name in shape)),
+        route.path,
+      ).toEqual([]);
+      expect(
+        Object.keys(shape).filter((name) => !shape[name].safeParse(undefined).success),
+        route.path,
+      ).toEqual([]);
     }
   });
 
-  it('every operation of /openapi.json with its required parameters\' examples (what a crawler sends)', async () => {
-    const doc = openApiDocument() as { paths: Record<string, { get: { parameters?: { name: string; in: string; required: boolean; example?: unknown }[] } }> };
+  it("every operation of /openapi.json with its required parameters' examples (what a crawler sends)", async () => {
+    const doc = openApiDocument() as {
+      paths: Record<
+        string,
+        { get: { parameters?: { name: string; in: string; required: boolean; example?: unknown }[] } }
+      >;
+    };
     const targets = Object.entries(doc.paths).map(([path, item]) => {
       const required = (item.get.parameters ?? []).filter((p) => p.in === 'query' && p.required);
       for (const p of required) expect(p.example, `${path} ${p.name}`).toBeDefined();
@@ -157,7 +194,9 @@ describe('every example answers with figures on the real data', () => {
   it("every example of the README's route table", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const examples = [...readme.matchAll(/^\| `GET (\/v1\/[^`]*)` \|/gm)].map((m) => m[1]);
-    expect(new Set(examples.map((e) => new URL(e, ORIGIN).pathname))).toEqual(new Set(ROUTE_CONTRACTS.map((r) => r.path)));
+    expect(new Set(examples.map((e) => new URL(e, ORIGIN).pathname))).toEqual(
+      new Set(ROUTE_CONTRACTS.map((r) => r.path)),
+    );
     for (const example of examples) await expectFigures(example);
   });
 });
@@ -167,7 +206,11 @@ describe('the example call of every MCP tool answers with figures on the real da
   let tools: Tool[];
   beforeAll(async () => {
     client = new Client({ name: 'examples-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input, init) => handleMcp(new Request(input, init)) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input, init) => handleMcp(new Request(input, init)),
+      }),
+    );
     tools = (await client.listTools()).tools;
   });
   afterAll(() => client.close());
@@ -176,7 +219,9 @@ describe('the example call of every MCP tool answers with figures on the real da
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_ROUTES.map((r) => r.operationId).sort());
     for (const tool of tools) {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, { examples?: unknown[] }>;
-      const args = Object.fromEntries((tool.inputSchema.required ?? []).map((name) => [name, properties[name].examples?.[0]]));
+      const args = Object.fromEntries(
+        (tool.inputSchema.required ?? []).map((name) => [name, properties[name].examples?.[0]]),
+      );
       for (const [name, value] of Object.entries(args)) expect(value, `${tool.name} ${name}`).toBeDefined();
       const result = (await client.callTool({ name: tool.name, arguments: args })) as CallToolResult;
       expect(result.isError, `${tool.name}: ${JSON.stringify(result.content).slice(0, 200)}`).toBeFalsy();

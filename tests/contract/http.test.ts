@@ -35,8 +35,18 @@ afterAll(() => server?.stop());
 
 // Identity bytes, as the handlers give them (fetch would otherwise ask for, and undo, br or gzip: compression has its own tests below).
 const IDENTITY = { 'Accept-Encoding': 'identity' };
-contractSuite((path, init) => fetch(`${server.base}${path}`, { ...init, headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) } }));
-conditionalSuite((path, init) => fetch(`${server.base}${path}`, { ...init, headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) } }));
+contractSuite((path, init) =>
+  fetch(`${server.base}${path}`, {
+    ...init,
+    headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) },
+  }),
+);
+conditionalSuite((path, init) =>
+  fetch(`${server.base}${path}`, {
+    ...init,
+    headers: { ...IDENTITY, ...(init?.headers as Record<string, string> | undefined) },
+  }),
+);
 
 describe('GET /openapi.json over HTTP', () => {
   it('serves JSON equal to the document the contract generates (a stale build fails here)', async () => {
@@ -48,14 +58,16 @@ describe('GET /openapi.json over HTTP', () => {
 });
 
 describe('GET /llms.txt over HTTP', () => {
-  it('serves text/plain equal to what the contract and the build\'s coverage generate for the site (a stale build fails here)', async () => {
+  it("serves text/plain equal to what the contract and the build's coverage generate for the site (a stale build fails here)", async () => {
     const res = await fetch(`${server.base}/llms.txt`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     // The build read the coverage where this process finds it (the same SHARDS_DIR, or shards/), and its links are on
     // SITE_URL as the build had it, else paths on this server (never astro.config.mjs's default site).
     const text = await res.text();
-    expect(text).toBe(llmsText({ site: process.env.SITE_URL || null, coverage: await buildCoverage(), terms: paymentTerms() }));
+    expect(text).toBe(
+      llmsText({ site: process.env.SITE_URL || null, coverage: await buildCoverage(), terms: paymentTerms() }),
+    );
     if (!process.env.SITE_URL) {
       expect(text).not.toContain('http://127.0.0.1:4321');
       const coverage = /\]\((\/v1\/coverage)\)/.exec(text)?.[1];
@@ -71,14 +83,15 @@ function send(head: string): Promise<string> {
     const socket = connect(Number(new URL(server.base).port), '127.0.0.1', () => socket.end(head));
     let text = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (text += chunk));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     socket.on('close', () => resolve(text));
     socket.on('error', reject);
   });
 }
 
 /** A raw HTTP/1.1 request, for what fetch will not send (TRACE, a forged Host). */
-const raw = (method: string, path: string, headers?: Record<string, string>) => rawRequest(server.base, method, path, headers);
+const raw = (method: string, path: string, headers?: Record<string, string>) =>
+  rawRequest(server.base, method, path, headers);
 
 describe('the Node server (server.ts) around the handlers', () => {
   it('answers TRACE on an API route with the 405 of every other method', async () => {
@@ -97,7 +110,11 @@ describe('the Node server (server.ts) around the handlers', () => {
       expect(JSON.parse(res.body).error.message, method).toContain(`method '${method}' is not allowed`);
     }
     const preflight = await raw('OPTIONS', '/openapi.json');
-    expect([preflight.status, preflight.headers['access-control-allow-methods'], preflight.body]).toEqual([204, 'GET, HEAD, OPTIONS', '']);
+    expect([preflight.status, preflight.headers['access-control-allow-methods'], preflight.body]).toEqual([
+      204,
+      'GET, HEAD, OPTIONS',
+      '',
+    ]);
     const get = await raw('GET', '/openapi.json');
     expect([get.status, JSON.parse(get.body).openapi]).toEqual([200, '3.1.0']);
   });
@@ -112,21 +129,39 @@ describe('the Node server (server.ts) around the handlers', () => {
   });
 
   // Each once hung the request forever (issue 9): the URL could not be built and nothing answered.
-  const MALFORMED_HOSTS = ['a:99999', '999.999.999.999', '1.2.3.256', 'a:65536', '[::::]', 'x?state=TX&a=', 'x/v1/lines', 'x#', 'u@x', 'a b', 'é.example', 'a'.repeat(300)];
-  it.each(MALFORMED_HOSTS)('a malformed Host %s: 400 in the error body under /v1, a plain 400 elsewhere, never silence', async (host) => {
-    const api = await raw('GET', '/v1/coverage', { Host: host });
-    expect(api.status).toBe(400);
-    const { error } = errorBody.strict().parse(JSON.parse(api.body));
-    expect(error.code).toBe('invalid_request');
-    expect(error.message).toContain('Host');
-    const page = await raw('GET', '/', { Host: host });
-    expect(page.status).toBe(400);
-  });
+  const MALFORMED_HOSTS = [
+    'a:99999',
+    '999.999.999.999',
+    '1.2.3.256',
+    'a:65536',
+    '[::::]',
+    'x?state=TX&a=',
+    'x/v1/lines',
+    'x#',
+    'u@x',
+    'a b',
+    'é.example',
+    'a'.repeat(300),
+  ];
+  it.each(MALFORMED_HOSTS)(
+    'a malformed Host %s: 400 in the error body under /v1, a plain 400 elsewhere, never silence',
+    async (host) => {
+      const api = await raw('GET', '/v1/coverage', { Host: host });
+      expect(api.status).toBe(400);
+      const { error } = errorBody.strict().parse(JSON.parse(api.body));
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('Host');
+      const page = await raw('GET', '/', { Host: host });
+      expect(page.status).toBe(400);
+    },
+  );
 
   it('an HTTP/1.1 request without Host: the JSON 400 under /v1; HTTP/1.0 needs none', async () => {
     const missing = await send('GET /v1/coverage HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(missing).toMatch(/^HTTP\/1\.1 400 /);
-    expect(errorBody.strict().parse(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4))).error.message).toContain('Host');
+    expect(
+      errorBody.strict().parse(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4))).error.message,
+    ).toContain('Host');
     expect(await send('GET /v1/coverage HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });
 
@@ -134,7 +169,9 @@ describe('the Node server (server.ts) around the handlers', () => {
     const res = await send('CONNECT /v1/premium?state=FL HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(res).toMatch(/^HTTP\/1\.1 405 /);
     expect(res).toMatch(/\r\nAllow: GET, HEAD, OPTIONS\r\n/);
-    expect(errorBody.strict().parse(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4))).error.code).toBe('invalid_request');
+    expect(errorBody.strict().parse(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4))).error.code).toBe(
+      'invalid_request',
+    );
   });
 
   it('ignores an Expect other than 100-continue and answers the request (Node alone gave a bare 417)', async () => {
@@ -171,7 +208,20 @@ describe('the Node server (server.ts) around the handlers', () => {
   });
 
   // Astro answered these itself: a plain-text "Bad request.", a 500 for TRACE, or the route through a trailing slash.
-  const SPELLINGS = ['/v1/premium/?state=FL', '/v1/%zz', '/v1/premium%', '/v1%zz', '/v1/%25252525252e', '/V1/premium?state=FL', '//v1/premium?state=FL', '/v1/premium;x?state=FL', '/v1/premium%3Fstate=FL', '/v1/./x/../nope', '/v1', '/v1/'];
+  const SPELLINGS = [
+    '/v1/premium/?state=FL',
+    '/v1/%zz',
+    '/v1/premium%',
+    '/v1%zz',
+    '/v1/%25252525252e',
+    '/V1/premium?state=FL',
+    '//v1/premium?state=FL',
+    '/v1/premium;x?state=FL',
+    '/v1/premium%3Fstate=FL',
+    '/v1/./x/../nope',
+    '/v1',
+    '/v1/',
+  ];
   it.each(SPELLINGS)('answers %s with the JSON error body for every method', async (path) => {
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'TRACE', 'TRACK', 'PROPFIND']) {
       const res = await raw(method, path);
@@ -185,19 +235,32 @@ describe('the Node server (server.ts) around the handlers', () => {
   });
 
   it('answers a malformed request on a kept-alive connection with the JSON error, as on a fresh one', async () => {
-    const badTarget = Buffer.concat([Buffer.from('GET /v1/cov'), Buffer.from([0xff]), Buffer.from('erage HTTP/1.1\r\nHost: x\r\n\r\n')]);
+    const badTarget = Buffer.concat([
+      Buffer.from('GET /v1/cov'),
+      Buffer.from([0xff]),
+      Buffer.from('erage HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ]);
     const bigHeaders = Buffer.from(`GET /v1/coverage HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
     // The target is what is too long: 414 URI Too Long (RFC 9110 15.5.15), not 431.
     const longTarget = Buffer.from(`GET /v1/premium?state=FL&x=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     // The first request answered by the raw front (a prepared answer), or by Node's server (a spelling nothing prepared).
-    for (const first of ['GET /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /v1/lines?state=fl HTTP/1.1\r\nHost: x\r\n\r\n']) {
-      for (const [bad, status] of [[badTarget, 400], [bigHeaders, 431], [longTarget, 414]] as const) {
+    for (const first of [
+      'GET /v1/coverage HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /v1/lines?state=fl HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]) {
+      for (const [bad, status] of [
+        [badTarget, 400],
+        [bigHeaders, 431],
+        [longTarget, 414],
+      ] as const) {
         const text = await inTurn([Buffer.from(first), bad]);
         const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
         expect(statuses, first).toEqual([200, status]);
         const last = text.slice(text.lastIndexOf('HTTP/1.1 '));
         expect(last).toMatch(/\r\nContent-Type: application\/json/);
-        expect(errorBody.strict().parse(JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4))).error.code).toBe('invalid_request');
+        expect(errorBody.strict().parse(JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4))).error.code).toBe(
+          'invalid_request',
+        );
       }
     }
   });
@@ -278,7 +341,7 @@ describe('shutdown on SIGTERM', () => {
       // An idle keep-alive socket: one request answered in full, then nothing.
       const idle = connect(port, '127.0.0.1');
       let received = '';
-      idle.on('data', (chunk) => (received += chunk));
+      idle.on('data', (chunk: Buffer) => (received += chunk.toString()));
       idle.on('close', () => events.push('idle closed'));
       idle.write('GET /v1/lines?state=FL HTTP/1.1\r\nHost: x\r\n\r\n');
       await until(() => /\r\n\r\n\[.*\]\n$/s.test(received));
@@ -287,7 +350,9 @@ describe('shutdown on SIGTERM', () => {
       half.on('close', () => events.push('half-sent closed'));
       half.write('GET /v1/coverage HTTP/1.1\r\nHost: x\r\n');
       // A request in flight: the gate waits on the facilitator.
-      const inFlight = rawRequest(gated.base, 'GET', '/v1/premium?state=FL').then((res) => (events.push('in-flight answered'), res));
+      const inFlight = rawRequest(gated.base, 'GET', '/v1/premium?state=FL').then(
+        (res) => (events.push('in-flight answered'), res),
+      );
       await until(() => held.length > 0);
 
       const exited = new Promise<number | null>((r) => gated.child.once('exit', (code) => r(code)));
@@ -302,7 +367,10 @@ describe('shutdown on SIGTERM', () => {
       expect(answer.status).toBe(503); // finished, with the answer an unavailable facilitator gets
       expect(JSON.parse(answer.body).error.code).toBe('internal');
       // The half-sent request does not hold the process: it exits once the last answer is out (a liveness bound, not a speed claim).
-      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running 3 s after its last answer'), 3000))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<string>((r) => setTimeout(() => r('still running 3 s after its last answer'), 3000)),
+      ]);
       expect(code).toBe(0);
       await until(() => events.includes('half-sent closed'));
     } finally {
@@ -326,7 +394,10 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
         const inProcess = await dispatch(new Request(`http://localhost${target}`, { method }));
         expect(viaHttp.status, `${method} ${target}`).toBe(inProcess.status);
         expect(headersOf(viaHttp.headers), `${method} ${target}`).toEqual(headersOf(inProcess.headers));
-        expect(Buffer.from(await viaHttp.arrayBuffer()).equals(Buffer.from(await inProcess.arrayBuffer())), `${method} ${target}`).toBe(true);
+        expect(
+          Buffer.from(await viaHttp.arrayBuffer()).equals(Buffer.from(await inProcess.arrayBuffer())),
+          `${method} ${target}`,
+        ).toBe(true);
         statuses.push(viaHttp.status);
       }
       return statuses;
@@ -349,9 +420,21 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     let notModified = 0;
     for (const target of [...freeTargets(), ...priced]) {
       const variants = [
-        ['GET', []], ['HEAD', []], ['GET', [['Connection', 'keep-alive']]], ['GET', [['Accept-Encoding', 'br']]], ['HEAD', [['Accept-Encoding', 'gzip, deflate']]],
+        ['GET', []],
+        ['HEAD', []],
+        ['GET', [['Connection', 'keep-alive']]],
+        ['GET', [['Accept-Encoding', 'br']]],
+        ['HEAD', [['Accept-Encoding', 'gzip, deflate']]],
         // 304s (docs/design.md §14): a tag that matches any answer, a date after every answer's, and a coded answer's
-        ['GET', [['If-None-Match', '*']]], ['HEAD', [['If-Modified-Since', 'Fri, 01 Jan 2100 00:00:00 GMT']]], ['GET', [['Accept-Encoding', 'br'], ['If-None-Match', '*']]],
+        ['GET', [['If-None-Match', '*']]],
+        ['HEAD', [['If-Modified-Since', 'Fri, 01 Jan 2100 00:00:00 GMT']]],
+        [
+          'GET',
+          [
+            ['Accept-Encoding', 'br'],
+            ['If-None-Match', '*'],
+          ],
+        ],
       ];
       for (const [method, headers] of variants as [string, [string, string][]][]) {
         const request = rawRequestBytes(method, target, 'api.example', headers);
@@ -373,9 +456,20 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
     // Each asked twice by GET and by HEAD, HEAD first for half of them (a HEAD answer kept must not be a GET's, nor the reverse).
     const requests: [string, string][] = targets.flatMap((t, i) => {
       const [a, b] = i % 2 ? ['GET', 'HEAD'] : ['HEAD', 'GET'];
-      return [[a, t], [b, t], [a, t], [b, t]] as [string, string][];
+      return [
+        [a, t],
+        [b, t],
+        [a, t],
+        [b, t],
+      ] as [string, string][];
     });
-    const variants = ['/v1/premium?state=fl', '/v1/premium?granularity=month&state=FL', '/v1/premium?state=FL&state=FL', '/v1/premium?state=ZZ', '/v1/premium?state=F1'];
+    const variants = [
+      '/v1/premium?state=fl',
+      '/v1/premium?granularity=month&state=FL',
+      '/v1/premium?state=FL&state=FL',
+      '/v1/premium?state=ZZ',
+      '/v1/premium?state=F1',
+    ];
     for (const v of variants) requests.push(['GET', v], ['GET', v]);
     const statuses = await sameAsHandler(requests);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(targets.length * 2); // most examples answer on the fixtures
@@ -388,10 +482,15 @@ describe('compressed answers (server/compression.ts)', () => {
   const header = (headers: [string, string][], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1];
   const decode = (coding: string | undefined, body: Buffer) =>
     coding === 'br' ? brotliDecompressSync(body) : coding === 'gzip' ? gunzipSync(body) : body;
-  const MCP_HEADERS: [string, string][] = [['Accept', 'application/json, text/event-stream'], ['Content-Type', 'application/json']];
+  const MCP_HEADERS: [string, string][] = [
+    ['Accept', 'application/json, text/event-stream'],
+    ['Content-Type', 'application/json'],
+  ];
   // MCP takes only a loopback Host on a loopback server (DNS rebinding protection).
   const exchange = (method: string, target: string, headers: [string, string][] = [], body?: string) =>
-    rawExchange(port(), rawRequestBytes(method, target, `127.0.0.1:${port()}`, headers, body), { head: method === 'HEAD' }).then(parseResponse);
+    rawExchange(port(), rawRequestBytes(method, target, `127.0.0.1:${port()}`, headers, body), {
+      head: method === 'HEAD',
+    }).then(parseResponse);
 
   // Free answers (prepared), a priced one (computed, then kept), an MCP answer (the SDK's, then kept), each asked twice.
   const requests: [string, string, string?][] = [
@@ -431,7 +530,9 @@ describe('compressed answers (server/compression.ts)', () => {
           expect(decode(coding, answer.body).equals(identity.body), what).toBe(true);
           // The ETag names the coding (a strong tag per representation); an MCP answer, to a POST, has none.
           const etag = header(identity.headers, 'etag');
-          expect(header(answer.headers, 'etag'), what).toBe(method === 'POST' ? undefined : coding ? `${etag!.slice(0, -1)}-${coding}"` : etag);
+          expect(header(answer.headers, 'etag'), what).toBe(
+            method === 'POST' ? undefined : coding ? `${etag!.slice(0, -1)}-${coding}"` : etag,
+          );
           if (coding) expect(answer.body.length, what).toBeLessThan(identity.body.length);
         }
     }

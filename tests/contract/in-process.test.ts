@@ -23,7 +23,9 @@ describe('a failure to compute an answer', () => {
       const res = await call('/v1/coverage');
       expect(res.status).toBe(500);
       // The operator's log says what is wrong; the client's answer does not.
-      expect(logged.mock.calls.map((args) => args.join(' '))).toEqual([expect.stringMatching(/^shards: manifest\.json cannot be read \(ENOENT\): run the ingest/)]);
+      expect(logged.mock.calls.map((args) => args.join(' '))).toEqual([
+        expect.stringMatching(/^shards: manifest\.json cannot be read \(ENOENT\): run the ingest/),
+      ]);
       const text = await res.text();
       expect(JSON.parse(text).error.code).toBe('internal');
       expect(text).not.toMatch(/slmd-empty|shards|\/tmp|at .*\.ts|Error:/);
@@ -46,7 +48,13 @@ describe('answers a client cannot inflate (issue 9)', () => {
 
   it('quotes a 10 kB line, county, state list or path cut to 80 characters', async () => {
     const long = 'x'.repeat(10_000);
-    for (const path of [`/v1/premium?state=FL&line=${long}`, `/v1/premium?state=FL&county=${long}`, `/v1/compare?states=FL,${long}`, `/v1/${long}`, `/v1/premium?state=${long}`]) {
+    for (const path of [
+      `/v1/premium?state=FL&line=${long}`,
+      `/v1/premium?state=FL&county=${long}`,
+      `/v1/compare?states=FL,${long}`,
+      `/v1/${long}`,
+      `/v1/premium?state=${long}`,
+    ]) {
       const { error } = await (await call(path)).json();
       expect(error.message.length, path.slice(0, 40)).toBeLessThan(400);
       expect(error.message, path.slice(0, 40)).toMatch(/…' \(100[0-9]{2} characters\)/);

@@ -77,7 +77,8 @@ function parse(text: string): Parsed {
 
 /** A link as the server that serves the file resolves it: an absolute URL as it is, a path (one leading slash) on that server. */
 const SERVED_BY = 'http://served.test';
-const resolved = (url: string) => (URL.canParse(url) ? new URL(url) : /^\/(?!\/)/.test(url) ? new URL(url, SERVED_BY) : null);
+const resolved = (url: string) =>
+  URL.canParse(url) ? new URL(url) : /^\/(?!\/)/.test(url) ? new URL(url, SERVED_BY) : null;
 
 /** The path of an absolute URL or of a path; null for anything else. */
 const pathOf = (url: string) => resolved(url)?.pathname ?? null;
@@ -97,11 +98,13 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site: strin
   for (const title of ['API', 'MCP', 'Payment', 'Data caveats', 'States', 'Snapshots'])
     if (!section(title)) problems.push(`section ${title} missing`);
   for (const s of doc.sections) {
-    if (s.text.length && !s.title.startsWith('Snapshots')) problems.push(`section ${s.title} has text outside its list`);
+    if (s.text.length && !s.title.startsWith('Snapshots'))
+      problems.push(`section ${s.title} has text outside its list`);
     for (const item of s.items) {
       if (site === null) {
         if (URL.canParse(item.url) || pathOf(item.url) === null) problems.push(`link ${item.url} is not a path`);
-      } else if (!URL.canParse(item.url) || new URL(item.url).origin !== new URL(site).origin) problems.push(`link ${item.url} is not absolute on ${site}`);
+      } else if (!URL.canParse(item.url) || new URL(item.url).origin !== new URL(site).origin)
+        problems.push(`link ${item.url} is not absolute on ${site}`);
     }
   }
   const api = section('API')?.items ?? [];
@@ -110,18 +113,24 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site: strin
     if (!item) problems.push(`route ${route.path} missing`);
     else {
       if (pathOf(item.url) !== route.path) problems.push(`route ${route.path} links ${item.url}`);
-      if (!item.note?.startsWith(`${priceText(route.priceUsd)}.`)) problems.push(`route ${route.path} price is not ${priceText(route.priceUsd)}`);
+      if (!item.note?.startsWith(`${priceText(route.priceUsd)}.`))
+        problems.push(`route ${route.path} price is not ${priceText(route.priceUsd)}`);
       for (const name of Object.keys(route.params?.shape ?? {}))
         if (!item.note?.includes(`\`${name}\` (`)) problems.push(`route ${route.path} parameter ${name} missing`);
     }
   }
   if (!api.some((i) => pathOf(i.url) === '/openapi.json')) problems.push('/openapi.json missing');
   const mcp = section('MCP')?.items ?? [];
-  if (!mcp.some((i) => pathOf(i.url) === '/mcp' && /\b405\b/.test(i.note ?? '') && /POST/.test(i.note ?? ''))) problems.push('MCP endpoint missing');
+  if (!mcp.some((i) => pathOf(i.url) === '/mcp' && /\b405\b/.test(i.note ?? '') && /POST/.test(i.note ?? '')))
+    problems.push('MCP endpoint missing');
   for (const route of TOOL_ROUTES) {
     const tool = mcp.find((i) => i.name === route.operationId);
     if (!tool) problems.push(`tool ${route.operationId} missing`);
-    else if (pathOf(tool.url) !== '/mcp' || !tool.note?.includes(route.path) || !tool.note.includes(priceText(route.priceUsd)))
+    else if (
+      pathOf(tool.url) !== '/mcp' ||
+      !tool.note?.includes(route.path) ||
+      !tool.note.includes(priceText(route.priceUsd))
+    )
       problems.push(`tool ${route.operationId} does not give its route and price`);
   }
   const states = section('States')?.items ?? [];
@@ -131,11 +140,13 @@ function problemsOf(text: string, coverage: readonly CoverageItem[], site: strin
     else {
       if (!item.note?.startsWith(c.stamping_office)) problems.push(`state ${c.state} does not name its office`);
       for (const [type, p] of Object.entries(c.period_types))
-        if (!item.note?.includes(`${type} ${p!.from}`) || !item.note.includes(p!.to)) problems.push(`state ${c.state} ${type} range missing`);
+        if (!item.note?.includes(`${type} ${p.from}`) || !item.note.includes(p.to))
+          problems.push(`state ${c.state} ${type} range missing`);
     }
   }
   const snapshots = section('Snapshots')?.items.map((i) => pathOf(i.url)) ?? [];
-  for (const path of ['/snapshots/', '/snapshots/feed.xml']) if (!snapshots.includes(path)) problems.push(`Snapshots does not link ${path}`);
+  for (const path of ['/snapshots/', '/snapshots/feed.xml'])
+    if (!snapshots.includes(path)) problems.push(`Snapshots does not link ${path}`);
   return problems;
 }
 
@@ -162,8 +173,16 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     const doc = parse(text);
     expect(doc.title).toBe('Surplus Lines Market Data API');
     expect(doc.summary.length).toBeGreaterThan(100);
-    expect(doc.sections.map((s) => s.title)).toEqual(['API', 'MCP', 'Payment (x402)', 'Data caveats', 'States', 'Snapshots']);
-    for (const s of doc.sections.filter((s) => s.title !== 'Snapshots')) expect(s.items.length, s.title).toBeGreaterThan(0);
+    expect(doc.sections.map((s) => s.title)).toEqual([
+      'API',
+      'MCP',
+      'Payment (x402)',
+      'Data caveats',
+      'States',
+      'Snapshots',
+    ]);
+    for (const s of doc.sections.filter((s) => s.title !== 'Snapshots'))
+      expect(s.items.length, s.title).toBeGreaterThan(0);
   });
 
   it('has every route with its price and parameters, every MCP tool, every state of the coverage, and absolute links on the site', () => {
@@ -178,16 +197,26 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
     expect(links).toContain('/v1/coverage');
     // Only the links differ from the text on a site (the x402 spec link in a note is not a link of the file).
     expect(relative).toBe(text.replaceAll(`](${SITE}/`, '](/'));
-    expect(problemsOf(relative.replace('](/v1/coverage)', `](${SITE}/v1/coverage)`), coverage, null)).toEqual([`link ${SITE}/v1/coverage is not a path`]);
+    expect(problemsOf(relative.replace('](/v1/coverage)', `](${SITE}/v1/coverage)`), coverage, null)).toEqual([
+      `link ${SITE}/v1/coverage is not a path`,
+    ]);
   });
 
   it('the check fails when a route, a tool, a state or a price is missing or wrong', () => {
-    const without = (pattern: RegExp) => text.split('\n').filter((l) => !pattern.test(l)).join('\n');
+    const without = (pattern: RegExp) =>
+      text
+        .split('\n')
+        .filter((l) => !pattern.test(l))
+        .join('\n');
     expect(problemsOf(without(/^- \[GET \/v1\/premium\]/), coverage)).toEqual(['route /v1/premium missing']);
     expect(problemsOf(without(/^- \[get_coverage\]/), coverage)).toEqual(['tool get_coverage missing']);
     expect(problemsOf(without(/^- \[TX Texas\]/), coverage)).toEqual(['state TX missing']);
-    expect(problemsOf(text.replace(/(\[GET \/v1\/compare\]\([^)]+\)): 0\.50 USD/, '$1: 0.10 USD'), coverage)).toEqual(['route /v1/compare price is not 0.50 USD']);
-    expect(problemsOf(text.replace(`${SITE}/openapi.json`, '/openapi.json'), coverage)).toContain('link /openapi.json is not absolute on https://surplus-lines.example');
+    expect(problemsOf(text.replace(/(\[GET \/v1\/compare\]\([^)]+\)): 0\.50 USD/, '$1: 0.10 USD'), coverage)).toEqual([
+      'route /v1/compare price is not 0.50 USD',
+    ]);
+    expect(problemsOf(text.replace(`${SITE}/openapi.json`, '/openapi.json'), coverage)).toContain(
+      'link /openapi.json is not absolute on https://surplus-lines.example',
+    );
     expect(problemsOf(text.replace('# Surplus', 'Surplus'), coverage)).toEqual(['format: line 1 is not an H1 title']);
   });
 
@@ -199,28 +228,57 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
       if (pathname.startsWith('/v1/')) {
         expect((await callHandler(href)).status, url).toBe(200);
       } else {
-        const page = join(ROOT, 'src', 'pages', pathname.endsWith('/') ? `${pathname}index.astro` : `${pathname.slice(1)}.ts`);
+        const page = join(
+          ROOT,
+          'src',
+          'pages',
+          pathname.endsWith('/') ? `${pathname}index.astro` : `${pathname.slice(1)}.ts`,
+        );
         expect(existsSync(page), url).toBe(true);
       }
       checked.push(pathname);
     }
-    expect(new Set(checked)).toEqual(new Set([...ROUTE_CONTRACTS.map((r) => r.path), '/openapi.json', '/mcp', '/.well-known/x402', '/snapshots/', '/snapshots/feed.xml']));
+    expect(new Set(checked)).toEqual(
+      new Set([
+        ...ROUTE_CONTRACTS.map((r) => r.path),
+        '/openapi.json',
+        '/mcp',
+        '/.well-known/x402',
+        '/snapshots/',
+        '/snapshots/feed.xml',
+      ]),
+    );
   });
 
   it('/v1/insurers: its example is a ranked period (no caveat), and it says US holds the national rankings', () => {
     const insurers = parse(text).sections[0].items.find((i) => i.name === 'GET /v1/insurers')!;
     expect(insurers.note).not.toContain('404');
-    expect(insurers.note).toContain("or US: AM Best's national rankings of surplus lines groups and companies, as reprinted");
+    expect(insurers.note).toContain(
+      "or US: AM Best's national rankings of surplus lines groups and companies, as reprinted",
+    );
   });
 
   it('states the x402 terms: version 2, Base and its USDC, each price in atomic units; the payee when the gate is on', () => {
     const payment = parse(text).sections.find((s) => s.title.startsWith('Payment'))!;
     const notes = payment.items.map((i) => i.note).join(' ');
-    for (const fact of ['x402 version 2', 'eip155:8453', BASE_USDC, '0.10 USD = 100000', '0.50 USD = 500000', 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'PAYMENT-RESPONSE'])
+    for (const fact of [
+      'x402 version 2',
+      'eip155:8453',
+      BASE_USDC,
+      '0.10 USD = 100000',
+      '0.50 USD = 500000',
+      'PAYMENT-REQUIRED',
+      'PAYMENT-SIGNATURE',
+      'PAYMENT-RESPONSE',
+    ])
       expect(notes, fact).toContain(fact);
     expect(payment.items.map((i) => pathOf(i.url))).toContain('/.well-known/x402'); // the x402 discovery document
     expect(notes).not.toContain('payTo 0x');
-    const gated = llmsText({ site: SITE, coverage, terms: paymentTerms(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })) });
+    const gated = llmsText({
+      site: SITE,
+      coverage,
+      terms: paymentTerms(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })),
+    });
     expect(problemsOf(gated, coverage)).toEqual([]);
     expect(gated).toContain(`payTo ${PAYEE}`);
   });
@@ -228,7 +286,13 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
   it('gives the MCP conventions: POST only, wrapped arrays, payment in _meta', () => {
     const mcp = parse(text).sections.find((s) => s.title === 'MCP')!;
     const notes = mcp.items.map((i) => `${i.name}: ${i.note}`).join('\n');
-    for (const fact of ['list_lines: GET /v1/lines, free; the array wrapped as `{"lines": [...]}`', 'get_coverage: GET /v1/coverage, free; the array wrapped as `{"coverage": [...]}`', 'params._meta["x402/payment"]', 'result._meta["x402/payment-response"]', 'structuredContent'])
+    for (const fact of [
+      'list_lines: GET /v1/lines, free; the array wrapped as `{"lines": [...]}`',
+      'get_coverage: GET /v1/coverage, free; the array wrapped as `{"coverage": [...]}`',
+      'params._meta["x402/payment"]',
+      'result._meta["x402/payment-response"]',
+      'structuredContent',
+    ])
       expect(notes, fact).toContain(fact);
   });
 
@@ -270,7 +334,10 @@ describe('GET /llms.txt (generated from the contract and the coverage)', () => {
       process.env.DATA_DIR = FIXTURE_DATA;
       expect((await buildCoverage()).map((c) => c.state)).toEqual(['FL', 'IL', 'NY', 'TX']);
       // Each time, the build says where the coverage came from.
-      expect(said.mock.calls.map((args) => String(args[0]))).toEqual([expect.stringMatching(/^pages: no shards in .*; building them from an ingest of .*data$/), expect.stringMatching(/^pages: no shards in .*fixtures[/\\]data$/)]);
+      expect(said.mock.calls.map((args) => String(args[0]))).toEqual([
+        expect.stringMatching(/^pages: no shards in .*; building them from an ingest of .*data$/),
+        expect.stringMatching(/^pages: no shards in .*fixtures[/\\]data$/),
+      ]);
     } finally {
       said.mockRestore();
       if (dataDir === undefined) delete process.env.DATA_DIR;

@@ -60,7 +60,9 @@ const PUBS: Pub[] = [];
 const ROWS: DataRow[] = [];
 
 /** Each file of `folder` (under data/), read: its publication (listed in PUBS) and its records. */
-function* readFolder(folder: string): Generator<{ pub: Pub; header: Record<string, string>; records: Record<string, string>[] }> {
+function* readFolder(
+  folder: string,
+): Generator<{ pub: Pub; header: Record<string, string>; records: Record<string, string>[] }> {
   for (const path of csvFiles(join(DATA, folder))) {
     const { header, records } = csvRecords(readFileSync(path, 'utf8'));
     const file = relative(join(DATA, folder), path);
@@ -96,7 +98,18 @@ for (const { pub, records } of readFolder('publications'))
 // The rankings (data/rankings/): each line an insurer_premium row of its ranking's state and period, as printed.
 for (const { pub, header, records } of readFolder('rankings'))
   for (const r of records)
-    ROWS.push({ pub, state: header.state, period: header.period, line: 'all', county: '', insurer: r.name, metric: 'insurer_premium', value: Number(r.premium), qualifier: r.qualifier, printed: r.printed });
+    ROWS.push({
+      pub,
+      state: header.state,
+      period: header.period,
+      line: 'all',
+      county: '',
+      insurer: r.name,
+      metric: 'insurer_premium',
+      value: Number(r.premium),
+      qualifier: r.qualifier,
+      printed: r.printed,
+    });
 
 /** Statewide, non-insurer rows by state|line|period|metric. */
 const key = (state: string, line: string, period: string, metric: string) => [state, line, period, metric].join('|');
@@ -121,12 +134,24 @@ for (const path of csvFiles(join(DATA, 'lines'))) {
 }
 
 /** data/bases.csv: what the premium of a state's period type is. */
-const BASES = new Map(csvRecords(readFileSync(join(DATA, 'bases.csv'), 'utf8')).records.map((r) => [`${r.state}|${r.period_type}`, r.basis]));
+const BASES = new Map(
+  csvRecords(readFileSync(join(DATA, 'bases.csv'), 'utf8')).records.map((r) => [
+    `${r.state}|${r.period_type}`,
+    r.basis,
+  ]),
+);
 const STATES = csvRecords(readFileSync(join(DATA, 'states.csv'), 'utf8')).records.map((r) => r.code);
 
 // ---- latest vintages and sums, by the rules ----------------------------------------------------------
 
-const FIELDS = ['premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'] as const;
+const FIELDS = [
+  'premium',
+  'policy_count',
+  'new_business_premium',
+  'renewal_premium',
+  'new_business_policy_pct',
+  'renewal_policy_pct',
+] as const;
 type Field = (typeof FIELDS)[number];
 const MONEY: Field[] = ['premium', 'new_business_premium', 'renewal_premium'];
 const PCTS: Field[] = ['new_business_policy_pct', 'renewal_policy_pct'];
@@ -146,10 +171,21 @@ const hasValues = (e: Expected | null): e is Expected => !!e && FIELDS.some((f) 
 
 /** The unit of the last digit `words` print for `value` (`$947.5M` → 100000, `$503 million` → 1000000), or null. */
 function printedUnit(words: string, value: number): number | null {
-  const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
+  const SCALE: Record<string, number> = {
+    k: 1e3,
+    thousand: 1e3,
+    m: 1e6,
+    mn: 1e6,
+    million: 1e6,
+    b: 1e9,
+    bn: 1e9,
+    billion: 1e9,
+  };
   for (const m of words.matchAll(/(\d[\d,]*(?:\.(\d+))?)\s*(thousand|million|billion|mn|bn|k|m|b)?(?![a-z])/gi)) {
     const n = Number(m[1].replace(/,/g, ''));
-    const scale = (m[3] ? [SCALE[m[3].toLowerCase()]] : [1, 1e3, 1e6, 1e9]).find((s) => Math.abs(n * s - value) <= 1e-9 * value);
+    const scale = (m[3] ? [SCALE[m[3].toLowerCase()]] : [1, 1e3, 1e6, 1e9]).find(
+      (s) => Math.abs(n * s - value) <= 1e-9 * value,
+    );
     if (scale) return scale / 10 ** (m[2]?.length ?? 0);
   }
   return null;
@@ -164,9 +200,13 @@ function printedUnit(words: string, value: number): number | null {
 function shortens(q: DataRow, exact: DataRow[]): boolean {
   const unit = printedUnit(q.printed, q.value);
   if (unit === null) return false;
-  const side = /^(|rounded|about|approximately|around|roughly|near|neighbourhood)$/.test(q.qualifier) ? 0
-    : /^(nearly|almost|just under)$/.test(q.qualifier) ? -1
-    : /^(over|more than|exceeding|exceeded|exceed|just over|surpassing)$/.test(q.qualifier) ? 1 : null;
+  const side = /^(|rounded|about|approximately|around|roughly|near|neighbourhood)$/.test(q.qualifier)
+    ? 0
+    : /^(nearly|almost|just under)$/.test(q.qualifier)
+      ? -1
+      : /^(over|more than|exceeding|exceeded|exceed|just over|surpassing)$/.test(q.qualifier)
+        ? 1
+        : null;
   if (side === null) return false;
   return exact.some((e) => {
     const finer = (e.printed ? printedUnit(e.printed, e.value) : null) ?? (Number.isInteger(e.value) ? 1 : 0.01);
@@ -181,14 +221,22 @@ function shortens(q: DataRow, exact: DataRow[]): boolean {
  * a press copy only where no office publication printed the figure at all (exact or not); then the
  * latest report_date. Ties: the publications of that date (the ingest refuses differing values).
  */
-function latestExact(state: string, line: string, period: string, metric: string): { value: number; pubs: Pub[] } | null {
+function latestExact(
+  state: string,
+  line: string,
+  period: string,
+  metric: string,
+): { value: number; pubs: Pub[] } | null {
   const printed = STATEWIDE.get(key(state, line, period, metric)) ?? [];
   const exactRows = printed.filter((r) => r.qualifier === '');
   const all = printed.filter((r) => !shortens(r, exactRows));
   const office = all.filter((r) => !r.pub.press);
   const exact = (office.length ? office : all).filter((r) => r.qualifier === '');
   if (!exact.length) return null;
-  const date = exact.map((r) => r.pub.reportDate).sort().at(-1)!;
+  const date = exact
+    .map((r) => r.pub.reportDate)
+    .sort()
+    .at(-1)!;
   const latest = exact.filter((r) => r.pub.reportDate === date);
   return { value: latest[0].value, pubs: latest.map((r) => r.pub) };
 }
@@ -198,7 +246,8 @@ type PeriodType = 'month' | 'quarter' | 'half_year' | 'year';
 
 function monthsOf(period: string): string[] {
   const y = period.slice(0, 4);
-  const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => `${y}-${String(a + i).padStart(2, '0')}`);
+  const range = (a: number, b: number) =>
+    Array.from({ length: b - a + 1 }, (_, i) => `${y}-${String(a + i).padStart(2, '0')}`);
   if (/^\d{4}$/.test(period)) return range(1, 12);
   const q = /-Q(\d)$/.exec(period);
   if (q) return range(+q[1] * 3 - 2, +q[1] * 3);
@@ -223,7 +272,8 @@ function sum(parts: Expected[], countsMatch: boolean): Expected {
   for (const f of PCTS) {
     const total = out.values.policy_count;
     if (total && parts.every((p) => p.values[f] !== null)) {
-      out.values[f] = Math.round((parts.reduce((s, p) => s + p.values[f]! * p.values.policy_count!, 0) / total) * 100) / 100;
+      out.values[f] =
+        Math.round((parts.reduce((s, p) => s + p.values[f]! * p.values.policy_count!, 0) / total) * 100) / 100;
       parts.forEach((p) => [...p.sources[f], ...p.sources.policy_count].forEach((s) => out.sources[f].add(s)));
     }
   }
@@ -275,11 +325,11 @@ function expectedRow(state: string, line: LineSpec, type: PeriodType, period: st
   if (type === 'month') return null;
   if (sameBasis(state, 'month', type)) {
     const months = monthsOf(period).map((m) => expectedRow(state, line, 'month', m));
-    if (months.every(hasValues)) return sum(months as Expected[], sameUnit(state, 'month', type));
+    if (months.every(hasValues)) return sum(months, sameUnit(state, 'month', type));
   }
   if (type === 'year' && sameBasis(state, 'half_year', 'year')) {
     const halves = [`${period}-H1`, `${period}-H2`].map((h) => expectedRow(state, line, 'half_year', h));
-    if (halves.every(hasValues)) return sum(halves as Expected[], sameUnit(state, 'half_year', 'year'));
+    if (halves.every(hasValues)) return sum(halves, sameUnit(state, 'half_year', 'year'));
   }
   return null;
 }
@@ -302,7 +352,16 @@ interface PrintedEntry {
 type SeriesRow = Record<Field, number | null> & { period: string; printed: Record<string, PrintedEntry> | null };
 type PrintedKeys = Record<string, { measures: string; unit: string }>;
 
-const counts = { answers: 0, emptyAnswers: 0, fields: 0, summedFields: 0, printed: 0, summaryFigures: 0, insurerFigures: 0, publications: 0 };
+const counts = {
+  answers: 0,
+  emptyAnswers: 0,
+  fields: 0,
+  summedFields: 0,
+  printed: 0,
+  summaryFigures: 0,
+  insurerFigures: 0,
+  publications: 0,
+};
 
 /** One answer being checked: its listed publications, what each contributed, and the problems found. */
 class Answer {
@@ -319,16 +378,33 @@ class Answer {
     this.refs = refs;
     counts.answers++;
     counts.publications += refs.length;
-    const order = [...refs].sort((a, b) => (a.report_date < b.report_date ? -1 : a.report_date > b.report_date ? 1 : a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-    if (JSON.stringify(order) !== JSON.stringify(refs)) this.problem('publications are not ordered by report_date, then url');
+    const order = [...refs].sort((a, b) =>
+      a.report_date < b.report_date
+        ? -1
+        : a.report_date > b.report_date
+          ? 1
+          : a.url < b.url
+            ? -1
+            : a.url > b.url
+              ? 1
+              : 0,
+    );
+    if (JSON.stringify(order) !== JSON.stringify(refs))
+      this.problem('publications are not ordered by report_date, then url');
     for (const ref of refs) {
       const files = PUBS.filter((p) => p.url === ref.url && p.reportDate === ref.report_date);
       if (!files.length) {
-        this.problem(`lists ${ref.url} (${ref.report_date}): no file in data/publications or data/rankings has that url and report_date`);
+        this.problem(
+          `lists ${ref.url} (${ref.report_date}): no file in data/publications or data/rankings has that url and report_date`,
+        );
         continue;
       }
-      if (!files.some((p) => p.title === ref.title && p.publisher === ref.publisher && p.basis === ref.report_date_basis))
-        this.problem(`lists ${ref.url} (${ref.report_date}) as ${JSON.stringify([ref.publisher, ref.title, ref.report_date_basis])}: its file says otherwise`);
+      if (
+        !files.some((p) => p.title === ref.title && p.publisher === ref.publisher && p.basis === ref.report_date_basis)
+      )
+        this.problem(
+          `lists ${ref.url} (${ref.report_date}) as ${JSON.stringify([ref.publisher, ref.title, ref.report_date_basis])}: its file says otherwise`,
+        );
       this.listed.push(...files);
     }
   }
@@ -339,7 +415,9 @@ class Answer {
 
   /** Listed rows: statewide (state, line, period, metric) of a listed publication. */
   listedRows(state: string, lines: string[], period: string, metric: string): DataRow[] {
-    return lines.flatMap((l) => STATEWIDE.get(key(state, l, period, metric)) ?? []).filter((r) => this.listed.includes(r.pub));
+    return lines
+      .flatMap((l) => STATEWIDE.get(key(state, l, period, metric)) ?? [])
+      .filter((r) => this.listed.includes(r.pub));
   }
 
   /** A series field: an exact row of a listed publication, else the sum the rules give, every part listed. */
@@ -355,12 +433,23 @@ class Answer {
     if (direct.length) return direct.forEach((r) => this.contributed.add(r.pub));
     const expected = expectedRow(state, line, type, row.period);
     if (!expected || expected.values[f] === null)
-      return this.problem(`${where}: no listed publication prints it (line ${JSON.stringify(lines)}, metric ${metric}), and the data files give no sum for it`);
-    if (expected.values[f] !== v) return this.problem(`${where}: the data files give ${expected.values[f]} (${expected.summed ? 'summed' : 'as printed'})`);
+      return this.problem(
+        `${where}: no listed publication prints it (line ${JSON.stringify(lines)}, metric ${metric}), and the data files give no sum for it`,
+      );
+    if (expected.values[f] !== v)
+      return this.problem(
+        `${where}: the data files give ${expected.values[f]} (${expected.summed ? 'summed' : 'as printed'})`,
+      );
     const unlisted = [...expected.sources[f]].filter((p) => !this.listed.includes(p));
-    if (!expected.summed) return this.problem(`${where}: printed by ${[...expected.sources[f]].map((p) => p.file).join(', ')}, which the answer does not list`);
+    if (!expected.summed)
+      return this.problem(
+        `${where}: printed by ${[...expected.sources[f]].map((p) => p.file).join(', ')}, which the answer does not list`,
+      );
     counts.summedFields++;
-    if (unlisted.length) this.problem(`${where}: summed from parts printed by ${unlisted.map((p) => p.file).join(', ')}, which the answer does not list`);
+    if (unlisted.length)
+      this.problem(
+        `${where}: summed from parts printed by ${unlisted.map((p) => p.file).join(', ')}, which the answer does not list`,
+      );
     expected.sources[f].forEach((p) => this.contributed.add(p));
   }
 
@@ -374,17 +463,23 @@ class Answer {
     // A period is given only where it is not the row's (docs/design.md §9): a year to date ending in the row's month.
     const ytdMatch = /^(\d{4})-01\.\.(\d{2})$/.exec(e.period ?? '');
     if (ytd ? !ytdMatch || `${ytdMatch[1]}-${ytdMatch[2]}` !== row.period : e.period !== undefined)
-      this.problem(`${where}: its period ${e.period} is not ${ytd ? 'a year to date ending in' : 'left out as'} the row's period ${row.period}`);
+      this.problem(
+        `${where}: its period ${e.period} is not ${ytd ? 'a year to date ending in' : 'left out as'} the row's period ${row.period}`,
+      );
     const period = e.period ?? row.period;
     const lines = line.kind === 'all' ? ['all'] : line.kind === 'line' ? [line.code] : line.codes;
     const held = this.listedRows(state, lines, period, metric).filter(
       (r) => r.value === e.value && (r.printed || null) === e.as_printed && (r.qualifier || undefined) === e.qualifier,
     );
     if (!held.length) {
-      const anywhere = lines.flatMap((l) => STATEWIDE.get(key(state, l, period, metric)) ?? []).filter((r) => r.value === e.value);
+      const anywhere = lines
+        .flatMap((l) => STATEWIDE.get(key(state, l, period, metric)) ?? [])
+        .filter((r) => r.value === e.value);
       return this.problem(
         `${where} (${JSON.stringify(e.as_printed)}, ${e.qualifier}): no listed publication prints it` +
-          (anywhere.length ? `; printed in ${anywhere.map((r) => `${r.pub.file} as ${JSON.stringify(r.printed)}/${r.qualifier || 'exact'}`).join(', ')}` : ''),
+          (anywhere.length
+            ? `; printed in ${anywhere.map((r) => `${r.pub.file} as ${JSON.stringify(r.printed)}/${r.qualifier || 'exact'}`).join(', ')}`
+            : ''),
       );
     }
     held.forEach((r) => this.contributed.add(r.pub));
@@ -398,10 +493,19 @@ class Answer {
     const used = [...new Set(rows.flatMap((r) => Object.keys(r.printed ?? {})))].sort();
     if (!printedKeys) return this.problem('has no printed_keys');
     if (JSON.stringify(Object.keys(printedKeys).sort()) !== JSON.stringify(used))
-      this.problem(`printed_keys lists ${Object.keys(printedKeys).join(', ') || 'nothing'}, the rows use ${used.join(', ') || 'nothing'}`);
+      this.problem(
+        `printed_keys lists ${Object.keys(printedKeys).join(', ') || 'nothing'}, the rows use ${used.join(', ') || 'nothing'}`,
+      );
     for (const [key, { measures, unit }] of Object.entries(printedKeys)) {
-      const expected = /_pct(_ytd)?$/.test(key) ? 'percent' : /^(premium|avg_premium_per_[a-z]+|new_business_premium|renewal_premium)(_ytd)?$/.test(key) ? 'USD' : 'count';
-      if (unit !== expected || !measures) this.problem(`printed_keys.${key} is ${JSON.stringify({ measures, unit })}: expected a ${expected} with what it measures`);
+      const expected = /_pct(_ytd)?$/.test(key)
+        ? 'percent'
+        : /^(premium|avg_premium_per_[a-z]+|new_business_premium|renewal_premium)(_ytd)?$/.test(key)
+          ? 'USD'
+          : 'count';
+      if (unit !== expected || !measures)
+        this.problem(
+          `printed_keys.${key} is ${JSON.stringify({ measures, unit })}: expected a ${expected} with what it measures`,
+        );
     }
   }
 
@@ -417,10 +521,14 @@ class Answer {
     for (const ref of this.refs) {
       const files = PUBS.filter((p) => p.url === ref.url && p.reportDate === ref.report_date);
       if (files.length && !files.some((p) => this.contributed.has(p)))
-        this.problem(`lists ${files.map((p) => p.file).join(' / ')} (${ref.url}), which holds none of the figures it shows`);
+        this.problem(
+          `lists ${files.map((p) => p.file).join(' / ')} (${ref.url}), which holds none of the figures it shows`,
+        );
     }
     if ((this.figures === 0) !== (this.refs.length === 0))
-      this.problem(`${this.figures} figures and ${this.refs.length} publications: publications must be empty exactly when no figure is returned`);
+      this.problem(
+        `${this.figures} figures and ${this.refs.length} publications: publications must be empty exactly when no figure is returned`,
+      );
     if (this.figures === 0) counts.emptyAnswers++;
     return this.problems;
   }
@@ -458,20 +566,29 @@ beforeAll(async () => {
   restore = serveShards(buildInto(REAL_DATA));
   installGate(null);
   coverage = await get<CoverageItem[]>('/v1/coverage');
-  for (const c of coverage) for (const [type, t] of Object.entries(c.period_types)) COUNT_UNIT.set(`${c.state}|${type}`, t!.count_unit);
+  for (const c of coverage)
+    for (const [type, t] of Object.entries(c.period_types)) COUNT_UNIT.set(`${c.state}|${type}`, t!.count_unit);
 });
 afterAll(() => {
   installGate(undefined);
   restore();
-  console.log(`provenance: ${JSON.stringify(counts)}; ${allProblems.length} problems${allProblems.map((p) => `\n  ${p}`).join('')}`);
+  console.log(
+    `provenance: ${JSON.stringify(counts)}; ${allProblems.length} problems${allProblems.map((p) => `\n  ${p}`).join('')}`,
+  );
 });
 
-const granularitiesOf = (state: string) => GRANULARITIES.filter((g) => coverage.find((c) => c.state === state)!.period_types[g]);
+const granularitiesOf = (state: string) =>
+  GRANULARITIES.filter((g) => coverage.find((c) => c.state === state)!.period_types[g]);
 
 describe('the data files read here', () => {
   it('hold publications with url and report_date, figures, bases, and the states /v1/coverage lists', () => {
     expect(PUBS.length).toBeGreaterThan(50);
-    for (const p of PUBS) expect([p.file, p.url, p.reportDate]).toEqual([p.file, expect.stringMatching(/^https?:\/\//), expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
+    for (const p of PUBS)
+      expect([p.file, p.url, p.reportDate]).toEqual([
+        p.file,
+        expect.stringMatching(/^https?:\/\//),
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      ]);
     expect(ROWS.length).toBeGreaterThan(1000);
     expect(ROWS.filter((r) => !Number.isFinite(r.value))).toEqual([]);
     expect(coverage.map((c) => c.state)).toEqual(STATES);
@@ -487,16 +604,30 @@ describe('every figure of every answer is held by a publication it lists, and ea
   it.each(STATES)('%s: /v1/premium for every granularity, line=all, every line and every category', async (state) => {
     const problems: string[] = [];
     const lines = await get<LineItem[]>(`/v1/lines?state=${state}`);
-    const specs: { param: string; echo: string; spec: LineSpec }[] = [{ param: 'all', echo: 'all', spec: { kind: 'all' } }];
-    for (const l of lines) specs.push({ param: l.source_code, echo: l.source_code, spec: { kind: 'line', code: l.source_code } });
+    const specs: { param: string; echo: string; spec: LineSpec }[] = [
+      { param: 'all', echo: 'all', spec: { kind: 'all' } },
+    ];
+    for (const l of lines)
+      specs.push({ param: l.source_code, echo: l.source_code, spec: { kind: 'line', code: l.source_code } });
     for (const name of new Set(lines.map((l) => l.category).filter((c): c is string => !!c)))
-      specs.push({ param: `category:${name}`, echo: name, spec: { kind: 'category', name, codes: CATEGORY_LINES.get(`${state}|${name.toLowerCase()}`) ?? [] } });
+      specs.push({
+        param: `category:${name}`,
+        echo: name,
+        spec: { kind: 'category', name, codes: CATEGORY_LINES.get(`${state}|${name.toLowerCase()}`) ?? [] },
+      });
     for (const g of granularitiesOf(state)) {
       for (const { param, echo, spec } of specs) {
         const query = `/v1/premium?state=${state}&line=${encodeURIComponent(param)}&granularity=${g}`;
-        const body = await get<{ line: string; granularity: string; data: SeriesRow[]; printed_keys: PrintedKeys; publications: PublicationRef[] }>(query);
+        const body = await get<{
+          line: string;
+          granularity: string;
+          data: SeriesRow[];
+          printed_keys: PrintedKeys;
+          publications: PublicationRef[];
+        }>(query);
         const answer = new Answer(query, body.publications);
-        if (body.line !== echo || body.granularity !== g) answer.problem(`echoes line ${body.line}, granularity ${body.granularity}`);
+        if (body.line !== echo || body.granularity !== g)
+          answer.problem(`echoes line ${body.line}, granularity ${body.granularity}`);
         answer.series(state, spec, g, body.data);
         answer.legend(body.printed_keys, body.data);
         problems.push(...answer.finish());
@@ -507,7 +638,11 @@ describe('every figure of every answer is held by a publication it lists, and ea
 
   it.each(GRANULARITIES)('/v1/compare of every state, granularity %s', async (g) => {
     const query = `/v1/compare?states=${STATES.join(',')}&granularity=${g}`;
-    const body = await get<{ series: Record<string, SeriesRow[]>; printed_keys: PrintedKeys; publications: PublicationRef[] }>(query);
+    const body = await get<{
+      series: Record<string, SeriesRow[]>;
+      printed_keys: PrintedKeys;
+      publications: PublicationRef[];
+    }>(query);
     const answer = new Answer(query, body.publications);
     expect(Object.keys(body.series).sort()).toEqual([...STATES].sort());
     for (const [state, rows] of Object.entries(body.series)) answer.series(state, { kind: 'all' }, g, rows);
@@ -533,7 +668,12 @@ describe('every figure of every answer is held by a publication it lists, and ea
         .filter((e): e is readonly [string, Expected] => hasValues(e[1]));
     for (let year = 2019; year <= 2025; year++) {
       const query = `/v1/premium/summary?state=${state}&year=${year}`;
-      const body = await get<Record<Field, number | null> & { prior_year: { premium: number | null; policy_count: number | null }; publications: PublicationRef[] }>(query);
+      const body = await get<
+        Record<Field, number | null> & {
+          prior_year: { premium: number | null; policy_count: number | null };
+          publications: PublicationRef[];
+        }
+      >(query);
       const answer = new Answer(query, body.publications);
       const current = monthsWithFigures(year);
       const calendar = new Set(current.map(([m]) => m.slice(5)));
@@ -550,21 +690,35 @@ describe('every figure of every answer is held by a publication it lists, and ea
         const where = `${name}=${v}`;
         // The source's year row, printed by a listed publication...
         const metric = f === 'policy_count' ? countUnit(state, 'year') : f;
-        const direct = metric ? answer.listedRows(state, ['all'], String(y), metric).filter((r) => r.qualifier === '' && r.value === v) : [];
+        const direct = metric
+          ? answer.listedRows(state, ['all'], String(y), metric).filter((r) => r.qualifier === '' && r.value === v)
+          : [];
         if (direct.length) {
           direct.forEach((r) => answer.contributed.add(r.pub));
           continue;
         }
         // ...or the months summed: all the year's months with a figure, or (the prior year) those of the current year's calendar months.
         const sets = y === year ? [current] : [prior, prior.filter(([m]) => calendar.has(m.slice(5)))];
-        const sums = sets.filter((s) => s.length).map((s) => sum(s.map(([, e]) => e), true));
+        const sums = sets
+          .filter((s) => s.length)
+          .map((s) =>
+            sum(
+              s.map(([, e]) => e),
+              true,
+            ),
+          );
         const match = sums.find((s) => s.values[f] === v);
         if (!match) {
-          answer.problem(`${where}: no listed publication prints it for ${y}, and the months give ${JSON.stringify(sums.map((s) => s.values[f]))}`);
+          answer.problem(
+            `${where}: no listed publication prints it for ${y}, and the months give ${JSON.stringify(sums.map((s) => s.values[f]))}`,
+          );
           continue;
         }
         const unlisted = [...match.sources[f]].filter((p) => !answer.listed.includes(p));
-        if (unlisted.length) answer.problem(`${where}: summed from months printed by ${unlisted.map((p) => p.file).join(', ')}, which the answer does not list`);
+        if (unlisted.length)
+          answer.problem(
+            `${where}: summed from months printed by ${unlisted.map((p) => p.file).join(', ')}, which the answer does not list`,
+          );
         match.sources[f].forEach((p) => answer.contributed.add(p));
       }
       problems.push(...answer.finish());
@@ -576,19 +730,39 @@ describe('every figure of every answer is held by a publication it lists, and ea
     const problems: string[] = [];
     for (const period of coverage.find((c) => c.state === state)!.insurer_periods) {
       const query = `/v1/insurers?state=${state}&period=${period}`;
-      type Item = { name: string; premium: number; policy_count: number | null; as_printed?: string; qualifier?: string };
+      type Item = {
+        name: string;
+        premium: number;
+        policy_count: number | null;
+        as_printed?: string;
+        qualifier?: string;
+      };
       const body = await get<{ insurers: Item[]; unranked: Item[]; publications: PublicationRef[] }>(query);
       const answer = new Answer(query, body.publications);
       let item: Item;
       // Exact rows, or (a premium printed rounded) the row of the words and qualifier the item shows.
       const insurerRows = (p: string, metric: string, name: string) =>
-        ROWS.filter((r) => r.state === state && r.period === p && r.metric === metric && r.insurer === name && !r.county && r.qualifier === (item.qualifier ?? '') && (!item.as_printed || r.printed === item.as_printed));
+        ROWS.filter(
+          (r) =>
+            r.state === state &&
+            r.period === p &&
+            r.metric === metric &&
+            r.insurer === name &&
+            !r.county &&
+            r.qualifier === (item.qualifier ?? '') &&
+            (!item.as_printed || r.printed === item.as_printed),
+        );
       for (item of [...body.insurers, ...body.unranked]) {
-        for (const [metric, v] of [['insurer_premium', item.premium], ['insurer_policies', item.policy_count]] as const) {
+        for (const [metric, v] of [
+          ['insurer_premium', item.premium],
+          ['insurer_policies', item.policy_count],
+        ] as const) {
           if (v === null) continue;
           answer.figures++;
           counts.insurerFigures++;
-          const direct = insurerRows(period, metric, item.name).filter((r) => r.value === v && answer.listed.includes(r.pub));
+          const direct = insurerRows(period, metric, item.name).filter(
+            (r) => r.value === v && answer.listed.includes(r.pub),
+          );
           if (direct.length) {
             direct.forEach((r) => answer.contributed.add(r.pub));
             continue;
@@ -597,17 +771,26 @@ describe('every figure of every answer is held by a publication it lists, and ea
           const months = /^\d{4}$/.test(period)
             ? monthsOf(period).map((m) => {
                 const rows = insurerRows(m, metric, item.name);
-                const date = rows.map((r) => r.pub.reportDate).sort().at(-1);
+                const date = rows
+                  .map((r) => r.pub.reportDate)
+                  .sort()
+                  .at(-1);
                 return rows.filter((r) => r.pub.reportDate === date);
               })
             : [];
-          const total = months.length === 12 && months.every((m) => m.length) ? months.reduce((s, m) => s + Math.round(m[0].value * 100), 0) / 100 : null;
+          const total =
+            months.length === 12 && months.every((m) => m.length)
+              ? months.reduce((s, m) => s + Math.round(m[0].value * 100), 0) / 100
+              : null;
           if (total !== v) {
-            answer.problem(`${item.name} ${metric}=${v}: no listed publication prints it for ${period}, and its months give ${total}`);
+            answer.problem(
+              `${item.name} ${metric}=${v}: no listed publication prints it for ${period}, and its months give ${total}`,
+            );
             continue;
           }
           for (const m of months) {
-            if (!m.some((r) => answer.listed.includes(r.pub))) answer.problem(`${item.name} ${metric}: the month printed by ${m[0].pub.file} is not listed`);
+            if (!m.some((r) => answer.listed.includes(r.pub)))
+              answer.problem(`${item.name} ${metric}: the month printed by ${m[0].pub.file} is not listed`);
             m.forEach((r) => answer.contributed.add(r.pub));
           }
         }

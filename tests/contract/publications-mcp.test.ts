@@ -18,13 +18,19 @@ let client: Client;
 let tool: Tool;
 beforeAll(async () => {
   client = new Client({ name: 'publications-mcp-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input, init) => handleMcp(new Request(input, init)) }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: (input, init) => handleMcp(new Request(input, init)),
+    }),
+  );
   tool = (await client.listTools()).tools.find((t) => t.name === 'list_publications')!;
 });
 afterAll(() => client.close());
 
-const call = (args: Record<string, string>) => client.callTool({ name: 'list_publications', arguments: args }) as Promise<CallToolResult>;
-const rest = async (query: string) => (await callHandler(`http://service.test/v1/publications${query && `?${query}`}`)).json();
+const call = (args: Record<string, string>) =>
+  client.callTool({ name: 'list_publications', arguments: args }) as Promise<CallToolResult>;
+const rest = async (query: string) =>
+  (await callHandler(`http://service.test/v1/publications${query && `?${query}`}`)).json();
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 describe('list_publications', () => {
@@ -44,7 +50,7 @@ describe('list_publications', () => {
     for (const p of body.publications) expect(text(result)).toContain(`${p.url}; state ${p.state};`);
   });
 
-  it('with since, alone or with state: the route\'s JSON for the same query', async () => {
+  it("with since, alone or with state: the route's JSON for the same query", async () => {
     for (const [args, query] of [
       [{ since: '2024-02-10' }, 'since=2024-02-10'],
       [{ state: 'fl', since: '2024-03-01' }, 'state=FL&since=2024-03-01'],

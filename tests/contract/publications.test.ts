@@ -16,14 +16,18 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGate } from '../../api/payment/configured.ts';
-import { coverageResponse, publicationsResponse, type CoverageItem, type PublicationsResponse } from '../../domain/contract.ts';
+import {
+  coverageResponse,
+  publicationsResponse,
+  type CoverageItem,
+  type PublicationsResponse,
+} from '../../domain/contract.ts';
 import { insurersResponse, premiumResponse, sampleResponse } from '../../domain/contract.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 import { csvFields } from '../support/csv.ts';
 
 // ---- data/, read here -----------------------------------------------------------------------------
-
 
 interface DataFile {
   /** Path under data/publications/. */
@@ -37,7 +41,9 @@ function readDataFile(path: string): DataFile {
   const header: Record<string, string> = {};
   const rows: Record<string, string>[] = [];
   let columns: string[] | null = null;
-  for (const line of readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/)) {
+  for (const line of readFileSync(path, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)) {
     const meta = columns ? null : /^#\s*([a-z_]+):\s*(.*)$/.exec(line);
     if (meta) header[meta[1]] = meta[2].trim();
     else if (!line.trim()) continue;
@@ -64,7 +70,9 @@ const RANKING_URLS = new Set(
 
 /** states.csv: code → the state's source as answers name it, `stamping_office (acronym)`, or the office alone without an acronym. */
 const SOURCES = (() => {
-  const [head, ...lines] = readFileSync(join(REAL_DATA, 'states.csv'), 'utf8').split(/\r?\n/).filter((l) => l.trim());
+  const [head, ...lines] = readFileSync(join(REAL_DATA, 'states.csv'), 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim());
   const columns = csvFields(head);
   return new Map(
     lines.map((l) => {
@@ -77,7 +85,8 @@ const STATES = [...SOURCES.keys()];
 
 /** What identifies a publication as an answer cites it. Several WSIA tables share one url, so title too. */
 const pubKey = (p: { url: string; report_date: string; title: string }) => `${p.report_date} ${p.url} ${p.title}`;
-const fileKey = (f: DataFile) => pubKey({ url: f.header.url, report_date: f.header.report_date, title: f.header.title });
+const fileKey = (f: DataFile) =>
+  pubKey({ url: f.header.url, report_date: f.header.report_date, title: f.header.title });
 
 /** The period type of a period as data files print it (data/README.md: the five forms). */
 function periodType(period: string): string {
@@ -122,7 +131,8 @@ let feed: PublicationsResponse;
 beforeAll(async () => {
   installGate(null);
   coverage = await get('/v1/coverage', coverageResponse);
-  for (const { state } of coverage) listings.set(state, await get(`/v1/publications?state=${state}`, publicationsResponse));
+  for (const { state } of coverage)
+    listings.set(state, await get(`/v1/publications?state=${state}`, publicationsResponse));
   feed = await get('/v1/publications', publicationsResponse);
 });
 afterAll(() => {
@@ -131,13 +141,30 @@ afterAll(() => {
 });
 
 const rowsOf = (f: DataFile, state: string) => f.rows.filter((r) => r.state === state);
-const refOf = ({ publisher, title, url, report_date, report_date_basis }: PublicationsResponse['publications'][number]) => ({ publisher, title, url, report_date, report_date_basis });
+const refOf = ({
+  publisher,
+  title,
+  url,
+  report_date,
+  report_date_basis,
+}: PublicationsResponse['publications'][number]) => ({ publisher, title, url, report_date, report_date_basis });
 
 describe('the data files read here', () => {
   it('are publications with the documented header and columns, each holding the rows it declares', () => {
     expect(FILES.length).toBeGreaterThan(50);
     for (const f of FILES) {
-      expect(f.columns, f.file).toEqual(['state', 'period', 'line', 'county', 'insurer', 'metric', 'value', 'qualifier', 'printed', 'note']);
+      expect(f.columns, f.file).toEqual([
+        'state',
+        'period',
+        'line',
+        'county',
+        'insurer',
+        'metric',
+        'value',
+        'qualifier',
+        'printed',
+        'note',
+      ]);
       expect(f.rows.length, f.file).toBe(Number(f.header.rows));
       expect([f.header.url, f.header.report_date, f.header.data_as_of], f.file).toEqual([
         expect.stringMatching(/^https?:\/\//),
@@ -157,7 +184,7 @@ describe('the data files read here', () => {
 });
 
 describe('GET /v1/publications on data/', () => {
-  it('(a) lists exactly the files with rows for the state, each with its header and its row count; the counts sum to the state\'s rows', () => {
+  it("(a) lists exactly the files with rows for the state, each with its header and its row count; the counts sum to the state's rows", () => {
     for (const { state } of coverage) {
       const body = listings.get(state)!;
       expect([body.state, body.source], state).toEqual([state, SOURCES.get(state)]);
@@ -174,12 +201,28 @@ describe('GET /v1/publications on data/', () => {
           secondary: f.file.startsWith('press/'),
           figure_count: rowsOf(f, state).length,
         }))
-        .sort((a, b) => (a.report_date !== b.report_date ? (a.report_date < b.report_date ? -1 : 1) : a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+        .sort((a, b) =>
+          a.report_date !== b.report_date
+            ? a.report_date < b.report_date
+              ? -1
+              : 1
+            : a.url < b.url
+              ? -1
+              : a.url > b.url
+                ? 1
+                : 0,
+        );
       // Order is report_date then url; two files of one date and url (none today) may come in either order.
       const listed = body.publications.map(({ periods: _, ...p }) => p);
-      expect([...listed].sort((a, b) => (pubKey(a) < pubKey(b) ? -1 : 1)), state).toEqual([...expected].sort((a, b) => (pubKey(a) < pubKey(b) ? -1 : 1)));
+      expect(
+        [...listed].sort((a, b) => (pubKey(a) < pubKey(b) ? -1 : 1)),
+        state,
+      ).toEqual([...expected].sort((a, b) => (pubKey(a) < pubKey(b) ? -1 : 1)));
       const rows = FILES.reduce((n, f) => n + rowsOf(f, state).length, 0);
-      expect(body.publications.reduce((n, p) => n + p.figure_count, 0), state).toBe(rows);
+      expect(
+        body.publications.reduce((n, p) => n + p.figure_count, 0),
+        state,
+      ).toBe(rows);
       counts.states++;
       counts.listed += body.publications.length;
       counts.figures += rows;
@@ -191,7 +234,9 @@ describe('GET /v1/publications on data/', () => {
   it('(a) orders each listing by report_date, then url', () => {
     for (const [state, body] of listings) {
       const order = body.publications.map((p) => [p.report_date, p.url]);
-      const sorted = [...order].sort((a, b) => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      const sorted = [...order].sort((a, b) =>
+        a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0,
+      );
       expect(order, state).toEqual(sorted);
     }
   });
@@ -215,15 +260,27 @@ describe('GET /v1/publications on data/', () => {
       cite('sample', (await get(`/v1/premium/sample?state=${c.state}`, sampleResponse)).publications);
       // A ranking as printed (data/rankings/) cites its own publication, which lists no premium figure: not listed.
       for (const period of c.insurer_periods)
-        cite(`insurers ${period}`, (await get(`/v1/insurers?state=${c.state}&period=${period}`, insurersResponse)).publications.filter((p) => !RANKING_URLS.has(p.url)));
+        cite(
+          `insurers ${period}`,
+          (await get(`/v1/insurers?state=${c.state}&period=${period}`, insurersResponse)).publications.filter(
+            (p) => !RANKING_URLS.has(p.url),
+          ),
+        );
     }
   });
 
   it('(c) report_dates are the distinct report dates of the listing, ascending, each the date of a listed publication', () => {
     for (const [state, body] of listings) {
       expect(body.report_dates, state).toEqual([...new Set(body.publications.map((p) => p.report_date))].sort());
-      expect(body.report_dates.every((d, i) => i === 0 || body.report_dates[i - 1] < d), state).toBe(true);
-      for (const d of body.report_dates) expect(FILES.some((f) => f.header.report_date === d && rowsOf(f, state).length), `${state} ${d}`).toBe(true);
+      expect(
+        body.report_dates.every((d, i) => i === 0 || body.report_dates[i - 1] < d),
+        state,
+      ).toBe(true);
+      for (const d of body.report_dates)
+        expect(
+          FILES.some((f) => f.header.report_date === d && rowsOf(f, state).length),
+          `${state} ${d}`,
+        ).toBe(true);
     }
   });
 
@@ -234,7 +291,12 @@ describe('GET /v1/publications on data/', () => {
       for (const g of GRANULARITIES) {
         const early = await get(`/v1/premium?state=${state}&granularity=${g}&report_date=${before}`, premiumResponse);
         counts.pinnedAnswers++;
-        expect(early, `${state} ${g} as of ${before}`).toMatchObject({ data: [], publications: [], report_date: null, data_as_of: null });
+        expect(early, `${state} ${g} as of ${before}`).toMatchObject({
+          data: [],
+          publications: [],
+          report_date: null,
+          data_as_of: null,
+        });
       }
       for (const d of body.report_dates) {
         for (const g of GRANULARITIES) {
@@ -266,7 +328,10 @@ describe('GET /v1/publications on data/', () => {
         for (const [type, { from, to }] of Object.entries(p.periods)) {
           expect(from <= to, `${state} ${file.file} ${type}`).toBe(true);
           // both ends are periods the file prints for the state
-          expect(rows.map((r) => r.period), `${state} ${file.file} ${type}`).toEqual(expect.arrayContaining([from, to]));
+          expect(
+            rows.map((r) => r.period),
+            `${state} ${file.file} ${type}`,
+          ).toEqual(expect.arrayContaining([from, to]));
         }
         // the data it holds ends no later than the day it was published
         expect(p.data_as_of <= p.report_date, `${state} ${file.file}`).toBe(true);
@@ -278,7 +343,23 @@ describe('GET /v1/publications on data/', () => {
 type Listed = PublicationsResponse['publications'][number];
 /** The feed's order, written out here: report_date descending, then state, url, title. */
 const newestFirst = (a: Listed, b: Listed) =>
-  a.report_date !== b.report_date ? (a.report_date < b.report_date ? 1 : -1) : a.state !== b.state ? (a.state < b.state ? -1 : 1) : a.url !== b.url ? (a.url < b.url ? -1 : 1) : a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
+  a.report_date !== b.report_date
+    ? a.report_date < b.report_date
+      ? 1
+      : -1
+    : a.state !== b.state
+      ? a.state < b.state
+        ? -1
+        : 1
+      : a.url !== b.url
+        ? a.url < b.url
+          ? -1
+          : 1
+        : a.title < b.title
+          ? -1
+          : a.title > b.title
+            ? 1
+            : 0;
 const isNewestFirst = (list: readonly Listed[]) => list.every((p, i) => i === 0 || newestFirst(list[i - 1], p) <= 0);
 
 describe('GET /v1/publications without state, and since, on data/', () => {
@@ -286,7 +367,9 @@ describe('GET /v1/publications without state, and since, on data/', () => {
     const states = new Set(feed.publications.map((p) => p.state));
     expect([feed.state, feed.source]).toEqual([null, null]);
     // every state with a publication, and every entry of every state's listing (which carries the state too)
-    expect([...states].sort()).toEqual(coverage.map((c) => c.state).filter((s) => listings.get(s)!.publications.length));
+    expect([...states].sort()).toEqual(
+      coverage.map((c) => c.state).filter((s) => listings.get(s)!.publications.length),
+    );
     const perState = [...listings.values()].flatMap((l) => l.publications);
     for (const [state, l] of listings) for (const p of l.publications) expect(p.state, `${state} ${p.url}`).toBe(state);
     expect(feed.publications.length).toBe(perState.length);
@@ -301,7 +384,12 @@ describe('GET /v1/publications without state, and since, on data/', () => {
     expect(new Set(recent.publications.map((p) => p.state)).size).toBeGreaterThan(1);
     expect(recent.publications.every((p) => p.report_date >= since)).toBe(true);
     expect(isNewestFirst(recent.publications)).toBe(true);
-    expect(recent).toEqual({ state: null, source: null, report_dates: feed.report_dates.filter((d) => d >= since), publications: feed.publications.filter((p) => p.report_date >= since) });
+    expect(recent).toEqual({
+      state: null,
+      source: null,
+      report_dates: feed.report_dates.filter((d) => d >= since),
+      publications: feed.publications.filter((p) => p.report_date >= since),
+    });
     // and only those: the feed's older entries are all before the date
     expect(feed.publications.slice(recent.publications.length).every((p) => p.report_date < since)).toBe(true);
   });
@@ -310,7 +398,11 @@ describe('GET /v1/publications without state, and since, on data/', () => {
     const since = '2025-06-01';
     for (const [state, listing] of listings) {
       const recent = await get(`/v1/publications?state=${state}&since=${since}`, publicationsResponse);
-      expect(recent, state).toEqual({ ...listing, report_dates: listing.report_dates.filter((d) => d >= since), publications: listing.publications.filter((p) => p.report_date >= since) });
+      expect(recent, state).toEqual({
+        ...listing,
+        report_dates: listing.report_dates.filter((d) => d >= since),
+        publications: listing.publications.filter((p) => p.report_date >= since),
+      });
     }
   });
 });

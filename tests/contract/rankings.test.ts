@@ -30,8 +30,19 @@ const FILES: RankingFile[] = readdirSync(RANKINGS_DIR, { recursive: true, encodi
   .sort()
   .map((f) => {
     const text = readFileSync(join(RANKINGS_DIR, f), 'utf8');
-    const header = Object.fromEntries(text.split('\n').filter((l) => l.startsWith('# ')).map((l) => [l.slice(2, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
-    const rows = parse(text.split('\n').filter((l) => !l.startsWith('#')).join('\n'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+    const header = Object.fromEntries(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('# '))
+        .map((l) => [l.slice(2, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
+    );
+    const rows = parse<Record<string, string>>(
+      text
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .join('\n'),
+      { columns: true, skip_empty_lines: true },
+    );
     return { path: relative(REAL_DATA, join(RANKINGS_DIR, f)), header, rows };
   });
 
@@ -52,7 +63,9 @@ describe('every ranking file, served line for line', () => {
       // How a premium was printed shows only where it is not exact.
       ...(r.qualifier ? { as_printed: r.printed, qualifier: r.qualifier } : {}),
     });
-    expect(body.insurers.map(({ note: _note, policy_count: _count, ...i }) => i)).toEqual(ranked.map((r) => ({ rank: Number(r.rank), ...served(r) })));
+    expect(body.insurers.map(({ note: _note, policy_count: _count, ...i }) => i)).toEqual(
+      ranked.map((r) => ({ rank: Number(r.rank), ...served(r) })),
+    );
     expect(body.insurers.map((i) => i.note ?? '')).toEqual(ranked.map((r) => r.note));
     expect(body.unranked).toEqual(unranked.map((r) => ({ ...served(r), note: r.note })));
     expect(body.insurers.every((i) => i.policy_count === null)).toBe(true);
@@ -63,17 +76,44 @@ describe('every ranking file, served line for line', () => {
       ranks_listed: ranked.length,
       ...(header.ranks_in_publication ? { ranks_in_publication: Number(header.ranks_in_publication) } : {}),
     });
-    if (body.ranking.ranks_in_publication !== undefined) expect(body.ranking.ranks_in_publication).toBeGreaterThan(body.ranking.ranks_listed);
+    if (body.ranking.ranks_in_publication !== undefined)
+      expect(body.ranking.ranks_in_publication).toBeGreaterThan(body.ranking.ranks_listed);
     expect(body.source).toBe(header.source);
     expect([body.report_date, body.data_as_of]).toEqual([header.report_date, header.data_as_of]);
     expect(body.publications).toEqual([
-      { publisher: header.publisher, title: header.title, url: header.url, report_date: header.report_date, report_date_basis: header.report_date_basis === 'printed' ? 'printed' : 'estimated' },
+      {
+        publisher: header.publisher,
+        title: header.title,
+        url: header.url,
+        report_date: header.report_date,
+        report_date_basis: header.report_date_basis === 'printed' ? 'printed' : 'estimated',
+      },
     ]);
     // The CSV: one line per insurer, ranked then unranked, with the same words.
     const csv = await (await get(`/v1/insurers?state=${header.state}&period=${header.period}&format=csv`)).text();
-    const lines = parse(csv, { columns: true }) as Record<string, string>[];
-    expect(lines.map((l) => [l.rank, l.name, l.premium, l.market_share_pct, l.as_printed, l.qualifier, l.note, l.publication_url])).toEqual(
-      [...ranked, ...unranked].map((r) => [r.rank, r.name, String(Number(r.premium)), r.market_share_pct === '' ? '' : String(Number(r.market_share_pct)), r.qualifier ? r.printed : '', r.qualifier, r.note, header.url]),
+    const lines = parse<Record<string, string>>(csv, { columns: true });
+    expect(
+      lines.map((l) => [
+        l.rank,
+        l.name,
+        l.premium,
+        l.market_share_pct,
+        l.as_printed,
+        l.qualifier,
+        l.note,
+        l.publication_url,
+      ]),
+    ).toEqual(
+      [...ranked, ...unranked].map((r) => [
+        r.rank,
+        r.name,
+        String(Number(r.premium)),
+        r.market_share_pct === '' ? '' : String(Number(r.market_share_pct)),
+        r.qualifier ? r.printed : '',
+        r.qualifier,
+        r.note,
+        header.url,
+      ]),
     );
   });
 });
@@ -99,14 +139,20 @@ describe('what the pages print (issue 30)', () => {
     const body = await ranking('us', '2022');
     expect(body.state).toBe('US');
     expect(body.insurers.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    expect([body.insurers[0].name, body.insurers[0].premium, body.insurers[0].market_share_pct]).toEqual(['Berkshire Hathaway Insurance Group', 6_903_760_000, 7]);
+    expect([body.insurers[0].name, body.insurers[0].premium, body.insurers[0].market_share_pct]).toEqual([
+      'Berkshire Hathaway Insurance Group',
+      6_903_760_000,
+      7,
+    ]);
     expect([body.insurers[12].name, body.insurers[12].premium]).toEqual(['Tokio Marine U.S. PC Group', 1_500_711_000]);
-    expect(body.unranked.map((i) => [i.name, i.premium, i.market_share_pct])).toEqual([["Lloyd's Market", 15_482_880_000, 15.7]]);
+    expect(body.unranked.map((i) => [i.name, i.premium, i.market_share_pct])).toEqual([
+      ["Lloyd's Market", 15_482_880_000, 15.7],
+    ]);
     expect(body.ranking).toMatchObject({ entity: 'group', ranks_listed: 13, ranks_in_publication: 25 });
     expect(body.ranking.basis).toContain('AM Best');
   });
 
-  it('FL 2024-H1: the three companies FSLSO\'s figures show, as PropertyCasualty360 printed them', async () => {
+  it("FL 2024-H1: the three companies FSLSO's figures show, as PropertyCasualty360 printed them", async () => {
     const body = await ranking('FL', '2024-H1');
     expect(body.insurers.map((i) => [i.rank, i.name, i.premium, i.as_printed ?? null])).toEqual([
       [1, "Lloyd's of London", 1_750_000_000, '$1.75 billion'],
@@ -145,7 +191,13 @@ describe('what exists, and nothing else', () => {
     const res = await get('/v1/insurers?state=NY&period=2021');
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('NY has no insurer ranking');
-    for (const target of ['/v1/premium?state=US', '/v1/premium/summary?state=US&year=2022', '/v1/lines?state=US', '/v1/premium/sample?state=US', '/v1/compare?states=US,TX']) {
+    for (const target of [
+      '/v1/premium?state=US',
+      '/v1/premium/summary?state=US&year=2022',
+      '/v1/lines?state=US',
+      '/v1/premium/sample?state=US',
+      '/v1/compare?states=US,TX',
+    ]) {
       const other = await get(target);
       expect(other.status, target).toBe(404);
       expect(((await other.json()) as { error: { message: string } }).error.message, target).toContain("'US'");

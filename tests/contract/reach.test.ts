@@ -42,14 +42,19 @@ describe('the real dataset reaches every state', () => {
     const answer = compareResponse.parse(body);
     expect(Object.keys(answer.series)).toHaveLength(15);
     for (const [state, rows] of Object.entries(answer.series)) {
-      expect(rows.map((r) => r.period), state).toEqual(['2025-H1']);
+      expect(
+        rows.map((r) => r.period),
+        state,
+      ).toEqual(['2025-H1']);
       expect(rows[0].premium, state).not.toBeNull();
     }
     // From the WSIA 2025 midyear table (https://www.slacal.com/industry-reports/stamping-office-stats).
     expect(answer.series.AZ[0].premium).toBe(984372831);
     expect(answer.series.CA[0].premium).toBe(10999934347);
     expect(answer.series.FL[0].premium).toBe(9918215077);
-    expect(answer.publications.map((p) => p.url)).toContain('https://www.slacal.com/industry-reports/stamping-office-stats');
+    expect(answer.publications.map((p) => p.url)).toContain(
+      'https://www.slacal.com/industry-reports/stamping-office-stats',
+    );
   });
 
   it('the default free sample (FL) shows the premium FSLSO printed for its months, marked as printed', async () => {
@@ -83,7 +88,8 @@ describe('the real dataset reaches every state', () => {
   });
 
   it('a partial year never compares with a prior year of other months: growth is withheld across unequal spans', async () => {
-    const summary = async (year: number) => summaryResponse.parse((await get(`/v1/premium/summary?state=TX&year=${year}`)).body);
+    const summary = async (year: number) =>
+      summaryResponse.parse((await get(`/v1/premium/summary?state=TX&year=${year}`)).body);
     // TX 2020-2022 are partial years whose prior years lack some of their months; 2023 is SLTX's printed
     // year against a 10-month 2022.
     for (const year of [2020, 2021, 2022, 2023]) {
@@ -95,14 +101,17 @@ describe('the real dataset reaches every state', () => {
     const s2025 = await summary(2025);
     expect(s2025).toMatchObject({ basis: 'partial_monthly_sum', yoy_basis: 'same_months' });
     expect(s2025.prior_year.months_available).toBe(s2025.months_available);
-    expect(s2025.yoy_policy_count_pct).toBe(Math.round((s2025.policy_count! / s2025.prior_year.policy_count! - 1) * 10000) / 100);
+    expect(s2025.yoy_policy_count_pct).toBe(
+      Math.round((s2025.policy_count! / s2025.prior_year.policy_count! - 1) * 10000) / 100,
+    );
   });
 
   it('has_insurer_data is true exactly when /v1/insurers answers 200 for a period coverage lists', async () => {
     const coverage = coverageResponse.parse((await get('/v1/coverage')).body);
     for (const state of coverage) {
       expect(state.capabilities.has_insurer_data, state.state).toBe(state.insurer_periods.length > 0);
-      for (const period of state.insurer_periods) expect((await get(`/v1/insurers?state=${state.state}&period=${period}`)).status).toBe(200);
+      for (const period of state.insurer_periods)
+        expect((await get(`/v1/insurers?state=${state.state}&period=${period}`)).status).toBe(200);
       // A state without a listed period answers 404 for every period it publishes any figure for.
       if (!state.insurer_periods.length) {
         const to = state.period_types.month?.to ?? state.period_types.year?.to;
@@ -114,7 +123,10 @@ describe('the real dataset reaches every state', () => {
 
 describe('the real dataset says where a line mapping is ours', () => {
   it('/v1/lines notes the interpretations: FL 1000 from a WSIA aggregate, CA Personal Property, TX Excess/Umbrella Liability', async () => {
-    const note = async (state: string, code: string) => ((await get(`/v1/lines?state=${state}`)).body as { source_code: string; note: string | null }[]).find((l) => l.source_code === code)?.note;
+    const note = async (state: string, code: string) =>
+      ((await get(`/v1/lines?state=${state}`)).body as { source_code: string; note: string | null }[]).find(
+        (l) => l.source_code === code,
+      )?.note;
     expect(await note('FL', '1000')).toMatch(/not mapped here/);
     expect(await note('FL', 'Commercial property (non-admitted market)')).toMatch(/interpretation/);
     expect(await note('FL', 'Windstorm/Hail - Commercial')).toMatch(/interpretation/);

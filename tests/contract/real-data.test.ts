@@ -12,7 +12,6 @@ const getSummary = HANDLERS['/v1/premium/summary'];
 
 useShardsOf(REAL_DATA);
 
-
 /** A row's seven fields (docs/design.md §16), without what it printed beside them. */
 const fields = ({ printed: _, ...row }: SeriesRow) => row;
 
@@ -28,12 +27,18 @@ describe('what an agent reads: compact printed entries (issue 21, docs/design.md
     const entries = body.data.flatMap((r) => Object.entries(r.printed ?? {}));
     expect(entries.length).toBeGreaterThan(100);
     for (const [key, entry] of entries) {
-      expect(Object.keys(entry).filter((k) => !['value', 'as_printed', 'qualifier', 'period'].includes(k)), key).toEqual([]);
+      expect(
+        Object.keys(entry).filter((k) => !['value', 'as_printed', 'qualifier', 'period'].includes(k)),
+        key,
+      ).toEqual([]);
       if ('qualifier' in entry) expect(entry.qualifier, key).toEqual(expect.any(String));
     }
     expect(Object.keys(body.printed_keys).sort()).toEqual([...new Set(entries.map(([key]) => key))].sort());
     // SLTX prints "up 17.7%" of items year on year: a percent, a change in items
-    expect(body.printed_keys.items_yoy_pct).toEqual({ measures: 'change in premium-bearing items from the same period a year earlier', unit: 'percent' });
+    expect(body.printed_keys.items_yoy_pct).toEqual({
+      measures: 'change in premium-bearing items from the same period a year earlier',
+      unit: 'percent',
+    });
   });
 });
 
@@ -42,14 +47,30 @@ describe('the real dataset through /v1/premium', () => {
     // https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m
     const body = await premium('state=TX&from=2024-02&to=2024-02');
     expect(body.data.map(fields)).toEqual([
-      { period: '2024-02', premium: 946170000, policy_count: 56764, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null },
+      {
+        period: '2024-02',
+        premium: 946170000,
+        policy_count: 56764,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+      },
     ]);
     // printed exactly, so in the series fields and not among the printed figures
     expect(body.data[0].printed?.premium).toBeUndefined();
     expect(body.data[0].printed?.policies).toBeUndefined();
-    expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29', source: 'Surplus Lines Stamping Office of Texas (SLTX)' });
+    expect(body).toMatchObject({
+      report_date: '2024-03-01',
+      data_as_of: '2024-02-29',
+      source: 'Surplus Lines Stamping Office of Texas (SLTX)',
+    });
     expect(body.publications).toEqual([
-      expect.objectContaining({ publisher: 'SLTX', url: 'https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m', report_date: '2024-03-01' }),
+      expect.objectContaining({
+        publisher: 'SLTX',
+        url: 'https://staging.sltx.org/news/enews/february-2024-filings-reach-946-2m',
+        report_date: '2024-03-01',
+      }),
     ]);
   });
 
@@ -69,7 +90,7 @@ describe('the real dataset through /v1/premium', () => {
     expect(row.printed?.premium).toEqual({ value: 1510000000, as_printed: '$1.51B', qualifier: 'rounded' });
   });
 
-  it("Florida, July 2025, line 1000 Commercial Property: $564,900,000 and 34,847 policies (FSLSO newsletter)", async () => {
+  it('Florida, July 2025, line 1000 Commercial Property: $564,900,000 and 34,847 policies (FSLSO newsletter)', async () => {
     // https://createsend.com/t/r-98F8A0DA90D987342540EF23F30FEDED (published 2025-08-01)
     const body = await premium('state=FL&line=1000&from=2025-07&to=2025-07');
     expect(body.line).toBe('1000');
@@ -100,7 +121,11 @@ describe('the real dataset through /v1/premium/summary', () => {
     expect(body.premium).toBeNull();
     expect(body.yoy_premium_pct).toBeNull();
     // every month's eNews is cited
-    expect(body.publications.filter((p) => p.publisher === 'SLTX' && p.report_date >= '2024-02-01' && p.report_date <= '2025-01-31').length).toBeGreaterThanOrEqual(12);
+    expect(
+      body.publications.filter(
+        (p) => p.publisher === 'SLTX' && p.report_date >= '2024-02-01' && p.report_date <= '2025-01-31',
+      ).length,
+    ).toBeGreaterThanOrEqual(12);
   });
 
   it('Florida 2024, whose totals FSLSO printed only rounded, shows no figure, so no publication and no report date either', async () => {
@@ -118,7 +143,9 @@ describe('the Florida restatement', () => {
     // 860,272; FSLSO's July 2025 newsletter restated the same months as 914,446. Year-to-date periods
     // are not a granularity of /v1/premium, so this is checked on the model the shards come from.
     const model = buildModel(loadDataset(REAL_DATA));
-    const ytd = model.series.find((s) => s.state === 'FL' && s.lineKey === 'all' && !s.county && s.periodType === 'year_to_date')!;
+    const ytd = model.series.find(
+      (s) => s.state === 'FL' && s.lineKey === 'all' && !s.county && s.periodType === 'year_to_date',
+    )!;
     const row = ytd.rows.find((r) => r.period === '2024-01..07')!;
     expect(row.snapshots.map((s) => [s.reportDate, s.values.policy_count])).toEqual([
       ['2024-08-06', 860272],

@@ -49,7 +49,11 @@ async function answers(paths: string[]): Promise<Map<string, string>> {
 }
 
 describe('a private shard the build lists but the disk lacks', () => {
-  const NEEDS_FL_MONTHS = ['/v1/premium?state=FL', '/v1/compare?states=IL,FL', '/v1/premium/summary?state=FL&year=2024'];
+  const NEEDS_FL_MONTHS = [
+    '/v1/premium?state=FL',
+    '/v1/compare?states=IL,FL',
+    '/v1/premium/summary?state=FL&year=2024',
+  ];
 
   it('is a 500 for every query that needs it, while other queries answer', async () => {
     const healthy = await answers([...NEEDS_FL_MONTHS, '/v1/premium?state=IL']);
@@ -81,7 +85,12 @@ describe('a private shard the build lists but the disk lacks', () => {
 
   it('the index itself missing: every priced route is a 500, not a 404 for an unknown state', async () => {
     rmSync(fileOf('private/index.json'));
-    for (const p of ['/v1/premium?state=FL', '/v1/insurers?state=FL&period=2024-01', '/v1/premium/summary?state=IL&year=2023']) await expectInternal(p);
+    for (const p of [
+      '/v1/premium?state=FL',
+      '/v1/insurers?state=FL&period=2024-01',
+      '/v1/premium/summary?state=IL&year=2023',
+    ])
+      await expectInternal(p);
   });
 });
 
@@ -105,13 +114,23 @@ describe('free shards are checked before they are served', () => {
   });
 
   it('a damaged coverage body is a 500', async () => {
-    writeFileSync(fileOf('free/coverage.json'), readFileSync(fileOf('free/coverage.json'), 'utf8').replace('"FL"', '"FX"'));
+    writeFileSync(
+      fileOf('free/coverage.json'),
+      readFileSync(fileOf('free/coverage.json'), 'utf8').replace('"FL"', '"FX"'),
+    );
     await expectInternal('/v1/coverage');
   });
 
   it('no manifest: every route is a 500 (the build cannot be trusted), an unknown state included', async () => {
     rmSync(fileOf('manifest.json'));
-    for (const p of ['/v1/coverage', '/v1/lines?state=FL', '/v1/lines?state=ZZ', '/v1/premium/sample', '/v1/premium?state=FL']) await expectInternal(p);
+    for (const p of [
+      '/v1/coverage',
+      '/v1/lines?state=FL',
+      '/v1/lines?state=ZZ',
+      '/v1/premium/sample',
+      '/v1/premium?state=FL',
+    ])
+      await expectInternal(p);
   });
 });
 
@@ -146,7 +165,13 @@ describe('server.ts on a damaged build', () => {
     // Refused before the Astro build is loaded, so no build is needed here.
     const run = spawnSync(process.execPath, [join(ROOT, 'server.ts')], {
       cwd: ROOT,
-      env: { ...process.env, SHARDS_DIR: shards, PORT: '0', ASTRO_ENTRY: join(ROOT, 'no-such-entry.mjs'), X402_PAY_TO: '' },
+      env: {
+        ...process.env,
+        SHARDS_DIR: shards,
+        PORT: '0',
+        ASTRO_ENTRY: join(ROOT, 'no-such-entry.mjs'),
+        X402_PAY_TO: '',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -6,8 +6,23 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { compareResponse, errorBody, insurersResponse, premiumResponse, sampleResponse, summaryResponse, type PrintedFigures, type SeriesRow, type SeriesValues } from '../../domain/contract.ts';
-import { coverageResponse, linesResponse, publicationsResponse, type PublicationsResponse } from '../../domain/contract.ts';
+import {
+  compareResponse,
+  errorBody,
+  insurersResponse,
+  premiumResponse,
+  sampleResponse,
+  summaryResponse,
+  type PrintedFigures,
+  type SeriesRow,
+  type SeriesValues,
+} from '../../domain/contract.ts';
+import {
+  coverageResponse,
+  linesResponse,
+  publicationsResponse,
+  type PublicationsResponse,
+} from '../../domain/contract.ts';
 import { csvFields } from '../support/csv.ts';
 import { LIST_BASIS } from '../../domain/insurers.ts';
 
@@ -55,19 +70,72 @@ const NO_VALUES: SeriesValues = {
   renewal_policy_pct: null,
 };
 /** A series row: the fields given, every other of the seven fields null, and what was printed (or null). */
-const row = (period: string, values: Partial<SeriesValues> = {}, printed: PrintedFigures | null = null): SeriesRow => ({ period, ...NO_VALUES, ...values, printed });
+const row = (period: string, values: Partial<SeriesValues> = {}, printed: PrintedFigures | null = null): SeriesRow => ({
+  period,
+  ...NO_VALUES,
+  ...values,
+  printed,
+});
 const periods = (rows: readonly SeriesRow[]) => rows.map((r) => r.period);
 
 /** Each publication as an answer cites it, from its file's header (report_date_basis 'estimated: ...' → estimated). */
 const PUB = {
-  FL_2023_Q4: { publisher: 'FSLSO', title: 'Fourth quarter 2023', url: 'https://example.org/fl/2023-q4', report_date: '2024-01-15', report_date_basis: 'printed' },
-  FL_2024_01: { publisher: 'FSLSO', title: 'January 2024', url: 'https://example.org/fl/2024-01', report_date: '2024-02-01', report_date_basis: 'estimated' },
-  FL_2024_02: { publisher: 'FSLSO', title: 'February 2024', url: 'https://example.org/fl/2024-02', report_date: '2024-03-01', report_date_basis: 'printed' },
-  FL_2024_03: { publisher: 'FSLSO', title: 'March 2024', url: 'https://example.org/fl/2024-03', report_date: '2024-04-01', report_date_basis: 'printed' },
-  IL_2022: { publisher: 'SLAI', title: 'Annual 2022', url: 'https://example.org/il/2022', report_date: '2023-02-15', report_date_basis: 'printed' },
-  IL_2023_12: { publisher: 'SLAI', title: 'December 2023', url: 'https://example.org/il/2023-12', report_date: '2024-01-20', report_date_basis: 'printed' },
-  IL_2024_02: { publisher: 'SLAI', title: 'February 2024', url: 'https://example.org/il/2024-02', report_date: '2024-03-20', report_date_basis: 'printed' },
-  TX_2023: { publisher: 'SLTX', title: 'Annual 2023', url: 'https://example.org/tx/2023', report_date: '2024-02-10', report_date_basis: 'printed' },
+  FL_2023_Q4: {
+    publisher: 'FSLSO',
+    title: 'Fourth quarter 2023',
+    url: 'https://example.org/fl/2023-q4',
+    report_date: '2024-01-15',
+    report_date_basis: 'printed',
+  },
+  FL_2024_01: {
+    publisher: 'FSLSO',
+    title: 'January 2024',
+    url: 'https://example.org/fl/2024-01',
+    report_date: '2024-02-01',
+    report_date_basis: 'estimated',
+  },
+  FL_2024_02: {
+    publisher: 'FSLSO',
+    title: 'February 2024',
+    url: 'https://example.org/fl/2024-02',
+    report_date: '2024-03-01',
+    report_date_basis: 'printed',
+  },
+  FL_2024_03: {
+    publisher: 'FSLSO',
+    title: 'March 2024',
+    url: 'https://example.org/fl/2024-03',
+    report_date: '2024-04-01',
+    report_date_basis: 'printed',
+  },
+  IL_2022: {
+    publisher: 'SLAI',
+    title: 'Annual 2022',
+    url: 'https://example.org/il/2022',
+    report_date: '2023-02-15',
+    report_date_basis: 'printed',
+  },
+  IL_2023_12: {
+    publisher: 'SLAI',
+    title: 'December 2023',
+    url: 'https://example.org/il/2023-12',
+    report_date: '2024-01-20',
+    report_date_basis: 'printed',
+  },
+  IL_2024_02: {
+    publisher: 'SLAI',
+    title: 'February 2024',
+    url: 'https://example.org/il/2024-02',
+    report_date: '2024-03-20',
+    report_date_basis: 'printed',
+  },
+  TX_2023: {
+    publisher: 'SLTX',
+    title: 'Annual 2023',
+    url: 'https://example.org/tx/2023',
+    report_date: '2024-02-10',
+    report_date_basis: 'printed',
+  },
 } as const;
 /** FL's monthly figures cite January's, February's and March's newsletters (in report_date order). */
 const FL_MONTHS_PUBS = [PUB.FL_2024_01, PUB.FL_2024_02, PUB.FL_2024_03];
@@ -83,12 +151,21 @@ const FEB_ROUNDED: PrintedFigures = { premium: { value: 1200000, as_printed: '$1
 // FL statewide all-lines months, latest vintage of each field:
 // 2024-01.csv (report 2024-02-01): premium 1111111.11, policies 1001, shares 40/60; 2024-02.csv
 // (report 2024-03-01) restates the policies to 1011.
-const FL_JAN = row('2024-01', { premium: 1111111.11, policy_count: 1011, new_business_policy_pct: 40, renewal_policy_pct: 60 }, JAN_ITEMS);
+const FL_JAN = row(
+  '2024-01',
+  { premium: 1111111.11, policy_count: 1011, new_business_policy_pct: 40, renewal_policy_pct: 60 },
+  JAN_ITEMS,
+);
 // 2024-02.csv: policies 1101, shares 50/50, premium printed only rounded ("$1.2M": printed, not the
 // premium field); 2024-03.csv (report 2024-04-01) back-fills the premium 1222222.22.
 // "$1.2M" agrees with 1222222.22 to its own precision (0.1M): a shortened citation, not a restatement, so
 // from 2024-04-01 on it is not printed (docs/design.md §1); as of 2024-03-01..31 it is (below).
-const FL_FEB = row('2024-02', { premium: 1222222.22, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 });
+const FL_FEB = row('2024-02', {
+  premium: 1222222.22,
+  policy_count: 1101,
+  new_business_policy_pct: 50,
+  renewal_policy_pct: 50,
+});
 // 2024-03.csv: premium 1333333.33, policies 1203, no shares printed.
 const FL_MAR = row('2024-03', { premium: 1333333.33, policy_count: 1203 });
 
@@ -124,13 +201,14 @@ const IL_2022 = { premium: 11234567.89, policy_count: 12345 };
 
 const FIXTURE_DIR = join(import.meta.dirname, '..', 'fixtures', 'data');
 
-
 /** A data CSV: its `# key: value` header lines, then records keyed by the column header. */
 function readDataCsv(path: string): { header: Record<string, string>; records: Record<string, string>[] } {
   const header: Record<string, string> = {};
   const records: Record<string, string>[] = [];
   let columns: string[] | null = null;
-  for (const line of readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/)) {
+  for (const line of readFileSync(path, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)) {
     const meta = /^#\s*([a-z_]+):\s*(.*)$/.exec(line);
     if (meta) header[meta[1]] = meta[2].trim();
     else if (!line.trim() || line.startsWith('#')) continue;
@@ -142,13 +220,22 @@ function readDataCsv(path: string): { header: Record<string, string>; records: R
 
 /** The period type of a period as data files print it (data/README.md's five forms). */
 function periodType(period: string): string {
-  const forms: [RegExp, string][] = [[/^\d{4}-\d{2}$/, 'month'], [/^\d{4}-Q[1-4]$/, 'quarter'], [/^\d{4}-H[12]$/, 'half_year'], [/^\d{4}$/, 'year'], [/^\d{4}-01\.\.\d{2}$/, 'year_to_date']];
+  const forms: [RegExp, string][] = [
+    [/^\d{4}-\d{2}$/, 'month'],
+    [/^\d{4}-Q[1-4]$/, 'quarter'],
+    [/^\d{4}-H[12]$/, 'half_year'],
+    [/^\d{4}$/, 'year'],
+    [/^\d{4}-01\.\.\d{2}$/, 'year_to_date'],
+  ];
   const found = forms.find(([re]) => re.test(period));
   if (!found) throw new Error(`unknown period form '${period}'`);
   return found[1];
 }
 
-const FIXTURE_PUBLICATION_FILES = readdirSync(join(FIXTURE_DIR, 'publications'), { recursive: true, withFileTypes: true })
+const FIXTURE_PUBLICATION_FILES = readdirSync(join(FIXTURE_DIR, 'publications'), {
+  recursive: true,
+  withFileTypes: true,
+})
   .filter((e) => e.isFile() && e.name.endsWith('.csv'))
   .map((e) => {
     const path = join(e.parentPath, e.name);
@@ -169,21 +256,36 @@ function expectedPublications(state: string): PublicationsResponse['publications
     for (const { period } of rows) {
       const t = periodType(period);
       const seen = periods[t];
-      periods[t] = { from: !seen || period < seen.from ? period : seen.from, to: !seen || period > seen.to ? period : seen.to };
+      periods[t] = {
+        from: !seen || period < seen.from ? period : seen.from,
+        to: !seen || period > seen.to ? period : seen.to,
+      };
     }
-    return [{
-      state,
-      publisher: header.publisher,
-      title: header.title,
-      url: header.url,
-      report_date: header.report_date,
-      report_date_basis: header.report_date_basis === 'printed' ? ('printed' as const) : ('estimated' as const),
-      data_as_of: header.data_as_of,
-      secondary: file.startsWith('press/'),
-      periods,
-      figure_count: rows.length,
-    }];
-  }).sort((a, b) => (a.report_date !== b.report_date ? (a.report_date < b.report_date ? -1 : 1) : a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    return [
+      {
+        state,
+        publisher: header.publisher,
+        title: header.title,
+        url: header.url,
+        report_date: header.report_date,
+        report_date_basis: header.report_date_basis === 'printed' ? ('printed' as const) : ('estimated' as const),
+        data_as_of: header.data_as_of,
+        secondary: file.startsWith('press/'),
+        periods,
+        figure_count: rows.length,
+      },
+    ];
+  }).sort((a, b) =>
+    a.report_date !== b.report_date
+      ? a.report_date < b.report_date
+        ? -1
+        : 1
+      : a.url < b.url
+        ? -1
+        : a.url > b.url
+          ? 1
+          : 0,
+  );
 }
 
 /** docs/design.md §5: (current / prior - 1) × 100, rounded to 2 decimals. */
@@ -202,7 +304,10 @@ export function contractSuite(call: Call) {
 
   /** OPTIONS is a CORS preflight that lets the payment header through. */
   async function expectPreflight(path: string): Promise<Response> {
-    const pre = await call(path, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
+    const pre = await call(path, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
@@ -218,12 +323,16 @@ export function contractSuite(call: Call) {
   }
 
   const premium = async (query: string) => okBody(await call(`/v1/premium?${query}`), premiumResponse, PRICED_CACHE);
-  const summary = async (query: string) => okBody(await call(`/v1/premium/summary?${query}`), summaryResponse, PRICED_CACHE);
+  const summary = async (query: string) =>
+    okBody(await call(`/v1/premium/summary?${query}`), summaryResponse, PRICED_CACHE);
   const compare = async (query: string) => okBody(await call(`/v1/compare?${query}`), compareResponse, PRICED_CACHE);
   const insurers = async (query: string) => okBody(await call(`/v1/insurers?${query}`), insurersResponse, PRICED_CACHE);
-  const sample = async (query = '') => okBody(await call(`/v1/premium/sample${query && `?${query}`}`), sampleResponse, FREE_CACHE);
-  const invalid = async (path: string, mentions: string[]) => expectError(await call(path), 400, 'invalid_request', mentions);
-  const notFound = async (path: string, mentions: string[]) => expectError(await call(path), 404, 'not_found', mentions);
+  const sample = async (query = '') =>
+    okBody(await call(`/v1/premium/sample${query && `?${query}`}`), sampleResponse, FREE_CACHE);
+  const invalid = async (path: string, mentions: string[]) =>
+    expectError(await call(path), 400, 'invalid_request', mentions);
+  const notFound = async (path: string, mentions: string[]) =>
+    expectError(await call(path), 404, 'not_found', mentions);
 
   describe('GET /v1/coverage', () => {
     it('lists every state of states.csv, in code order, with the period types it publishes', async () => {
@@ -235,26 +344,60 @@ export function contractSuite(call: Call) {
       const body = coverageResponse.parse(await res.json());
       expect(body.map((s) => s.state)).toEqual(['FL', 'IL', 'NY', 'TX']);
       const [fl, il, ny, tx] = body;
-      expect(fl).toMatchObject({ name: 'Florida', stamping_office: 'Florida Surplus Lines Service Office', stamping_office_name_basis: 'confirmed' });
+      expect(fl).toMatchObject({
+        name: 'Florida',
+        stamping_office: 'Florida Surplus Lines Service Office',
+        stamping_office_name_basis: 'confirmed',
+      });
       // bases.csv: every FL and IL period type is 'premium reported to the fixture office'; TX's half year
       // is WSIA's compilation, its year the office's.
       const office = 'premium reported to the fixture office';
       // Months Jan-Mar 2024, all three with figures; the March newsletter (2024-04-01) is the latest publication.
-      expect(fl.period_types.month).toEqual({ from: '2024-01', to: '2024-03', periods: 3, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
+      expect(fl.period_types.month).toEqual({
+        from: '2024-01',
+        to: '2024-03',
+        periods: 3,
+        latest_report_date: '2024-04-01',
+        count_unit: 'policies',
+        basis: office,
+      });
       // 2023-Q4 printed by the source; 2024-Q1 summed once March exists.
-      expect(fl.period_types.quarter).toEqual({ from: '2023-Q4', to: '2024-Q1', periods: 2, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office });
+      expect(fl.period_types.quarter).toEqual({
+        from: '2023-Q4',
+        to: '2024-Q1',
+        periods: 2,
+        latest_report_date: '2024-04-01',
+        count_unit: 'policies',
+        basis: office,
+      });
       expect(fl.period_types.year).toBeUndefined(); // 2024 is incomplete; 2023 exists only per county
       expect(fl.period_types.half_year).toBeUndefined(); // 2024-H1 lacks April-June
       expect(fl.capabilities).toEqual({ has_county_data: true, has_insurer_data: true, has_new_renewal_split: true });
       // 2024-01.csv lists insurers for January 2024 only, every premium exact.
       expect(fl.insurer_periods).toEqual(['2024-01']);
       expect(ny.period_types).toEqual({});
-      expect(ny.capabilities).toEqual({ has_county_data: false, has_insurer_data: false, has_new_renewal_split: false });
+      expect(ny.capabilities).toEqual({
+        has_county_data: false,
+        has_insurer_data: false,
+        has_new_renewal_split: false,
+      });
       expect(ny.insurer_periods).toEqual([]);
       expect(tx.stamping_office_name_basis).toBe('unconfirmed');
-      expect(tx.period_types.year).toEqual({ from: '2023', to: '2023', periods: 1, latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' });
+      expect(tx.period_types.year).toEqual({
+        from: '2023',
+        to: '2023',
+        periods: 1,
+        latest_report_date: '2024-02-10',
+        count_unit: 'items',
+        basis: 'premium filed with the fixture office',
+      });
       expect(tx.period_types.half_year).toEqual({
-        from: '2023-H1', to: '2023-H1', periods: 1, latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)',
+        from: '2023-H1',
+        to: '2023-H1',
+        periods: 1,
+        latest_report_date: '2024-02-10',
+        count_unit: null,
+        basis: 'premium submitted, as WSIA compiles it (fixture)',
       });
       // rankings/office/tx-2021-top-companies.csv: a ranking as printed
       expect(tx.insurer_periods).toEqual(['2021']);
@@ -272,13 +415,56 @@ export function contractSuite(call: Call) {
         stamping_office_name_basis: 'confirmed',
         period_types: {
           // 2022-12, the 12 months of 2023 and 2024-01..02: every month of the span has figures
-          month: { from: '2022-12', to: '2024-02', periods: 15, latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
-          quarter: { from: '2023-Q1', to: '2023-Q4', periods: 4, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
-          half_year: { from: '2023-H1', to: '2023-H2', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
-          year: { from: '2022', to: '2023', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          month: {
+            from: '2022-12',
+            to: '2024-02',
+            periods: 15,
+            latest_report_date: '2024-03-20',
+            count_unit: 'policies',
+            basis: office,
+          },
+          quarter: {
+            from: '2023-Q1',
+            to: '2023-Q4',
+            periods: 4,
+            latest_report_date: '2024-01-20',
+            count_unit: 'policies',
+            basis: office,
+          },
+          half_year: {
+            from: '2023-H1',
+            to: '2023-H2',
+            periods: 2,
+            latest_report_date: '2024-01-20',
+            count_unit: 'policies',
+            basis: office,
+          },
+          year: {
+            from: '2022',
+            to: '2023',
+            periods: 2,
+            latest_report_date: '2024-01-20',
+            count_unit: 'policies',
+            basis: office,
+          },
         },
         capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
-        insurer_periods: ['2023', '2023-01', '2023-02', '2023-03', '2023-04', '2023-05', '2023-06', '2023-07', '2023-08', '2023-09', '2023-10', '2023-11', '2023-12', '2024-01'],
+        insurer_periods: [
+          '2023',
+          '2023-01',
+          '2023-02',
+          '2023-03',
+          '2023-04',
+          '2023-05',
+          '2023-06',
+          '2023-07',
+          '2023-08',
+          '2023-09',
+          '2023-10',
+          '2023-11',
+          '2023-12',
+          '2024-01',
+        ],
       });
     });
 
@@ -334,7 +520,10 @@ export function contractSuite(call: Call) {
       await expectError(await call('/v1/lines?state=F1'), 400, 'invalid_request', ["'state'", 'F1', 'two-letter']);
       await expectError(await call('/v1/lines?state=FLA'), 400, 'invalid_request', ["'state'", 'FLA']);
       await expectError(await call('/v1/lines?state=FL&line=all'), 400, 'invalid_request', ["'line'", "'state'"]);
-      await expectError(await call('/v1/lines?state=FL&state=TX'), 400, 'invalid_request', ["'state'", 'more than once']);
+      await expectError(await call('/v1/lines?state=FL&state=TX'), 400, 'invalid_request', [
+        "'state'",
+        'more than once',
+      ]);
     });
 
     it('refuses a path trick in the state code as a malformed code', async () => {
@@ -343,11 +532,28 @@ export function contractSuite(call: Call) {
   });
 
   describe('GET /v1/publications', () => {
-    const listing = async (query: string) => okBody(await call(`/v1/publications${query && `?${query}`}`), publicationsResponse, FREE_CACHE);
+    const listing = async (query: string) =>
+      okBody(await call(`/v1/publications${query && `?${query}`}`), publicationsResponse, FREE_CACHE);
     type Listed = PublicationsResponse['publications'][number];
     /** The feed's order, written out here: report_date descending, then state, url, title. */
     const newestFirst = (a: Listed, b: Listed) =>
-      a.report_date !== b.report_date ? (a.report_date < b.report_date ? 1 : -1) : a.state !== b.state ? (a.state < b.state ? -1 : 1) : a.url !== b.url ? (a.url < b.url ? -1 : 1) : a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
+      a.report_date !== b.report_date
+        ? a.report_date < b.report_date
+          ? 1
+          : -1
+        : a.state !== b.state
+          ? a.state < b.state
+            ? -1
+            : 1
+          : a.url !== b.url
+            ? a.url < b.url
+              ? -1
+              : 1
+            : a.title < b.title
+              ? -1
+              : a.title > b.title
+                ? 1
+                : 0;
 
     it('FL: its four newsletters and reports, by report_date, each with what it covers and its figure count', async () => {
       // Read off the files by hand: every row of the four FL files is an FL figure, so each count is the
@@ -358,10 +564,38 @@ export function contractSuite(call: Call) {
         source: SOURCE.FL,
         report_dates: ['2024-01-15', '2024-02-01', '2024-03-01', '2024-04-01'],
         publications: [
-          { state: 'FL', ...PUB.FL_2023_Q4, data_as_of: '2023-12-31', secondary: false, periods: { quarter: { from: '2023-Q4', to: '2023-Q4' }, year: { from: '2023', to: '2023' } }, figure_count: 5 },
-          { state: 'FL', ...PUB.FL_2024_01, data_as_of: '2024-01-31', secondary: false, periods: { month: { from: '2024-01', to: '2024-01' } }, figure_count: 9 },
-          { state: 'FL', ...PUB.FL_2024_02, data_as_of: '2024-02-29', secondary: false, periods: { month: { from: '2024-01', to: '2024-02' } }, figure_count: 5 },
-          { state: 'FL', ...PUB.FL_2024_03, data_as_of: '2024-03-31', secondary: false, periods: { month: { from: '2024-02', to: '2024-03' } }, figure_count: 9 },
+          {
+            state: 'FL',
+            ...PUB.FL_2023_Q4,
+            data_as_of: '2023-12-31',
+            secondary: false,
+            periods: { quarter: { from: '2023-Q4', to: '2023-Q4' }, year: { from: '2023', to: '2023' } },
+            figure_count: 5,
+          },
+          {
+            state: 'FL',
+            ...PUB.FL_2024_01,
+            data_as_of: '2024-01-31',
+            secondary: false,
+            periods: { month: { from: '2024-01', to: '2024-01' } },
+            figure_count: 9,
+          },
+          {
+            state: 'FL',
+            ...PUB.FL_2024_02,
+            data_as_of: '2024-02-29',
+            secondary: false,
+            periods: { month: { from: '2024-01', to: '2024-02' } },
+            figure_count: 5,
+          },
+          {
+            state: 'FL',
+            ...PUB.FL_2024_03,
+            data_as_of: '2024-03-31',
+            secondary: false,
+            periods: { month: { from: '2024-02', to: '2024-03' } },
+            figure_count: 9,
+          },
         ],
       });
     });
@@ -372,9 +606,17 @@ export function contractSuite(call: Call) {
       for (const state of FIXTURE_STATES) {
         const expected = expectedPublications(state);
         const body = await listing(`state=${state}`);
-        expect(body, state).toEqual({ state, source: SOURCE[state as keyof typeof SOURCE], report_dates: [...new Set(expected.map((p) => p.report_date))].sort(), publications: expected });
+        expect(body, state).toEqual({
+          state,
+          source: SOURCE[state as keyof typeof SOURCE],
+          report_dates: [...new Set(expected.map((p) => p.report_date))].sort(),
+          publications: expected,
+        });
         // report_dates: distinct and strictly ascending
-        expect(body.report_dates.every((d, i) => i === 0 || body.report_dates[i - 1] < d), state).toBe(true);
+        expect(
+          body.report_dates.every((d, i) => i === 0 || body.report_dates[i - 1] < d),
+          state,
+        ).toBe(true);
         figures += body.publications.reduce((n, p) => n + p.figure_count, 0);
       }
       // Every row of every fixture publication is one figure of exactly one state.
@@ -383,15 +625,31 @@ export function contractSuite(call: Call) {
 
     it('IL and TX: one per-state list each; IL 2023-12.csv holds 48 figures (24 levels, 24 insurer rows)', async () => {
       const il = await listing('state=IL');
-      expect(il.publications.map((p) => [p.title, p.figure_count])).toEqual([['Annual 2022', 4], ['December 2023', 48], ['February 2024', 6]]);
-      expect(il.publications[0].periods).toEqual({ month: { from: '2022-12', to: '2022-12' }, year: { from: '2022', to: '2022' } });
+      expect(il.publications.map((p) => [p.title, p.figure_count])).toEqual([
+        ['Annual 2022', 4],
+        ['December 2023', 48],
+        ['February 2024', 6],
+      ]);
+      expect(il.publications[0].periods).toEqual({
+        month: { from: '2022-12', to: '2022-12' },
+        year: { from: '2022', to: '2022' },
+      });
       expect(il.report_dates).toEqual(['2023-02-15', '2024-01-20', '2024-03-20']);
       // tx-2023-annual.csv: a year and a half-year, three rows.
       expect(await listing('state=TX')).toEqual({
         state: 'TX',
         source: SOURCE.TX,
         report_dates: ['2024-02-10'],
-        publications: [{ state: 'TX', ...PUB.TX_2023, data_as_of: '2023-12-31', secondary: false, periods: { half_year: { from: '2023-H1', to: '2023-H1' }, year: { from: '2023', to: '2023' } }, figure_count: 3 }],
+        publications: [
+          {
+            state: 'TX',
+            ...PUB.TX_2023,
+            data_as_of: '2023-12-31',
+            secondary: false,
+            periods: { half_year: { from: '2023-H1', to: '2023-H1' }, year: { from: '2023', to: '2023' } },
+            figure_count: 3,
+          },
+        ],
       });
     });
 
@@ -400,21 +658,42 @@ export function contractSuite(call: Call) {
     });
 
     it('lists every publication a priced answer or the sample cites, and its first report_date pins an empty series', async () => {
-      const listed = (await listing('state=FL')).publications.map(({ publisher, title, url, report_date, report_date_basis }) => ({ publisher, title, url, report_date, report_date_basis }));
-      for (const query of ['state=FL', 'state=FL&granularity=quarter', 'state=FL&county=Broward', 'state=FL&line=category:Commercial%20Property']) {
+      const listed = (await listing('state=FL')).publications.map(
+        ({ publisher, title, url, report_date, report_date_basis }) => ({
+          publisher,
+          title,
+          url,
+          report_date,
+          report_date_basis,
+        }),
+      );
+      for (const query of [
+        'state=FL',
+        'state=FL&granularity=quarter',
+        'state=FL&county=Broward',
+        'state=FL&line=category:Commercial%20Property',
+      ]) {
         for (const cited of (await premium(query)).publications) expect(listed, query).toContainEqual(cited);
       }
       for (const cited of (await sample('state=FL')).publications) expect(listed).toContainEqual(cited);
-      for (const cited of (await insurers('state=FL&period=2024-01')).publications) expect(listed).toContainEqual(cited);
+      for (const cited of (await insurers('state=FL&period=2024-01')).publications)
+        expect(listed).toContainEqual(cited);
       // The day before FL's first report date (2024-01-15) nothing was published; on it, 2023-q4.csv was.
       expect((await premium('state=FL&granularity=quarter&report_date=2024-01-14')).data).toEqual([]);
-      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).publications).toEqual([PUB.FL_2023_Q4]);
+      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).publications).toEqual([
+        PUB.FL_2023_Q4,
+      ]);
     });
 
     it("without state: every state's publications, each with its state, newest first; report_dates their distinct dates, ascending", async () => {
       const feed = await listing('');
       const expected = FIXTURE_STATES.flatMap(expectedPublications).sort(newestFirst);
-      expect(feed).toEqual({ state: null, source: null, report_dates: [...new Set(expected.map((p) => p.report_date))].sort(), publications: expected });
+      expect(feed).toEqual({
+        state: null,
+        source: null,
+        report_dates: [...new Set(expected.map((p) => p.report_date))].sort(),
+        publications: expected,
+      });
       // Read off the fixture by hand: FL's four newsletters, IL's three reports and TX's annual report, interleaved by date.
       expect(feed.publications.map((p) => [p.report_date, p.state, p.title])).toEqual([
         ['2024-04-01', 'FL', 'March 2024'],
@@ -429,7 +708,16 @@ export function contractSuite(call: Call) {
       // Each state's listing is the feed's entries of that state, the same objects, oldest first.
       for (const state of FIXTURE_STATES) {
         const own = (await listing(`state=${state}`)).publications;
-        const oldestFirst = (a: Listed, b: Listed) => (a.report_date !== b.report_date ? (a.report_date < b.report_date ? -1 : 1) : a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+        const oldestFirst = (a: Listed, b: Listed) =>
+          a.report_date !== b.report_date
+            ? a.report_date < b.report_date
+              ? -1
+              : 1
+            : a.url < b.url
+              ? -1
+              : a.url > b.url
+                ? 1
+                : 0;
         expect(feed.publications.filter((p) => p.state === state).sort(oldestFirst), state).toEqual(own);
       }
     });
@@ -451,13 +739,34 @@ export function contractSuite(call: Call) {
         publications: feed.publications.filter((p) => p.report_date >= '2024-02-10'),
       });
       // With state: both filters, in the state's own order.
-      expect(await listing('state=FL&since=2024-03-01')).toEqual({ state: 'FL', source: SOURCE.FL, report_dates: ['2024-03-01', '2024-04-01'], publications: expectedPublications('FL').slice(2) });
-      expect(await (await call('/v1/publications?since=2024-03-01&state=fl')).text()).toBe(await (await call('/v1/publications?state=FL&since=2024-03-01')).text());
+      expect(await listing('state=FL&since=2024-03-01')).toEqual({
+        state: 'FL',
+        source: SOURCE.FL,
+        report_dates: ['2024-03-01', '2024-04-01'],
+        publications: expectedPublications('FL').slice(2),
+      });
+      expect(await (await call('/v1/publications?since=2024-03-01&state=fl')).text()).toBe(
+        await (await call('/v1/publications?state=FL&since=2024-03-01')).text(),
+      );
       // Before every publication: the listing itself, byte for byte; after the last: nothing, the state and its source kept.
-      expect(await (await call('/v1/publications?since=2000-01-01')).text()).toBe(await (await call('/v1/publications')).text());
-      expect(await (await call('/v1/publications?state=IL&since=2000-01-01')).text()).toBe(await (await call('/v1/publications?state=IL')).text());
-      expect(await listing('since=2024-04-02')).toEqual({ state: null, source: null, report_dates: [], publications: [] });
-      expect(await listing('state=TX&since=2024-02-11')).toEqual({ state: 'TX', source: SOURCE.TX, report_dates: [], publications: [] });
+      expect(await (await call('/v1/publications?since=2000-01-01')).text()).toBe(
+        await (await call('/v1/publications')).text(),
+      );
+      expect(await (await call('/v1/publications?state=IL&since=2000-01-01')).text()).toBe(
+        await (await call('/v1/publications?state=IL')).text(),
+      );
+      expect(await listing('since=2024-04-02')).toEqual({
+        state: null,
+        source: null,
+        report_dates: [],
+        publications: [],
+      });
+      expect(await listing('state=TX&since=2024-02-11')).toEqual({
+        state: 'TX',
+        source: SOURCE.TX,
+        report_dates: [],
+        publications: [],
+      });
       await notFound('/v1/publications?state=ZZ&since=2024-01-01', ['ZZ']);
     });
 
@@ -485,14 +794,23 @@ export function contractSuite(call: Call) {
       await invalid('/v1/publications?state=ZZ&year=2024', ["'year'"]);
       await invalid('/v1/publications?since=2024-6-1', ["'since'", "'2024-6-1'", 'a date YYYY-MM-DD']);
       await invalid('/v1/publications?since=2024-06', ["'since'", 'a date YYYY-MM-DD']);
-      await invalid('/v1/publications?since=2024-02-30', ["'since'", "'2024-02-30'", 'a real calendar date YYYY-MM-DD']);
+      await invalid('/v1/publications?since=2024-02-30', [
+        "'since'",
+        "'2024-02-30'",
+        'a real calendar date YYYY-MM-DD',
+      ]);
       await invalid('/v1/publications?since=', ["'since'", 'a date YYYY-MM-DD']);
       await invalid('/v1/publications?since=2024-01-01&since=2024-02-01', ["'since'", 'more than once']);
       await invalid('/v1/publications?state=ZZ&since=yesterday', ["'since'", "'yesterday'", 'YYYY-MM-DD']);
     });
 
     it('answers HEAD with the headers and no body, and OPTIONS as a CORS preflight; free with or without state and since', async () => {
-      for (const path of ['/v1/publications?state=FL', '/v1/publications', '/v1/publications?since=2024-03-01', '/v1/publications?state=FL&since=2024-03-01']) {
+      for (const path of [
+        '/v1/publications?state=FL',
+        '/v1/publications',
+        '/v1/publications?since=2024-03-01',
+        '/v1/publications?state=FL&since=2024-03-01',
+      ]) {
         const head = await expectHead(path);
         expect(head.headers.get('cache-control'), path).toBe(FREE_CACHE);
         expect(head.headers.get('content-type'), path).toMatch(/^application\/json/);
@@ -528,11 +846,26 @@ export function contractSuite(call: Call) {
       const res = await call('/v1/premium?state=FL');
       const raw = (await res.clone().json()) as { data: Record<string, unknown>[] };
       await okBody(res, premiumResponse, PRICED_CACHE);
-      const eight = ['new_business_policy_pct', 'new_business_premium', 'period', 'policy_count', 'premium', 'printed', 'renewal_policy_pct', 'renewal_premium'];
+      const eight = [
+        'new_business_policy_pct',
+        'new_business_premium',
+        'period',
+        'policy_count',
+        'premium',
+        'printed',
+        'renewal_policy_pct',
+        'renewal_premium',
+      ];
       expect(raw.data).toHaveLength(3);
       for (const r of raw.data) expect(Object.keys(r).sort()).toEqual(eight);
       // March prints no shares, no new/renewal premium and nothing beside its exact figures: present, as null.
-      expect(raw.data[2]).toMatchObject({ new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null, printed: null });
+      expect(raw.data[2]).toMatchObject({
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        printed: null,
+      });
     });
 
     it('takes the state code case-insensitively and echoes it uppercase', async () => {
@@ -720,7 +1053,7 @@ export function contractSuite(call: Call) {
       expect((await premium('state=FL&from=2024-02&to=2024-02')).data).toEqual([FL_FEB]);
     });
 
-    it("report_date is the latest publication among the fields returned: January alone is as of its restatement", async () => {
+    it('report_date is the latest publication among the fields returned: January alone is as of its restatement', async () => {
       // January's policies were restated by 2024-02.csv (report 2024-03-01, data as of 2024-02-29).
       const body = await premium('state=FL&from=2024-01&to=2024-01');
       expect(body.data).toEqual([FL_JAN]);
@@ -764,7 +1097,7 @@ export function contractSuite(call: Call) {
   });
 
   describe('GET /v1/premium: quarter and year roll-ups', () => {
-    it("FL quarters: 2023-Q4 as the source printed it, 2024-Q1 the sum of its three months", async () => {
+    it('FL quarters: 2023-Q4 as the source printed it, 2024-Q1 the sum of its three months', async () => {
       // 2023-q4.csv: 2023-Q4 premium 3456789.00, policies 3001. 2024-Q1: 1111111.11 + 1222222.22 +
       // 1333333.33 = 3666666.66; policies 1011 + 1101 + 1203 = 3315; shares null (March prints none).
       expect(await premium('state=FL&granularity=quarter')).toEqual({
@@ -772,7 +1105,10 @@ export function contractSuite(call: Call) {
         line: 'all',
         county: null,
         granularity: 'quarter',
-        data: [row('2023-Q4', { premium: 3456789, policy_count: 3001 }), row('2024-Q1', { premium: 3666666.66, policy_count: 3315 })],
+        data: [
+          row('2023-Q4', { premium: 3456789, policy_count: 3001 }),
+          row('2024-Q1', { premium: 3666666.66, policy_count: 3315 }),
+        ],
         printed_keys: {},
         report_date: '2024-04-01',
         data_as_of: '2024-03-31',
@@ -786,7 +1122,11 @@ export function contractSuite(call: Call) {
       const body = await premium('state=FL&granularity=quarter&report_date=2024-03-01');
       expect(body.data).toEqual([row('2023-Q4', { premium: 3456789, policy_count: 3001 })]);
       // Only the 2023-q4.csv figures remain: report 2024-01-15, data as of 2023-12-31.
-      expect(body).toMatchObject({ report_date: '2024-01-15', data_as_of: '2023-12-31', publications: [PUB.FL_2023_Q4] });
+      expect(body).toMatchObject({
+        report_date: '2024-01-15',
+        data_as_of: '2023-12-31',
+        publications: [PUB.FL_2023_Q4],
+      });
     });
 
     it('IL quarters: 2023-Q1..Q4 summed from months; 2022-Q4 and 2024-Q1 are incomplete', async () => {
@@ -833,13 +1173,24 @@ export function contractSuite(call: Call) {
       // il-2023-12.csv: H1 = Q1 + Q2 = 3006000.75 + 3015000.75 = 6021001.50, 3075 + 3183 = 6258;
       // H2 = 3024000.75 + 3033000.75 = 6057001.50, 3291 + 3399 = 6690. 2022-H2 and 2024-H1 are incomplete.
       const il = await premium('state=IL&granularity=half_year');
-      expect(il.data).toEqual([row('2023-H1', { premium: 6021001.5, policy_count: 6258 }), row('2023-H2', { premium: 6057001.5, policy_count: 6690 })]);
-      expect(il).toMatchObject({ granularity: 'half_year', report_date: '2024-01-20', data_as_of: '2023-12-31', publications: [PUB.IL_2023_12] });
+      expect(il.data).toEqual([
+        row('2023-H1', { premium: 6021001.5, policy_count: 6258 }),
+        row('2023-H2', { premium: 6057001.5, policy_count: 6690 }),
+      ]);
+      expect(il).toMatchObject({
+        granularity: 'half_year',
+        report_date: '2024-01-20',
+        data_as_of: '2023-12-31',
+        publications: [PUB.IL_2023_12],
+      });
       // FL: January-March 2024 only
       expect((await premium('state=FL&granularity=half_year')).data).toEqual([]);
       // from/to select a half-year by its first month
       expect(periods((await premium('state=IL&granularity=half_year&from=2023-02')).data)).toEqual(['2023-H2']);
-      expect(periods((await premium('state=IL&granularity=half_year&to=2023-07')).data)).toEqual(['2023-H1', '2023-H2']);
+      expect(periods((await premium('state=IL&granularity=half_year&to=2023-07')).data)).toEqual([
+        '2023-H1',
+        '2023-H2',
+      ]);
     });
 
     it('TX: the year 2023 as printed (its count in items); no month or quarter', async () => {
@@ -864,9 +1215,22 @@ export function contractSuite(call: Call) {
     it('before every publication: 200 with data [], null report_date and data_as_of, the source kept', async () => {
       // The first FL monthly figures are in 2024-01.csv (report 2024-02-01); the first FL figure at
       // all is 2023-q4.csv (report 2024-01-15).
-      const empty = { state: 'FL', line: 'all', county: null, data: [], printed_keys: {}, report_date: null, data_as_of: null, source: SOURCE.FL, publications: [] };
+      const empty = {
+        state: 'FL',
+        line: 'all',
+        county: null,
+        data: [],
+        printed_keys: {},
+        report_date: null,
+        data_as_of: null,
+        source: SOURCE.FL,
+        publications: [],
+      };
       expect(await premium('state=FL&report_date=2024-01-31')).toEqual({ ...empty, granularity: 'month' });
-      expect(await premium('state=FL&granularity=quarter&report_date=2024-01-14')).toEqual({ ...empty, granularity: 'quarter' });
+      expect(await premium('state=FL&granularity=quarter&report_date=2024-01-14')).toEqual({
+        ...empty,
+        granularity: 'quarter',
+      });
     });
 
     it('between publications: each period as its latest report on or before the date printed it', async () => {
@@ -876,7 +1240,13 @@ export function contractSuite(call: Call) {
         line: 'all',
         county: null,
         granularity: 'month',
-        data: [row('2024-01', { premium: 1111111.11, policy_count: 1001, new_business_policy_pct: 40, renewal_policy_pct: 60 }, JAN_ITEMS)],
+        data: [
+          row(
+            '2024-01',
+            { premium: 1111111.11, policy_count: 1001, new_business_policy_pct: 40, renewal_policy_pct: 60 },
+            JAN_ITEMS,
+          ),
+        ],
         printed_keys: ITEMS_KEY,
         report_date: '2024-02-01',
         data_as_of: '2024-01-31',
@@ -886,8 +1256,12 @@ export function contractSuite(call: Call) {
     });
 
     it('exactly at a publication date, that publication counts', async () => {
-      expect(await premium('state=FL&report_date=2024-02-01')).toEqual(await premium('state=FL&report_date=2024-02-15'));
-      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).data).toEqual([row('2023-Q4', { premium: 3456789, policy_count: 3001 })]);
+      expect(await premium('state=FL&report_date=2024-02-01')).toEqual(
+        await premium('state=FL&report_date=2024-02-15'),
+      );
+      expect((await premium('state=FL&granularity=quarter&report_date=2024-01-15')).data).toEqual([
+        row('2023-Q4', { premium: 3456789, policy_count: 3001 }),
+      ]);
     });
 
     it('the FL January policy count is 1001, then 1011 from the 2024-03-01 restatement', async () => {
@@ -900,9 +1274,20 @@ export function contractSuite(call: Call) {
     it('the FL February premium is null until the 2024-04-01 report back-fills it', async () => {
       // 2024-02.csv (2024-03-01) printed only a rounded "$1.2M"; 2024-03.csv (2024-04-01) prints 1222222.22.
       const asOfMarch = await premium('state=FL&report_date=2024-03-01');
-      expect(asOfMarch).toMatchObject({ report_date: '2024-03-01', data_as_of: '2024-02-29', publications: [PUB.FL_2024_01, PUB.FL_2024_02] });
+      expect(asOfMarch).toMatchObject({
+        report_date: '2024-03-01',
+        data_as_of: '2024-02-29',
+        publications: [PUB.FL_2024_01, PUB.FL_2024_02],
+      });
       // what it printed is served as printed, beside the null premium
-      expect(asOfMarch.data).toEqual([FL_JAN, row('2024-02', { premium: null, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 }, FEB_ROUNDED)]);
+      expect(asOfMarch.data).toEqual([
+        FL_JAN,
+        row(
+          '2024-02',
+          { premium: null, policy_count: 1101, new_business_policy_pct: 50, renewal_policy_pct: 50 },
+          FEB_ROUNDED,
+        ),
+      ]);
       expect((await premium('state=FL&from=2024-02&to=2024-02&report_date=2024-03-31')).data[0].premium).toBeNull();
       expect((await premium('state=FL&from=2024-02&to=2024-02&report_date=2024-04-01')).data).toEqual([FL_FEB]);
       expect(await premium('state=FL&report_date=2024-04-01')).toEqual(await premium('state=FL'));
@@ -1149,7 +1534,7 @@ export function contractSuite(call: Call) {
       // il-2023-12.csv (2024-01-20, to 2023-12-31).
       const body = await compare('states=FL,IL&report_date=2024-03-01');
       expect(body).toMatchObject({ report_date: '2024-03-01', data_as_of: '2023-12-31' });
-      expect(periods(body.series.IL!)).toEqual(periods(IL_MONTHS.slice(0, 13)));
+      expect(periods(body.series.IL)).toEqual(periods(IL_MONTHS.slice(0, 13)));
     });
 
     it('keeps the order given, takes codes case-insensitively and folds duplicates', async () => {
@@ -1242,17 +1627,48 @@ export function contractSuite(call: Call) {
       expect(await insurers('state=tx&period=2021')).toEqual({
         state: 'TX',
         period: '2021',
-        ranking: { entity: 'company', basis: 'fixture premium per company, ranked by the fixture office', ranks_listed: 2, ranks_in_publication: 10 },
+        ranking: {
+          entity: 'company',
+          basis: 'fixture premium per company, ranked by the fixture office',
+          ranks_listed: 2,
+          ranks_in_publication: 10,
+        },
         insurers: [
           // 543,210 in $000, multiplied out
           { rank: 1, name: 'Kappa Insurance Co', premium: 543210000, policy_count: null, market_share_pct: 5.4 },
-          { rank: 2, name: 'Lambda Insurance Co', premium: 432000000, policy_count: null, market_share_pct: null, as_printed: 'about $432 million', qualifier: 'about', note: "printed as Lambda's" },
+          {
+            rank: 2,
+            name: 'Lambda Insurance Co',
+            premium: 432000000,
+            policy_count: null,
+            market_share_pct: null,
+            as_printed: 'about $432 million',
+            qualifier: 'about',
+            note: "printed as Lambda's",
+          },
         ],
-        unranked: [{ name: "Fixture Lloyd's Line", premium: 900000000, market_share_pct: 9, as_printed: '$0.9bn', qualifier: 'rounded', note: 'printed above rank 1 without a rank' }],
+        unranked: [
+          {
+            name: "Fixture Lloyd's Line",
+            premium: 900000000,
+            market_share_pct: 9,
+            as_printed: '$0.9bn',
+            qualifier: 'rounded',
+            note: 'printed above rank 1 without a rank',
+          },
+        ],
         report_date: '2022-01-15',
         data_as_of: '2021-12-31',
         source: 'Fixture office ranking of its companies',
-        publications: [{ publisher: 'SLTX', title: 'Fixture top companies 2021', url: 'https://example.org/fixture-top-companies-2021', report_date: '2022-01-15', report_date_basis: 'printed' }],
+        publications: [
+          {
+            publisher: 'SLTX',
+            title: 'Fixture top companies 2021',
+            url: 'https://example.org/fixture-top-companies-2021',
+            report_date: '2022-01-15',
+            report_date_basis: 'printed',
+          },
+        ],
       });
     });
 
@@ -1280,7 +1696,13 @@ export function contractSuite(call: Call) {
         ranking: { entity: 'company', basis: LIST_BASIS, ranks_listed: 2 },
         insurers: [
           { rank: 1, name: 'Epsilon E&S Co', premium: 720000, policy_count: null, market_share_pct: null },
-          { rank: 2, name: 'Delta Specialty Insurance Co', premium: 600000.6, policy_count: null, market_share_pct: null },
+          {
+            rank: 2,
+            name: 'Delta Specialty Insurance Co',
+            premium: 600000.6,
+            policy_count: null,
+            market_share_pct: null,
+          },
         ],
         unranked: [],
         report_date: '2024-01-20',
@@ -1293,11 +1715,25 @@ export function contractSuite(call: Call) {
     it('IL months: one published list each', async () => {
       expect((await insurers('state=IL&period=2023-01')).insurers).toEqual([
         { rank: 1, name: 'Epsilon E&S Co', premium: 60000, policy_count: null, market_share_pct: null },
-        { rank: 2, name: 'Delta Specialty Insurance Co', premium: 50000.05, policy_count: null, market_share_pct: null },
+        {
+          rank: 2,
+          name: 'Delta Specialty Insurance Co',
+          premium: 50000.05,
+          policy_count: null,
+          market_share_pct: null,
+        },
       ]);
       // il-2024-02.csv: only January 2024 has a list, Delta 70000.07 with 77 policies.
       expect(await insurers('state=IL&period=2024-01')).toMatchObject({
-        insurers: [{ rank: 1, name: 'Delta Specialty Insurance Co', premium: 70000.07, policy_count: 77, market_share_pct: null }],
+        insurers: [
+          {
+            rank: 1,
+            name: 'Delta Specialty Insurance Co',
+            premium: 70000.07,
+            policy_count: 77,
+            market_share_pct: null,
+          },
+        ],
         report_date: '2024-03-20',
         data_as_of: '2024-02-29',
         publications: [PUB.IL_2024_02],
@@ -1322,7 +1758,18 @@ export function contractSuite(call: Call) {
     });
 
     it('400s a period that is not YYYY-MM (01-12), YYYY-H1/H2 or YYYY, or missing', async () => {
-      for (const bad of ['2024-13', '2024-00', '2024-1', '24', '2024-Q1', '2024-H3', '2024-H0', '2024-h1', '2024-01-01', ''])
+      for (const bad of [
+        '2024-13',
+        '2024-00',
+        '2024-1',
+        '24',
+        '2024-Q1',
+        '2024-H3',
+        '2024-H0',
+        '2024-h1',
+        '2024-01-01',
+        '',
+      ])
         await invalid(`/v1/insurers?state=FL&period=${bad}`, ["'period'", 'YYYY-MM', 'YYYY-H1', 'YYYY']);
       await invalid('/v1/insurers?state=FL', ["'period'", 'missing']);
       await invalid('/v1/insurers?period=2024-01', ["'state'", 'missing']);
@@ -1436,7 +1883,11 @@ export function contractSuite(call: Call) {
     });
 
     it('says briefly what a missing parameter expects', async () => {
-      const message = await expectError(await call('/v1/insurers?state=FL'), 400, 'invalid_request', ["missing required parameter 'period'", 'YYYY-MM', 'YYYY']);
+      const message = await expectError(await call('/v1/insurers?state=FL'), 400, 'invalid_request', [
+        "missing required parameter 'period'",
+        'YYYY-MM',
+        'YYYY',
+      ]);
       expect(message).not.toContain('404'); // the description's rules stay in /openapi.json
       expect(message.length).toBeLessThan(120);
     });

@@ -30,12 +30,25 @@ describe('summary basis and prior year, beyond the fixture', () => {
     // docs/design.md §5: partial_monthly_sum means fewer than 12 months. May 2023 printed "rounded": its premium is null.
     const body = await summaryAfter(
       [
-        ['il-2023-12.csv', 'IL,2023-05,all,,,premium,1005000.25,,,', 'IL,2023-05,all,,,premium,1005000.25,rounded,fixture words,'],
-        ['il-2022-annual.csv', 'IL,2022,all,,,premium,11234567.89,,,year printed by the source', 'IL,2022,all,,,premium,11234567.89,rounded,fixture words,'],
+        [
+          'il-2023-12.csv',
+          'IL,2023-05,all,,,premium,1005000.25,,,',
+          'IL,2023-05,all,,,premium,1005000.25,rounded,fixture words,',
+        ],
+        [
+          'il-2022-annual.csv',
+          'IL,2022,all,,,premium,11234567.89,,,year printed by the source',
+          'IL,2022,all,,,premium,11234567.89,rounded,fixture words,',
+        ],
       ],
       'state=IL&year=2023',
     );
-    expect(body).toMatchObject({ basis: 'monthly_sum', months_available: 12, premium: null, policy_count: IL_2023_POLICIES });
+    expect(body).toMatchObject({
+      basis: 'monthly_sum',
+      months_available: 12,
+      premium: null,
+      policy_count: IL_2023_POLICIES,
+    });
     // The prior year keeps its own basis: 2022 has its printed year row (policies 12345, premium now rounded).
     expect(body.prior_year).toEqual({ year: 2022, premium: null, policy_count: 12345, months_available: 1 });
     // a full year on each side: the policy change is published; the premium one has no premium to compare
@@ -48,8 +61,16 @@ describe('summary basis and prior year, beyond the fixture', () => {
     // Without the 2022 year row, 2022 is December alone: 987654.32 and 1234 policies.
     const body = await summaryAfter(
       [
-        ['il-2022-annual.csv', 'IL,2022,all,,,premium,11234567.89,,,year printed by the source', 'IL,2022,all,,,premium,11234567.89,rounded,fixture words,'],
-        ['il-2022-annual.csv', 'IL,2022,all,,,policies,12345,,,', 'IL,2022,all,,,policies,12345,rounded,fixture words,'],
+        [
+          'il-2022-annual.csv',
+          'IL,2022,all,,,premium,11234567.89,,,year printed by the source',
+          'IL,2022,all,,,premium,11234567.89,rounded,fixture words,',
+        ],
+        [
+          'il-2022-annual.csv',
+          'IL,2022,all,,,policies,12345,,,',
+          'IL,2022,all,,,policies,12345,rounded,fixture words,',
+        ],
       ],
       'state=IL&year=2023',
     );
@@ -65,8 +86,16 @@ describe('summary basis and prior year, beyond the fixture', () => {
     // 2024 has Jan and Feb; with February 2023 printed rounded only, 2023 has January alone for the comparison.
     const body = await summaryAfter(
       [
-        ['il-2023-12.csv', 'IL,2023-02,all,,,premium,1002000.25,,,', 'IL,2023-02,all,,,premium,1002000.25,rounded,fixture words,'],
-        ['il-2023-12.csv', 'IL,2023-02,all,,,policies,1025,,,', 'IL,2023-02,all,,,policies,1025,rounded,fixture words,'],
+        [
+          'il-2023-12.csv',
+          'IL,2023-02,all,,,premium,1002000.25,,,',
+          'IL,2023-02,all,,,premium,1002000.25,rounded,fixture words,',
+        ],
+        [
+          'il-2023-12.csv',
+          'IL,2023-02,all,,,policies,1025,,,',
+          'IL,2023-02,all,,,policies,1025,rounded,fixture words,',
+        ],
       ],
       'state=IL&year=2024',
     );

@@ -48,10 +48,14 @@ async function freeHeaders(base: string): Promise<Record<string, string | string
 }
 /** Headers that belong to the connection or the moment, not to the answer; and Vary, which /v1's answers carry because the Node server also gives them compressed (this page it does not). */
 const withoutTransport = (headers: Record<string, string | string[] | undefined>) =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'vary'].includes(name)));
+  Object.fromEntries(
+    Object.entries(headers).filter(
+      ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'vary'].includes(name),
+    ),
+  );
 
 describe('GET /.well-known/x402 on the Node server', () => {
-  it('answers 200 with the document for the build\'s site, byte for byte, with the free routes\' headers', async () => {
+  it("answers 200 with the document for the build's site, byte for byte, with the free routes' headers", async () => {
     const res = await rawRequest(server.base, 'GET', WELL_KNOWN_X402_PATH);
     expect(res.status).toBe(200);
     expect(res.body).toBe(wellKnownX402Text(SITE, paymentTerms())); // the server's terms: the environment's (the gate off here)
@@ -64,7 +68,10 @@ describe('GET /.well-known/x402 on the Node server', () => {
     });
     // Its own ETag, the SHA-256 of its bytes (docs/design.md §14); every other header the free routes'.
     expect(res.headers.etag).toBe(`"${createHash('sha256').update(res.body).digest('hex')}"`);
-    expect({ ...withoutTransport(res.headers), etag: undefined }).toEqual({ ...(await freeHeaders(server.base)), etag: undefined });
+    expect({ ...withoutTransport(res.headers), etag: undefined }).toEqual({
+      ...(await freeHeaders(server.base)),
+      etag: undefined,
+    });
   });
 
   it('answers HEAD with the same status and headers and no body; OPTIONS with the CORS preflight; another method 405 in the JSON error body', async () => {
@@ -77,7 +84,11 @@ describe('GET /.well-known/x402 on the Node server', () => {
     expect([options.status, options.headers['access-control-allow-methods']]).toEqual([204, 'GET, HEAD, OPTIONS']);
     for (const method of ['POST', 'DELETE']) {
       const res = await rawRequest(server.base, method, WELL_KNOWN_X402_PATH);
-      expect([res.status, res.headers.allow, res.headers['content-type']], method).toEqual([405, 'GET, HEAD, OPTIONS', 'application/json; charset=utf-8']);
+      expect([res.status, res.headers.allow, res.headers['content-type']], method).toEqual([
+        405,
+        'GET, HEAD, OPTIONS',
+        'application/json; charset=utf-8',
+      ]);
       expect(JSON.parse(res.body).error.code).toBe('invalid_request');
     }
   });
@@ -89,15 +100,23 @@ describe('GET /.well-known/x402 on the Node server', () => {
     expect(res.body).toBe(wellKnownX402Text(SITE, terms));
     const doc = JSON.parse(res.body) as { resources: string[]; instructions: string };
     expect(doc.instructions).toContain(`paid to ${PAYEE}`);
-    expect(doc.resources.map((r) => new URL(r).pathname)).toEqual(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path));
+    expect(doc.resources.map((r) => new URL(r).pathname)).toEqual(
+      ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path),
+    );
     for (const resource of doc.resources) {
       // The resource is on the build's site; this server listens elsewhere: the same path and query, here.
       const { pathname, search } = new URL(resource);
       const probe = await rawRequest(gated.base, 'GET', `${pathname}${search}`);
       expect(probe.status, resource).toBe(402);
       const [accept] = decodePaymentRequiredHeader(String(probe.headers['payment-required'])).accepts;
-      expect(doc.instructions, resource).toContain(`- GET ${resource}: ${ROUTE_CONTRACTS.find((r) => r.path === pathname)!.priceUsd} USD (${accept.amount} atomic units).`);
-      expect([accept.payTo, accept.network, accept.asset], resource).toEqual([PAYEE, terms.network, terms.asset.address]);
+      expect(doc.instructions, resource).toContain(
+        `- GET ${resource}: ${ROUTE_CONTRACTS.find((r) => r.path === pathname)!.priceUsd} USD (${accept.amount} atomic units).`,
+      );
+      expect([accept.payTo, accept.network, accept.asset], resource).toEqual([
+        PAYEE,
+        terms.network,
+        terms.asset.address,
+      ]);
     }
   });
 });

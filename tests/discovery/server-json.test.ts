@@ -11,7 +11,15 @@ import { promisify } from 'node:util';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import { FLAGS } from '../../bridge/options.mjs';
-import { DEFAULT_SITE_URL, SERVER_SCHEMA, type ServerJson, namespaceOf, packageInfo, serverJson, serverJsonText } from '../../scripts/server-json.ts';
+import {
+  DEFAULT_SITE_URL,
+  SERVER_SCHEMA,
+  type ServerJson,
+  namespaceOf,
+  packageInfo,
+  serverJson,
+  serverJsonText,
+} from '../../scripts/server-json.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SCHEMA_FILE = join(ROOT, 'tests', 'fixtures', 'mcp-registry', 'server.schema.json');
@@ -42,7 +50,9 @@ describe('the stored registry schema', () => {
     expect(errorsOf(good)).toBeUndefined();
     expect(errorsOf({ ...good, name: 'surplus-lines-market-data' })).toMatch(/name/);
     expect(errorsOf({ ...good, description: 'x'.repeat(101) })).toMatch(/description/);
-    expect(errorsOf({ ...good, remotes: [{ type: 'streamable-http', url: 'ftp://sl.example.com/mcp' }] })).toMatch(/url/);
+    expect(errorsOf({ ...good, remotes: [{ type: 'streamable-http', url: 'ftp://sl.example.com/mcp' }] })).toMatch(
+      /url/,
+    );
     expect(errorsOf({ ...good, remotes: [{ type: 'stdio' }] })).toBeDefined();
     expect(errorsOf({ ...good, websiteUrl: 'not a url' })).toMatch(/websiteUrl/);
     const { version: _, ...noVersion } = good;
@@ -51,7 +61,7 @@ describe('the stored registry schema', () => {
 });
 
 describe('server.json (npm run server-json)', () => {
-  it('is what the generator writes now, for this checkout\'s site: deterministic 2-space JSON with a final newline (a stale file fails here)', () => {
+  it("is what the generator writes now, for this checkout's site: deterministic 2-space JSON with a final newline (a stale file fails here)", () => {
     expect(committed).toBe(serverJsonText(packageInfo(), site));
     expect(committed).toBe(`${JSON.stringify(JSON.parse(committed), null, 2)}\n`);
     expect(serverJsonText(packageInfo(), site)).toBe(committed); // twice: the same bytes
@@ -71,15 +81,22 @@ describe('server.json (npm run server-json)', () => {
     expect(doc.remotes).toEqual([{ type: 'streamable-http', url: new URL('/mcp', site).href }]);
   });
 
-  it('lists the bridge as the npm package\'s stdio server: its one bin, every flag it takes with its default, the key as a secret', () => {
+  it("lists the bridge as the npm package's stdio server: its one bin, every flag it takes with its default, the key as a secret", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const [bridge, ...others] = (JSON.parse(committed) as ServerJson).packages;
     expect(others).toEqual([]);
-    expect(bridge).toMatchObject({ registryType: 'npm', identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } });
+    expect(bridge).toMatchObject({
+      registryType: 'npm',
+      identifier: pkg.name,
+      version: pkg.version,
+      transport: { type: 'stdio' },
+    });
     // npx runs a package's only bin: the bridge.
     expect(pkg.bin).toEqual({ 'surplus-lines-mcp': 'bridge/cli.mjs' });
     const listed = Object.fromEntries(bridge.packageArguments.map((a) => [a.name, a.default]));
-    const taken = Object.fromEntries(Object.entries(FLAGS).map(([name, flag]) => [`--${name}`, 'default' in flag ? flag.default : undefined]));
+    const taken = Object.fromEntries(
+      Object.entries(FLAGS).map(([name, flag]) => [`--${name}`, 'default' in flag ? flag.default : undefined]),
+    );
     expect(listed).toEqual({ ...taken, '--url': new URL('/mcp', site).href });
     expect(bridge.environmentVariables).toEqual([expect.objectContaining({ name: 'X402_PAYER_KEY', isSecret: true })]);
   });

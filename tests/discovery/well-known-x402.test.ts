@@ -43,11 +43,14 @@ const LINE = /^- ([A-Z]+) (\S+): (\d+\.\d+) USD \((\d+) atomic units\)\. \S/;
 /** The document's resources and their lines, or the first way it breaks the spec's shape. */
 function read(text: string): { resources: string[]; listed: Map<string, Listed>; instructions: string } {
   const doc = JSON.parse(text) as Record<string, unknown>;
-  const extra = Object.keys(doc).filter((k) => !['version', 'resources', 'ownershipProofs', 'instructions'].includes(k));
+  const extra = Object.keys(doc).filter(
+    (k) => !['version', 'resources', 'ownershipProofs', 'instructions'].includes(k),
+  );
   if (extra.length) throw new Error(`fields the spec does not have: ${extra.join(', ')}`);
   if (doc.version !== 1) throw new Error(`version ${JSON.stringify(doc.version)} is not 1`);
   const { resources, instructions } = doc;
-  if (!Array.isArray(resources) || !resources.every((r) => typeof r === 'string' && URL.canParse(r))) throw new Error('resources is not a list of URLs');
+  if (!Array.isArray(resources) || !resources.every((r) => typeof r === 'string' && URL.canParse(r)))
+    throw new Error('resources is not a list of URLs');
   if (typeof instructions !== 'string') throw new Error('no instructions');
   const listed = new Map<string, Listed>();
   for (const line of instructions.split('\n')) {
@@ -67,22 +70,27 @@ function problemsOf(text: string, site = SITE): string[] {
   }
   const problems: string[] = [];
   const paths = doc.resources.map((r) => new URL(r).pathname);
-  for (const r of doc.resources) if (new URL(r).origin !== new URL(site).origin) problems.push(`${r} is not absolute on ${site}`);
+  for (const r of doc.resources)
+    if (new URL(r).origin !== new URL(site).origin) problems.push(`${r} is not absolute on ${site}`);
   for (const route of FREE) if (paths.includes(route.path)) problems.push(`free route ${route.path} listed`);
   for (const route of PRICED) {
     const at = paths.filter((p) => p === route.path).length;
     if (at !== 1) problems.push(`route ${route.path} listed ${at} times`);
   }
-  if (doc.resources.length !== PRICED.length) problems.push(`${doc.resources.length} resources for ${PRICED.length} priced routes`);
+  if (doc.resources.length !== PRICED.length)
+    problems.push(`${doc.resources.length} resources for ${PRICED.length} priced routes`);
   for (const url of doc.resources) {
     const route = PRICED.find((r) => r.path === new URL(url).pathname);
     const line = doc.listed.get(url);
     if (!route) continue;
     if (!line) problems.push(`${url} has no line in instructions`);
-    else if (line.method !== 'GET' || line.usd !== route.priceUsd || line.atomic !== usdcUnits(route.priceUsd!))
-      problems.push(`${url} is listed as ${line.method} ${line.usd} USD (${line.atomic}), not GET ${route.priceUsd} USD (${usdcUnits(route.priceUsd!)})`);
+    else if (line.method !== 'GET' || line.usd !== route.priceUsd || line.atomic !== usdcUnits(route.priceUsd))
+      problems.push(
+        `${url} is listed as ${line.method} ${line.usd} USD (${line.atomic}), not GET ${route.priceUsd} USD (${usdcUnits(route.priceUsd!)})`,
+      );
   }
-  if (doc.listed.size !== doc.resources.length) problems.push(`instructions list ${doc.listed.size} resources, not ${doc.resources.length}`);
+  if (doc.listed.size !== doc.resources.length)
+    problems.push(`instructions list ${doc.listed.size} resources, not ${doc.resources.length}`);
   return problems;
 }
 
@@ -94,11 +102,15 @@ const gated = paymentTerms(settings);
 const text = wellKnownX402Text(SITE, gated);
 
 describe('the /.well-known/x402 document (x402scan docs/DISCOVERY.md)', () => {
-  it('is the spec\'s shape: version 1, resources as absolute URLs, instructions as text, nothing else', () => {
+  it("is the spec's shape: version 1, resources as absolute URLs, instructions as text, nothing else", () => {
     const doc = JSON.parse(text);
     expect(Object.keys(doc)).toEqual(['version', 'resources', 'instructions']);
     expect(doc.version).toBe(1);
-    expect(doc.resources.every((r: unknown) => typeof r === 'string' && /^https:\/\/surplus-lines\.example\/v1\/\S+$/.test(r))).toBe(true);
+    expect(
+      doc.resources.every(
+        (r: unknown) => typeof r === 'string' && /^https:\/\/surplus-lines\.example\/v1\/\S+$/.test(r),
+      ),
+    ).toBe(true);
     expect(text.endsWith('}\n')).toBe(true);
     expect(JSON.parse(text)).toEqual(wellKnownX402(SITE, gated));
   });
@@ -117,7 +129,17 @@ describe('the /.well-known/x402 document (x402scan docs/DISCOVERY.md)', () => {
 
   it('states the x402 terms: version 2, schemes exact and batch-settlement, the network and asset, and the payee only when the gate is on', () => {
     const { instructions } = read(text);
-    for (const fact of ['x402 version 2', 'schemes exact and batch-settlement', 'minDeposit', 'eip155:8453', BASE_USDC, `paid to ${PAYEE}`, 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'PAYMENT-RESPONSE'])
+    for (const fact of [
+      'x402 version 2',
+      'schemes exact and batch-settlement',
+      'minDeposit',
+      'eip155:8453',
+      BASE_USDC,
+      `paid to ${PAYEE}`,
+      'PAYMENT-REQUIRED',
+      'PAYMENT-SIGNATURE',
+      'PAYMENT-RESPONSE',
+    ])
       expect(instructions, fact).toContain(fact);
     const off = wellKnownX402Text(SITE, paymentTerms(null));
     expect(problemsOf(off)).toEqual([]);
@@ -135,7 +157,7 @@ describe('the /.well-known/x402 document (x402scan docs/DISCOVERY.md)', () => {
     }
   });
 
-  it('the check fails when a route is missing, a free route is listed, a price or method is wrong, a URL is relative, or the shape is not the spec\'s', () => {
+  it("the check fails when a route is missing, a free route is listed, a price or method is wrong, a URL is relative, or the shape is not the spec's", () => {
     const doc = wellKnownX402(SITE, gated);
     const edit = (change: (d: Record<string, unknown> & typeof doc) => void) => {
       const copy = structuredClone(doc) as Record<string, unknown> & typeof doc;
@@ -143,19 +165,29 @@ describe('the /.well-known/x402 document (x402scan docs/DISCOVERY.md)', () => {
       return JSON.stringify(copy);
     };
     expect(problemsOf(edit((d) => d.resources.splice(2, 1)))).toContain('route /v1/compare listed 0 times');
-    expect(problemsOf(edit((d) => d.resources.push(`${SITE}/v1/coverage`)))).toContain('free route /v1/coverage listed');
-    expect(problemsOf(edit((d) => (d.instructions = d.instructions.replace('0.50 USD (500000', '0.10 USD (100000'))))).toEqual([
-      `${SITE}/v1/compare?states=FL,TX is listed as GET 0.10 USD (100000), not GET 0.50 USD (500000)`,
-    ]);
-    expect(problemsOf(edit((d) => (d.instructions = d.instructions.replace(`- GET ${SITE}/v1/rates:`, `- POST ${SITE}/v1/rates:`))))).toEqual([
-      `${SITE}/v1/rates is listed as POST 0.10 USD (100000), not GET 0.10 USD (100000)`,
-    ]);
+    expect(problemsOf(edit((d) => d.resources.push(`${SITE}/v1/coverage`)))).toContain(
+      'free route /v1/coverage listed',
+    );
+    expect(
+      problemsOf(edit((d) => (d.instructions = d.instructions.replace('0.50 USD (500000', '0.10 USD (100000')))),
+    ).toEqual([`${SITE}/v1/compare?states=FL,TX is listed as GET 0.10 USD (100000), not GET 0.50 USD (500000)`]);
+    expect(
+      problemsOf(
+        edit((d) => (d.instructions = d.instructions.replace(`- GET ${SITE}/v1/rates:`, `- POST ${SITE}/v1/rates:`))),
+      ),
+    ).toEqual([`${SITE}/v1/rates is listed as POST 0.10 USD (100000), not GET 0.10 USD (100000)`]);
     expect(problemsOf(edit((d) => (d.resources[0] = 'https://elsewhere.example/v1/premium?state=FL')))).toContain(
       `https://elsewhere.example/v1/premium?state=FL is not absolute on ${SITE}`,
     );
-    expect(problemsOf(edit((d) => (d.resources[0] = '/v1/premium?state=FL')))).toEqual(['shape: resources is not a list of URLs']);
-    expect(problemsOf(edit((d) => ((d as Record<string, unknown>).version = '1')))).toEqual(['shape: version "1" is not 1']);
-    expect(problemsOf(edit((d) => ((d as Record<string, unknown>).prices = {})))).toEqual(['shape: fields the spec does not have: prices']);
+    expect(problemsOf(edit((d) => (d.resources[0] = '/v1/premium?state=FL')))).toEqual([
+      'shape: resources is not a list of URLs',
+    ]);
+    expect(problemsOf(edit((d) => ((d as Record<string, unknown>).version = '1')))).toEqual([
+      'shape: version "1" is not 1',
+    ]);
+    expect(problemsOf(edit((d) => ((d as Record<string, unknown>).prices = {})))).toEqual([
+      'shape: fields the spec does not have: prices',
+    ]);
   });
 });
 
@@ -171,8 +203,12 @@ describe('each resource, probed unpaid against the payment gate (fixture data)',
       const challenge = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
       const [accept] = challenge.accepts;
       expect(accept.amount, url).toBe(listed.get(url)!.atomic);
-      expect({ network: accept.network, asset: accept.asset, payTo: accept.payTo }, url).toEqual({ network: gated.network, asset: gated.asset.address, payTo: PAYEE });
-      expect(new URL(challenge.resource!.url).pathname, url).toBe(new URL(url).pathname);
+      expect({ network: accept.network, asset: accept.asset, payTo: accept.payTo }, url).toEqual({
+        network: gated.network,
+        asset: gated.asset.address,
+        payTo: PAYEE,
+      });
+      expect(new URL(challenge.resource.url).pathname, url).toBe(new URL(url).pathname);
     }
   });
 
@@ -186,9 +222,11 @@ describe('each resource, probed unpaid against the payment gate (fixture data)',
 
 describe('the page (src/pages/.well-known/x402.ts), as both servers run it', () => {
   const call = (method: string) =>
-    ALL({ request: new Request(`${SITE}/.well-known/x402`, { method }), site: new URL(SITE) } as Parameters<typeof ALL>[0]) as Promise<Response>;
+    ALL({ request: new Request(`${SITE}/.well-known/x402`, { method }), site: new URL(SITE) } as Parameters<
+      typeof ALL
+    >[0]) as Promise<Response>;
 
-  it('answers GET with the document for the site Astro gives and the environment\'s terms, and the free routes\' headers', async () => {
+  it("answers GET with the document for the site Astro gives and the environment's terms, and the free routes' headers", async () => {
     const res = await call('GET');
     const body = await res.text();
     expect(res.status).toBe(200);
@@ -207,7 +245,11 @@ describe('the page (src/pages/.well-known/x402.ts), as both servers run it', () 
     });
     // The free routes' very headers, the length and the ETag aside.
     const free = Object.fromEntries((await callHandler(`${SITE}/v1/coverage`)).headers);
-    expect({ ...headers, 'content-length': undefined, etag: undefined }).toEqual({ ...free, 'content-length': undefined, etag: undefined });
+    expect({ ...headers, 'content-length': undefined, etag: undefined }).toEqual({
+      ...free,
+      'content-length': undefined,
+      etag: undefined,
+    });
   });
 
   it('answers HEAD with the same headers and no body, OPTIONS with the CORS preflight, and any other method 405', async () => {

@@ -3,14 +3,24 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /** Without the background-networking flags Chromium keeps calling Google's hosts, which a closed network refuses. */
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: run scripts/ensure-package.sh /usr/bin/chromium chromium 'The browser tests' (as root it installs Debian's chromium package; npm test runs it first)`);
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM}: run scripts/ensure-package.sh /usr/bin/chromium chromium 'The browser tests' (as root it installs Debian's chromium package; npm test runs it first)`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
@@ -22,7 +32,10 @@ export async function launchChromium(): Promise<Browser> {
 export function watchForProblems(page: Page): { next(): string[] } {
   let current: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') current.push(`console error: ${m.text()}${m.location().url ? ` (${m.location().url}:${m.location().lineNumber})` : ''}`);
+    if (m.type() === 'error')
+      current.push(
+        `console error: ${m.text()}${m.location().url ? ` (${m.location().url}:${m.location().lineNumber})` : ''}`,
+      );
   });
   page.on('pageerror', (e) => current.push(`uncaught error: ${e.message}`));
   page.on('requestfailed', (r) => {

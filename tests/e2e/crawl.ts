@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { watchForProblems } from './browser.ts';
 
 /** What a page's DOM says about itself, read in the browser. */
-export interface PageFacts {
+interface PageFacts {
   lang: string | null;
   title: string;
   h1Count: number;
@@ -34,7 +34,7 @@ export interface Visit {
   problems: string[];
 }
 
-export interface Link {
+interface Link {
   /** Path of the page or resource the link is on. */
   from: string;
   /** As written. */
@@ -51,7 +51,7 @@ export interface Crawl {
 }
 
 /** Paths only asked for their status: the API and the MCP endpoint. */
-export const isApiPath = (path: string) => /^\/(v1|mcp)(\/|\?|$)/.test(path);
+const isApiPath = (path: string) => /^\/(v1|mcp)(\/|\?|$)/.test(path);
 
 /**
  * Crawls from `starts` on the server at `base`. Links to `site` (the address the build writes into
@@ -91,7 +91,13 @@ export async function crawl(page: Page, base: string, site: string, starts: stri
     const path = queue.shift()!;
     const res = await fetch(base + path, { redirect: 'manual' });
     const body = await res.text();
-    const visit: Visit = { path, status: res.status, contentType: res.headers.get('content-type') ?? '', location: res.headers.get('location'), problems: [] };
+    const visit: Visit = {
+      path,
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? '',
+      location: res.headers.get('location'),
+      problems: [],
+    };
     visits.set(path, visit);
     if (res.status !== 200 || isApiPath(path)) continue;
 
@@ -115,7 +121,14 @@ export async function crawl(page: Page, base: string, site: string, starts: stri
 
 /** The URLs a sitemap (`<loc>`) or a feed (`<link href>`, RSS `<link>`) names. */
 function xmlUrls(xml: string): string[] {
-  const unescape = (s: string) => s.trim().replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  const unescape = (s: string) =>
+    s
+      .trim()
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
   const found = [
     ...[...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]),
     ...[...xml.matchAll(/<link\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1]),
@@ -136,7 +149,9 @@ function readFacts(page: Page): Promise<PageFacts> {
     const textOf = (id: string) => document.getElementById(id)?.textContent?.trim() ?? '';
     const tables = [...document.querySelectorAll('table')];
     const svgs = [...document.querySelectorAll('svg')].filter((s) => s.getAttribute('role') === 'img');
-    const linkEls = [...document.querySelectorAll('link[href]')].filter((l) => ['alternate', 'canonical', 'sitemap', 'icon'].some((r) => (l as HTMLLinkElement).relList.contains(r)));
+    const linkEls = [...document.querySelectorAll('link[href]')].filter((l) =>
+      ['alternate', 'canonical', 'sitemap', 'icon'].some((r) => (l as HTMLLinkElement).relList.contains(r)),
+    );
     return {
       lang: document.documentElement.getAttribute('lang'),
       title: document.title,
@@ -146,8 +161,13 @@ function readFacts(page: Page): Promise<PageFacts> {
       ogTitle: meta('meta[property="og:title"]'),
       ogUrl: meta('meta[property="og:url"]'),
       ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
-      links: [...document.querySelectorAll('a[href]'), ...linkEls].map((a) => ({ href: a.getAttribute('href')!, url: (a as HTMLAnchorElement).href })),
-      tablesWithoutCaption: tables.flatMap((t, i) => (t.querySelector(':scope > caption')?.textContent?.trim() ? [] : [name(t, i)])),
+      links: [...document.querySelectorAll('a[href]'), ...linkEls].map((a) => ({
+        href: a.getAttribute('href')!,
+        url: (a as HTMLAnchorElement).href,
+      })),
+      tablesWithoutCaption: tables.flatMap((t, i) =>
+        t.querySelector(':scope > caption')?.textContent?.trim() ? [] : [name(t, i)],
+      ),
       tablesWithoutTh: tables.flatMap((t, i) => (t.querySelector('th') ? [] : [name(t, i)])),
       svgsWithoutName: svgs.flatMap((s, i) => {
         if (s.getAttribute('aria-label')?.trim()) return [];

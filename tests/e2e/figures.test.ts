@@ -45,11 +45,18 @@ async function readPage(page: Page, base: string, path: string): Promise<PageFig
       fig: a.dataset.fig!,
       value: a.dataset.value!,
       // The visible text: without the screen-reader note that follows a printed figure.
-      text: [...a.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''),
+      text: [...a.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent)
+        .join(''),
       printed: a.classList.contains('printed'),
       href: a.getAttribute('href'),
     }));
-    const sources = [...document.querySelectorAll<HTMLLIElement>('ol.sources li[id]')].map((li) => ({ id: li.id, url: li.dataset.url ?? null, text: li.textContent ?? '' }));
+    const sources = [...document.querySelectorAll<HTMLLIElement>('ol.sources li[id]')].map((li) => ({
+      id: li.id,
+      url: li.dataset.url ?? null,
+      text: li.textContent ?? '',
+    }));
     return { path, asOf: document.querySelector<HTMLElement>('[data-as-of]')?.dataset.asOf ?? null, figures, sources };
   }, path);
 }
@@ -63,7 +70,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   const page = await browser.newPage();
   await page.goto(`${server.base}/snapshots/`);
-  const months = await page.$$eval('a[href^="/snapshots/"]', (as) => [...new Set(as.map((a) => a.getAttribute('href')!).filter((h) => /^\/snapshots\/\d{4}-\d{2}\/$/.test(h)))]);
+  const months = await page.$$eval('a[href^="/snapshots/"]', (as) => [
+    ...new Set(as.map((a) => a.getAttribute('href')!).filter((h) => /^\/snapshots\/\d{4}-\d{2}\/$/.test(h))),
+  ]);
   for (const path of months) pages.push(await readPage(page, server.base, path));
 });
 
@@ -76,7 +85,13 @@ afterAll(async () => {
 
 /** The API's answer for a figure's state, line, granularity, period and report date, memoised. */
 const answers = new Map<string, Promise<PremiumResponse>>();
-function apiAnswer(state: string, line: string, granularity: string, period: string, asOf: string): Promise<PremiumResponse> {
+function apiAnswer(
+  state: string,
+  line: string,
+  granularity: string,
+  period: string,
+  asOf: string,
+): Promise<PremiumResponse> {
   const month = firstMonthKey(parsePeriod(period)!);
   const query = new URLSearchParams({ state, line, granularity, from: month, to: month, report_date: asOf });
   const key = query.toString();
@@ -118,12 +133,20 @@ describe('snapshot figures against the API', () => {
           continue;
         }
         const printed = field.startsWith('printed.') ? row.printed?.[field.slice('printed.'.length)] : undefined;
-        const expected = field.startsWith('printed.') ? printed?.value : (row as unknown as Record<string, number | null>)[field];
+        const expected = field.startsWith('printed.')
+          ? printed?.value
+          : (row as unknown as Record<string, number | null>)[field];
         if (expected === undefined || expected === null) problems.push(`${where}: the API has no such figure`);
         else if (Number(f.value) !== expected) problems.push(`${where}: page ${f.value}, API ${expected}`);
         else if (printed?.qualifier) {
-          if (!f.printed || f.text !== printed.as_printed) problems.push(`${where}: a ${printed.qualifier} figure must show as printed ("${printed.as_printed}") and be marked; shows "${f.text}"${f.printed ? '' : ' unmarked'}`);
-        } else if (f.printed || shownNumber(f.text) !== expected) problems.push(`${where}: an exact figure must show in full: shows "${f.text}" for ${expected}${f.printed ? ', marked as printed' : ''}`);
+          if (!f.printed || f.text !== printed.as_printed)
+            problems.push(
+              `${where}: a ${printed.qualifier} figure must show as printed ("${printed.as_printed}") and be marked; shows "${f.text}"${f.printed ? '' : ' unmarked'}`,
+            );
+        } else if (f.printed || shownNumber(f.text) !== expected)
+          problems.push(
+            `${where}: an exact figure must show in full: shows "${f.text}" for ${expected}${f.printed ? ', marked as printed' : ''}`,
+          );
         // The page's own figures are read as of the page's date; only a revision's "before" is earlier.
         if (asOf > p.asOf!) problems.push(`${where}: read as of ${asOf}, after the page's date ${p.asOf}`);
         checked++;
@@ -146,8 +169,13 @@ describe('snapshot figures against the API', () => {
         }
         const answer = await apiAnswer(state, line, granularity, period, asOf);
         const cited = answer.publications.find((pub) => pub.url === source.url);
-        if (!cited) problems.push(`${p.path} ${f.fig}: source ${source.url} is not among the API's publications for it`);
-        else if (!source.text.includes(cited.title) || !source.text.includes(cited.report_date) || !source.text.includes(cited.url))
+        if (!cited)
+          problems.push(`${p.path} ${f.fig}: source ${source.url} is not among the API's publications for it`);
+        else if (
+          !source.text.includes(cited.title) ||
+          !source.text.includes(cited.report_date) ||
+          !source.text.includes(cited.url)
+        )
           problems.push(`${p.path} ${f.fig}: source entry does not give the title, date and URL of ${cited.url}`);
       }
     }

@@ -22,7 +22,8 @@ export function readLayout(page: Page): Promise<LayoutReport> {
     const SLACK = 0.5;
     const round = (n: number) => Math.round(n * 10) / 10;
     const tag = (el: Element) => {
-      const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      const cls =
+        typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
       return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls}>`;
     };
     const shown = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
@@ -34,7 +35,11 @@ export function readLayout(page: Page): Promise<LayoutReport> {
     const figures = [...document.querySelectorAll<HTMLElement>('[data-fig]')].filter(shown);
     for (const fig of figures) {
       const r = fig.getBoundingClientRect();
-      const text = [...fig.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('').trim();
+      const text = [...fig.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent)
+        .join('')
+        .trim();
       const what = `figure "${text}" (${fig.dataset.fig})`;
       // Every ancestor whose overflow is not visible clips its content to its padding box (scrolled or not):
       // what lies outside that box is unseen, or seen only after scrolling the box, cut mid-number.
@@ -61,7 +66,9 @@ export function readLayout(page: Page): Promise<LayoutReport> {
       const docLeft = r.left + window.scrollX;
       const docRight = r.right + window.scrollX;
       if (docLeft < -SLACK || docRight > Math.min(viewportWidth, scrollWidth) + SLACK) {
-        figureProblems.push(`${what} spans x ${round(docLeft)}-${round(docRight)} of a ${viewportWidth} px wide screen (document ${scrollWidth} px wide)`);
+        figureProblems.push(
+          `${what} spans x ${round(docLeft)}-${round(docRight)} of a ${viewportWidth} px wide screen (document ${scrollWidth} px wide)`,
+        );
       }
     }
 
@@ -77,7 +84,12 @@ export function readLayout(page: Page): Promise<LayoutReport> {
         .filter(({ r }) => r.width > 0 && r.height > 0);
       labels += texts.length;
       for (const { label, r } of texts) {
-        if (r.left < box.left - SLACK || r.right > box.right + SLACK || r.top < box.top - SLACK || r.bottom > box.bottom + SLACK) {
+        if (
+          r.left < box.left - SLACK ||
+          r.right > box.right + SLACK ||
+          r.top < box.top - SLACK ||
+          r.bottom > box.bottom + SLACK
+        ) {
           labelProblems.push(
             `${chart}: label "${label}" at x ${round(r.left - box.left)}-${round(r.right - box.left)}, y ${round(r.top - box.top)}-${round(r.bottom - box.top)} falls outside the chart's ${round(box.width)} x ${round(box.height)} px`,
           );
@@ -92,7 +104,10 @@ export function readLayout(page: Page): Promise<LayoutReport> {
           const wide = Math.min(a.right, b.right) - Math.max(a.left, b.left);
           const high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
           if (wide > -APART && high > -APART) {
-            const how = wide > 0 && high > 0 ? `overlap by ${round(wide)} x ${round(high)} px` : `run together, ${round(-Math.min(wide, high))} px apart`;
+            const how =
+              wide > 0 && high > 0
+                ? `overlap by ${round(wide)} x ${round(high)} px`
+                : `run together, ${round(-Math.min(wide, high))} px apart`;
             labelProblems.push(`${chart}: labels "${texts[i].label}" and "${texts[j].label}" ${how}`);
           }
         }

@@ -42,7 +42,9 @@ beforeAll(async () => {
   server = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const base = server.base;
-  await context.route(`${SITE}/**`, (route) => route.continue({ url: base + route.request().url().slice(SITE.length) }));
+  await context.route(`${SITE}/**`, (route) =>
+    route.continue({ url: base + route.request().url().slice(SITE.length) }),
+  );
   page = await context.newPage();
   // /snapshots/ is crawled even when nothing links to it, so its pages are checked either way; the
   // first test says whether / reaches it.
@@ -61,7 +63,9 @@ const at = (path: string) => server!.base + path;
 function indexedMonths(): string[] {
   const index = site.visits.get(INDEX)!;
   if (index.status !== 200 || !index.facts) {
-    throw new Error(`${INDEX} answered ${index.status} ${index.contentType}: it should be the HTML index of the month snapshot pages`);
+    throw new Error(
+      `${INDEX} answered ${index.status} ${index.contentType}: it should be the HTML index of the month snapshot pages`,
+    );
   }
   const months = [...new Set(site.links.filter((l) => l.from === INDEX && MONTH_PAGE.test(l.path)).map((l) => l.path))];
   if (!months.length) throw new Error(`${INDEX} links to no month page (/snapshots/YYYY-MM/)`);
@@ -77,7 +81,10 @@ function samplePages(): { pages: { name: string; path: string }[]; missing: stri
   try {
     const months = indexedMonths().sort();
     const picked = [...new Set([months.at(-1)!, months[0], months[Math.floor(months.length / 2)]])];
-    pages.push({ name: 'snapshots', path: INDEX }, ...picked.map((path) => ({ name: `snapshots-${path.split('/')[2]}`, path })));
+    pages.push(
+      { name: 'snapshots', path: INDEX },
+      ...picked.map((path) => ({ name: `snapshots-${path.split('/')[2]}`, path })),
+    );
     return { pages, missing: [] };
   } catch (e) {
     return { pages, missing: [(e as Error).message] };
@@ -87,7 +94,10 @@ function samplePages(): { pages: { name: string; path: string }[]; missing: stri
 /** The HTML pages the crawl loaded in the browser (/ among them, or no check on them could mean anything). */
 function htmlPages(): Visit[] {
   const home = site.visits.get('/')!;
-  if (!home.facts) throw new Error(`/ did not load as an HTML page (answered ${home.status} ${home.contentType}): ${home.problems.join('; ')}`);
+  if (!home.facts)
+    throw new Error(
+      `/ did not load as an HTML page (answered ${home.status} ${home.contentType}): ${home.problems.join('; ')}`,
+    );
   return [...site.visits.values()].filter((v) => v.facts);
 }
 
@@ -121,15 +131,23 @@ describe('the site crawled from / (links, <link rel>, sitemap and feed URLs)', (
     expect(reached.has(INDEX), `no chain of links leads from / to ${INDEX}`).toBe(true);
     const months = indexedMonths();
     const unreachable = months.filter((m) => !reached.has(m) || site.visits.get(m)?.status !== 200);
-    expect(unreachable, 'month pages listed on /snapshots/ that did not load (status 200) by following links from /').toEqual([]);
-    expect([...reached].filter((p) => MONTH_PAGE.test(p) && site.visits.get(p)?.status === 200).length).toBeGreaterThan(0);
+    expect(
+      unreachable,
+      'month pages listed on /snapshots/ that did not load (status 200) by following links from /',
+    ).toEqual([]);
+    expect([...reached].filter((p) => MONTH_PAGE.test(p) && site.visits.get(p)?.status === 200).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('has no broken internal link: each answers 200 (a /v1 route 200 or 402, GET /mcp its 405)', () => {
     const broken = site.links
       .map((l) => ({ ...l, visit: site.visits.get(l.path)! }))
       .filter(({ path, visit }) => !answers(path, visit.status))
-      .map(({ from, href, path, visit }) => `${from} links to ${href}: ${path} answered ${visit.status}${visit.location ? ` (Location: ${visit.location})` : ''}`);
+      .map(
+        ({ from, href, path, visit }) =>
+          `${from} links to ${href}: ${path} answered ${visit.status}${visit.location ? ` (Location: ${visit.location})` : ''}`,
+      );
     expect([...new Set(broken)]).toEqual([]);
   });
 
@@ -140,7 +158,10 @@ describe('the site crawled from / (links, <link rel>, sitemap and feed URLs)', (
         const target = site.visits.get(l.path);
         return !target?.facts?.ids.includes(l.fragment);
       })
-      .map((l) => `${l.from} links to ${l.href}: ${site.visits.get(l.path)?.facts ? `${l.path} has no element with id="${l.fragment}"` : `${l.path} is not an HTML page that loaded`}`);
+      .map(
+        (l) =>
+          `${l.from} links to ${l.href}: ${site.visits.get(l.path)?.facts ? `${l.path} has no element with id="${l.fragment}"` : `${l.path} is not an HTML page that loaded`}`,
+      );
     expect([...new Set(broken)]).toEqual([]);
   });
 });
@@ -154,7 +175,9 @@ describe('every page crawled, in Chromium', () => {
     } catch (e) {
       failures.push((e as Error).message);
     }
-    for (const path of required) if (!site.visits.get(path)?.facts) failures.push(`${path} was not loaded in the browser (answered ${site.visits.get(path)?.status})`);
+    for (const path of required)
+      if (!site.visits.get(path)?.facts)
+        failures.push(`${path} was not loaded in the browser (answered ${site.visits.get(path)?.status})`);
     for (const v of htmlPages()) for (const p of v.problems) failures.push(`${v.path}: ${p}`);
     expect(failures).toEqual([]);
   });
@@ -169,7 +192,8 @@ describe('every page crawled, in Chromium', () => {
       if (!f!.title.trim()) failures.push(`${path}: empty or missing <title>`);
       else byTitle.set(f!.title, [...(byTitle.get(f!.title) ?? []), path]);
     }
-    for (const [title, paths] of byTitle) if (paths.length > 1) failures.push(`<title>${title}</title> is shared by ${paths.join(', ')}`);
+    for (const [title, paths] of byTitle)
+      if (paths.length > 1) failures.push(`<title>${title}</title> is shared by ${paths.join(', ')}`);
     expect(failures).toEqual([]);
   });
 
@@ -178,11 +202,16 @@ describe('every page crawled, in Chromium', () => {
     for (const { path, facts: f } of htmlPages()) {
       const expected = new URL(path, SITE).href;
       if (!f!.canonical) failures.push(`${path}: no <link rel="canonical">`);
-      else if (!URL.canParse(f!.canonical)) failures.push(`${path}: canonical href ${JSON.stringify(f!.canonical)} is not an absolute URL`);
-      else if (new URL(f!.canonical).href !== expected) failures.push(`${path}: canonical href ${f!.canonical}, expected ${expected} (the build's SITE_URL and the page's path)`);
+      else if (!URL.canParse(f!.canonical))
+        failures.push(`${path}: canonical href ${JSON.stringify(f!.canonical)} is not an absolute URL`);
+      else if (new URL(f!.canonical).href !== expected)
+        failures.push(
+          `${path}: canonical href ${f!.canonical}, expected ${expected} (the build's SITE_URL and the page's path)`,
+        );
       if (!f!.ogTitle?.trim()) failures.push(`${path}: no <meta property="og:title"> with content`);
       if (!f!.ogUrl) failures.push(`${path}: no <meta property="og:url">`);
-      else if (f!.canonical && f!.ogUrl !== f!.canonical) failures.push(`${path}: og:url ${f!.ogUrl} differs from the canonical href ${f!.canonical}`);
+      else if (f!.canonical && f!.ogUrl !== f!.canonical)
+        failures.push(`${path}: og:url ${f!.ogUrl} differs from the canonical href ${f!.canonical}`);
     }
     expect(failures).toEqual([]);
   });
@@ -207,8 +236,16 @@ describe('/, the 404 page, /snapshots/, and its newest, oldest and a middle mont
       await page.goto(at(path), { waitUntil: 'load' });
       await page.addScriptTag({ path: AXE });
       const violations = await page.evaluate(async () => {
-        const { violations } = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document, { resultTypes: ['violations'] });
-        return violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, target: v.nodes[0]?.target.join(' ') }));
+        const { violations } = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document, {
+          resultTypes: ['violations'],
+        });
+        return violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.length,
+          target: v.nodes[0]?.target.join(' '),
+        }));
       });
       for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
         failures.push(`${path}: ${v.id} (${v.impact}) ${v.help}; ${v.nodes} element(s), the first ${v.target}`);
@@ -229,7 +266,11 @@ describe('/, the 404 page, /snapshots/, and its newest, oldest and a middle mont
         await page.goto(at(path), { waitUntil: 'load' });
         await page.screenshot({ path: file, fullPage: true });
         const png = readFileSync(file);
-        if (png.length <= 8 || !png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) failures.push(`${file} is not a non-empty PNG`);
+        if (
+          png.length <= 8 ||
+          !png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+        )
+          failures.push(`${file} is not a non-empty PNG`);
       }
     }
     expect(failures).toEqual([]);
@@ -247,22 +288,29 @@ describe('/, the 404 page, /snapshots/, and its newest, oldest and a middle mont
         // an absolutely positioned element escapes a scroll box that is not positioned (a visually hidden
         // label in a scrolled table can widen the document).
         const clipped = (el: Element) => {
-          for (let a: Element | null = el; a && a !== document.documentElement; ) {
+          for (let a: Element | null = el; a && a !== document.documentElement;) {
             const position = getComputedStyle(a).position;
             if (position === 'fixed') return false;
             let block: Element | null = a.parentElement;
-            if (position === 'absolute') while (block && block !== document.documentElement && getComputedStyle(block).position === 'static') block = block.parentElement;
+            if (position === 'absolute')
+              while (block && block !== document.documentElement && getComputedStyle(block).position === 'static')
+                block = block.parentElement;
             if (!block || block === document.documentElement) return false;
             if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(block).overflowX)) return true;
             a = block;
           }
           return false;
         };
-        const over = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el));
+        const over = [...document.body.querySelectorAll('*')].filter(
+          (el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el),
+        );
         // the outermost elements that stick out, which are what to fix
         const outermost = over.filter((el) => !over.includes(el.parentElement!));
         const tag = (el: Element) => {
-          const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+          const cls =
+            typeof el.className === 'string' && el.className.trim()
+              ? `.${el.className.trim().split(/\s+/).join('.')}`
+              : '';
           return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls}>`;
         };
         return {
@@ -274,7 +322,10 @@ describe('/, the 404 page, /snapshots/, and its newest, oldest and a middle mont
           count: outermost.length,
         };
       });
-      if (scrollWidth > 375) failures.push(`${path}: the document is ${scrollWidth} px wide at 375 px${count ? `; ${count} element(s) stick out: ${wide.join('; ')}${count > wide.length ? '; ...' : ''}` : ''}`);
+      if (scrollWidth > 375)
+        failures.push(
+          `${path}: the document is ${scrollWidth} px wide at 375 px${count ? `; ${count} element(s) stick out: ${wide.join('; ')}${count > wide.length ? '; ...' : ''}` : ''}`,
+        );
     }
     expect(failures).toEqual([]);
   });
@@ -316,7 +367,10 @@ const firstFew = (width: number, path: string, problems: string[]) => [
 describe(`/, /snapshots/, every month page and the 404 page, at ${WIDTHS.join(' and ')} px wide`, () => {
   it('shows every figure whole: none is cut by a box that clips or scrolls, none runs past the screen or the document', async () => {
     const { missing, read } = await layoutsAtEveryWidth();
-    const failures = [...missing, ...read.flatMap(({ width, path, layout }) => firstFew(width, path, layout.figureProblems))];
+    const failures = [
+      ...missing,
+      ...read.flatMap(({ width, path, layout }) => firstFew(width, path, layout.figureProblems)),
+    ];
     expect(failures).toEqual([]);
     // Something was looked at: the month pages show hundreds of figures each.
     expect(read.reduce((n, r) => n + r.layout.figures, 0)).toBeGreaterThan(1000);
@@ -324,7 +378,10 @@ describe(`/, /snapshots/, every month page and the 404 page, at ${WIDTHS.join(' 
 
   it('keeps every chart label clear of the others and inside its chart', async () => {
     const { missing, read } = await layoutsAtEveryWidth();
-    const failures = [...missing, ...read.flatMap(({ width, path, layout }) => firstFew(width, path, layout.labelProblems))];
+    const failures = [
+      ...missing,
+      ...read.flatMap(({ width, path, layout }) => firstFew(width, path, layout.labelProblems)),
+    ];
     expect(failures).toEqual([]);
     expect(read.reduce((n, r) => n + r.layout.labels, 0)).toBeGreaterThan(100);
   });

@@ -38,14 +38,19 @@ import {
 
 /** docs/design.md §11, written out. */
 /** The header line of each route's CSV: the series routes' figures, /v1/insurers' one line per insurer. */
-const SERIES_CSV_HEADER = 'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
+const SERIES_CSV_HEADER =
+  'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url';
 const CSV_HEADERS: Record<string, string> = {
-  '/v1/insurers': 'state,period,rank,name,premium,market_share_pct,as_printed,qualifier,note,entity,basis,report_date,publication_url',
+  '/v1/insurers':
+    'state,period,rank,name,premium,market_share_pct,as_printed,qualifier,note,entity,basis,report_date,publication_url',
 };
 /** The 402 challenge is a header: it must stay far below what proxies and clients accept. */
 const MAX_CHALLENGE_BYTES = 8_192;
 const PRICED = ROUTE_CONTRACTS.filter((r) => r.priceUsd);
-const SETTINGS = paymentSettings({ X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
+const SETTINGS = paymentSettings({
+  X402_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+})!;
 
 let gate: Gate;
 const useGate = (on: boolean) => installGate(on ? gate : null);
@@ -53,14 +58,17 @@ const useGate = (on: boolean) => installGate(on ? gate : null);
 useShardsOf(FIXTURE_DATA);
 beforeAll(() => {
   // With a channel store: the challenges offer batch-settlement too, and junk channel payments are fuzzed.
-  gate = createGate(SETTINGS, verifyOnlyFacilitator(SETTINGS.network), ROUTE_CONTRACTS, { channels: new InMemoryChannelStorage() });
+  gate = createGate(SETTINGS, verifyOnlyFacilitator(SETTINGS.network), ROUTE_CONTRACTS, {
+    channels: new InMemoryChannelStorage(),
+  });
 });
 afterAll(() => installGate(undefined));
 
 /** What the service logs at warn and error level, as the console would print it; kept out of the test output. */
 const logged: string[] = [];
 beforeAll(() => {
-  for (const level of ['warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(format(...args)));
+  for (const level of ['warn', 'error'] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(format(...args)));
 });
 afterAll(() => vi.restoreAllMocks());
 /** Lines of a stack trace in the log since the last call: what a client's request must never put there. */
@@ -122,7 +130,10 @@ function expectAllowed(r: FuzzRequest, a: Answer, gateOn: boolean): void {
     } else if (route.download && route.download.mediaType !== 'application/json') {
       // A bulk file: its own type; the CSV under its header, the Parquet file a Parquet file.
       expect(a.headers.get('content-type')).toBe(route.download.mediaType);
-      if (!head) expect(route.path.endsWith('.csv') ? a.text.split('\r\n')[0] : a.text.slice(0, 4)).toBe(route.path.endsWith('.csv') ? BULK_COLUMNS.join(',') : 'PAR1');
+      if (!head)
+        expect(route.path.endsWith('.csv') ? a.text.split('\r\n')[0] : a.text.slice(0, 4)).toBe(
+          route.path.endsWith('.csv') ? BULK_COLUMNS.join(',') : 'PAR1',
+        );
     } else if (!head) route.response.parse(JSON.parse(a.text));
   } else if (a.status === 304) {
     // Not modified: no body, the validators of the answer held.
@@ -166,7 +177,8 @@ describe('any request under /v1, gate off and on', () => {
           const head = await send(r);
           const get = await send({ ...r, method: 'GET' });
           expect(head.status).toBe(get.status);
-          for (const name of ['content-type', 'content-length', 'cache-control', 'allow']) expect(head.headers.get(name), name).toBe(get.headers.get(name));
+          for (const name of ['content-type', 'content-length', 'cache-control', 'allow'])
+            expect(head.headers.get(name), name).toBe(get.headers.get(name));
           expect(head.text).toBe('');
         }),
         { ...FC_OPTIONS, numRuns: HEAD_RUNS },
@@ -179,7 +191,8 @@ describe('any request under /v1, gate off and on', () => {
 // ---- junk payments, gate on -----------------------------------------------------------------------
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value) ?? 'null', 'utf8').toString('base64');
-const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString('hex')}`);
+const hex = (bytes: number) =>
+  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString('hex')}`);
 const anyJson = fc.jsonValue({ maxDepth: 2 });
 /** A field of the right type, or any JSON value in its place. */
 const orWrongType = (right: fc.Arbitrary<unknown>) => fc.oneof(right, anyJson);
@@ -188,10 +201,20 @@ const uintText = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }).map(String);
 /** An x402 payment payload (v1 or v2) in shape, any field missing or of a wrong type, for the terms given or for junk terms. */
 function paymentPayload(terms: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   const authorization = fc.record(
-    { from: orWrongType(hex(20)), to: orWrongType(hex(20)), value: orWrongType(uintText), validAfter: orWrongType(uintText), validBefore: orWrongType(uintText), nonce: orWrongType(hex(32)) },
+    {
+      from: orWrongType(hex(20)),
+      to: orWrongType(hex(20)),
+      value: orWrongType(uintText),
+      validAfter: orWrongType(uintText),
+      validBefore: orWrongType(uintText),
+      nonce: orWrongType(hex(32)),
+    },
     { requiredKeys: [] },
   );
-  const exact = fc.record({ signature: orWrongType(hex(65)), authorization: orWrongType(authorization) }, { requiredKeys: [] });
+  const exact = fc.record(
+    { signature: orWrongType(hex(65)), authorization: orWrongType(authorization) },
+    { requiredKeys: [] },
+  );
   // batch-settlement's payloads: a voucher, a deposit or a refund of a channel, any field missing or mistyped.
   const channelConfig = fc.record(
     {
@@ -205,17 +228,43 @@ function paymentPayload(terms: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
     },
     { requiredKeys: [] },
   );
-  const voucher = fc.record({ channelId: orWrongType(hex(32)), maxClaimableAmount: orWrongType(uintText), signature: orWrongType(hex(65)) }, { requiredKeys: [] });
+  const voucher = fc.record(
+    { channelId: orWrongType(hex(32)), maxClaimableAmount: orWrongType(uintText), signature: orWrongType(hex(65)) },
+    { requiredKeys: [] },
+  );
   const deposit = fc.record(
-    { amount: orWrongType(uintText), authorization: orWrongType(fc.record({ erc3009Authorization: orWrongType(fc.record({ validAfter: uintText, validBefore: uintText, salt: hex(32), signature: hex(65) })) })) },
+    {
+      amount: orWrongType(uintText),
+      authorization: orWrongType(
+        fc.record({
+          erc3009Authorization: orWrongType(
+            fc.record({ validAfter: uintText, validBefore: uintText, salt: hex(32), signature: hex(65) }),
+          ),
+        }),
+      ),
+    },
     { requiredKeys: [] },
   );
   const channel = fc.record(
-    { type: orWrongType(fc.constantFrom('voucher', 'deposit', 'refund', 'claim', 'settle')), channelConfig: orWrongType(channelConfig), voucher: orWrongType(voucher), deposit: orWrongType(deposit), amount: orWrongType(uintText) },
+    {
+      type: orWrongType(fc.constantFrom('voucher', 'deposit', 'refund', 'claim', 'settle')),
+      channelConfig: orWrongType(channelConfig),
+      voucher: orWrongType(voucher),
+      deposit: orWrongType(deposit),
+      amount: orWrongType(uintText),
+    },
     { requiredKeys: ['type'] },
   );
   return fc
-    .record({ x402Version: orWrongType(fc.constantFrom(1, 2)), resource: orWrongType(fc.record({ url: fc.webUrl() })), accepted: orWrongType(terms), payload: orWrongType(fc.oneof(exact, channel)) }, { requiredKeys: [] })
+    .record(
+      {
+        x402Version: orWrongType(fc.constantFrom(1, 2)),
+        resource: orWrongType(fc.record({ url: fc.webUrl() })),
+        accepted: orWrongType(terms),
+        payload: orWrongType(fc.oneof(exact, channel)),
+      },
+      { requiredKeys: [] },
+    )
     .map(b64);
 }
 
@@ -235,9 +284,14 @@ const junkTerms = fc.record(
 
 /** A priced route's request, GET or HEAD, carrying `payment` as its PAYMENT-SIGNATURE header. */
 const paying = (payment: fc.Arbitrary<string>) =>
-  fc.tuple(targetFor(PRICED), fc.oneof({ weight: 4, arbitrary: fc.constant('GET') }, fc.constant('HEAD')), payment).map(
-    ([{ target, meant }, method, header]): FuzzRequest => ({ method, target, meant, headers: [['PAYMENT-SIGNATURE', header]] }),
-  );
+  fc
+    .tuple(targetFor(PRICED), fc.oneof({ weight: 4, arbitrary: fc.constant('GET') }, fc.constant('HEAD')), payment)
+    .map(([{ target, meant }, method, header]): FuzzRequest => ({
+      method,
+      target,
+      meant,
+      headers: [['PAYMENT-SIGNATURE', header]],
+    }));
 
 /**
  * With the gate on, a payment that is no payment gets the challenge (or the 400/404 of a bad query):
@@ -258,7 +312,10 @@ describe('junk PAYMENT-SIGNATURE headers on priced routes, gate on', () => {
   it(
     'random strings, base64, base64 of any JSON and of {}: refused with the challenge',
     async () => {
-      await fc.assert(fc.asyncProperty(paying(junkPaymentHeader), expectRefused), { ...FC_OPTIONS, numRuns: GATE_RUNS });
+      await fc.assert(fc.asyncProperty(paying(junkPaymentHeader), expectRefused), {
+        ...FC_OPTIONS,
+        numRuns: GATE_RUNS,
+      });
     },
     timeoutFor(GATE_RUNS, 40),
   );
@@ -288,7 +345,7 @@ describe('junk PAYMENT-SIGNATURE headers on priced routes, gate on', () => {
   });
 
   it(
-    'payment payloads with missing fields and wrong types, for the routes\' own terms or junk ones: refused with the challenge',
+    "payment payloads with missing fields and wrong types, for the routes' own terms or junk ones: refused with the challenge",
     async () => {
       const payments = paymentPayload(fc.oneof(fc.constantFrom(...terms), junkTerms));
       await fc.assert(fc.asyncProperty(paying(payments), expectRefused), { ...FC_OPTIONS, numRuns: GATE_RUNS });

@@ -77,9 +77,35 @@ const asBytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 /** Host headers no URL can carry, and odd ones it can: bad ports and addresses, empty, long, with path or userinfo, unicode. */
 const oddHost = fc.oneof(
   fc.constantFrom(
-    'localhost:99999', 'localhost:65536', 'localhost:-1', 'localhost:0', 'localhost:', ':80', '1.2.3.256', '256.1.1.1', '1.2.3', '0x7f.1', '[::::]', '[::1]',
-    '[::1', '::1', '', ' ', 'x/y', 'x?a=b', 'x#f', 'user@x', 'user:pass@x', 'x\\y', 'ü.example', 'xn--tda.example', 'EXAMPLE.COM', 'a'.repeat(300),
-    'a.'.repeat(200), '*', 'service.test:80/v1/lines?state=TX',
+    'localhost:99999',
+    'localhost:65536',
+    'localhost:-1',
+    'localhost:0',
+    'localhost:',
+    ':80',
+    '1.2.3.256',
+    '256.1.1.1',
+    '1.2.3',
+    '0x7f.1',
+    '[::::]',
+    '[::1]',
+    '[::1',
+    '::1',
+    '',
+    ' ',
+    'x/y',
+    'x?a=b',
+    'x#f',
+    'user@x',
+    'user:pass@x',
+    'x\\y',
+    'ü.example',
+    'xn--tda.example',
+    'EXAMPLE.COM',
+    'a'.repeat(300),
+    'a.'.repeat(200),
+    '*',
+    'service.test:80/v1/lines?state=TX',
   ),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
@@ -87,15 +113,42 @@ const oddHost = fc.oneof(
 /** Paths outside /v1: the site's pages and files, near misses of /v1, traversal, malformed encoding. */
 const siteTarget = fc.oneof(
   fc.constantFrom(
-    '/', '/snapshots', '/snapshots/', '/llms.txt', '/openapi.json', '/mcp', '/favicon.ico', '/robots.txt', '/404', '/index.html', '/%', '/%zz', '/..%2f',
-    '/../../etc/passwd', '//', '///', '/v2/premium', '/v10', '/v1x', '/api/v1/premium', '/_astro/', '/?state=FL', '*', '/\\', '/%00', '/%2e%2e/',
+    '/',
+    '/snapshots',
+    '/snapshots/',
+    '/llms.txt',
+    '/openapi.json',
+    '/mcp',
+    '/favicon.ico',
+    '/robots.txt',
+    '/404',
+    '/index.html',
+    '/%',
+    '/%zz',
+    '/..%2f',
+    '/../../etc/passwd',
+    '//',
+    '///',
+    '/v2/premium',
+    '/v10',
+    '/v1x',
+    '/api/v1/premium',
+    '/_astro/',
+    '/?state=FL',
+    '*',
+    '/\\',
+    '/%00',
+    '/%2e%2e/',
   ),
   fc.webPath().map((p) => p || '/'),
   fc.tuple(fc.webPath(), fc.webQueryParameters()).map(([p, q]) => `${p || '/'}?${q}`),
 );
 
 /** Methods as Node's client sends them (uppercased), and ones fetch refuses; CONNECT is tested apart. */
-const wireMethod = fc.oneof({ weight: 6, arbitrary: requestMethod.map((m) => m.toUpperCase()) }, fc.constantFrom('TRACE', 'TRACK', 'SEARCH', 'UNLOCK', 'BREW'));
+const wireMethod = fc.oneof(
+  { weight: 6, arbitrary: requestMethod.map((m) => m.toUpperCase()) },
+  fc.constantFrom('TRACE', 'TRACK', 'SEARCH', 'UNLOCK', 'BREW'),
+);
 
 const wireRequest: fc.Arbitrary<WireRequest & { plain: boolean }> = fc
   .tuple(
@@ -109,11 +162,17 @@ const wireRequest: fc.Arbitrary<WireRequest & { plain: boolean }> = fc
     fc.oneof({ weight: 6, arbitrary: fc.constant('') }, fc.constant('http://service.test')),
   )
   .map(([r, method, host, latin1, absolute]) => {
-    const headers = Object.fromEntries(r.headers.map(([name, value]) => [name.toLowerCase(), value]).filter(([name]) => name !== 'host'));
+    const headers = Object.fromEntries(
+      r.headers.map(([name, value]) => [name.toLowerCase(), value]).filter(([name]) => name !== 'host'),
+    );
     if (host !== undefined) headers.host = asBytes(host);
     const target = `${r.target.startsWith('/') ? absolute : ''}${onTheWire(r.target, latin1)}`;
     // A request nothing at the HTTP level refuses: usual Host, target of URI characters, no framing headers.
-    const plain = host === undefined && URI_CHARS.test(target) && (target.startsWith('/') || target.startsWith('http:')) && !Object.keys(headers).some((n) => FRAMING.has(n));
+    const plain =
+      host === undefined &&
+      URI_CHARS.test(target) &&
+      (target.startsWith('/') || target.startsWith('http:')) &&
+      !Object.keys(headers).some((n) => FRAMING.has(n));
     return { method, target, headers, meant: r.meant, api: r.api, plain };
   });
 
@@ -130,15 +189,30 @@ interface Answer {
 /** The service's answer in process to what the server was sent: the reference for the server's. */
 async function inProcess(r: WireRequest): Promise<Answer> {
   const { host: _, ...headers } = r.headers;
-  const res = await callHandler(r.target.startsWith('/') ? `${ORIGIN}${r.target}` : r.target, { method: r.method, headers });
+  const res = await callHandler(r.target.startsWith('/') ? `${ORIGIN}${r.target}` : r.target, {
+    method: r.method,
+    headers,
+  });
   const h = res.headers;
-  return { status: res.status, contentType: h.get('content-type'), cacheControl: h.get('cache-control'), allow: h.get('allow'), body: r.method === 'HEAD' ? '' : await res.text() };
+  return {
+    status: res.status,
+    contentType: h.get('content-type'),
+    cacheControl: h.get('cache-control'),
+    allow: h.get('allow'),
+    body: r.method === 'HEAD' ? '' : await res.text(),
+  };
 }
 
 async function overHttp(r: WireRequest): Promise<Answer> {
   const res = await rawRequest(server.base, r.method, r.target, r.headers, ANSWER_MS);
   const h = (name: string) => (res.headers[name] as string | undefined) ?? null;
-  return { status: res.status, contentType: h('content-type'), cacheControl: h('cache-control'), allow: h('allow'), body: res.body };
+  return {
+    status: res.status,
+    contentType: h('content-type'),
+    cacheControl: h('cache-control'),
+    allow: h('allow'),
+    body: res.body,
+  };
 }
 
 /** Methods fetch's Request refuses to carry: there is no in-process answer to compare with. */
@@ -147,17 +221,25 @@ const UNCARRIED = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** An error answer of `status` with the headers and (but for HEAD) body of docs/design.md §4. */
 function expectError(r: WireRequest, a: Answer, status: number): void {
   expect(a.status).toBe(status);
-  expectErrorHeaders(status, { get: (name) => ({ 'content-type': a.contentType, 'cache-control': a.cacheControl, allow: a.allow })[name] ?? null });
+  expectErrorHeaders(status, {
+    get: (name) => ({ 'content-type': a.contentType, 'cache-control': a.cacheControl, allow: a.allow })[name] ?? null,
+  });
   if (r.method !== 'HEAD') expectErrorBody(status, a.body);
 }
 
 /** Node's limit on a request's line and headers (http.maxHeaderSize); beyond it the answer is 431, or 414 when the request line alone passes MAX_REQUEST_LINE. */
 const MAX_HEAD_BYTES = 16_384;
 const MAX_REQUEST_LINE = 8192;
-const lineBytes = (r: { method: string; target: string }) => Buffer.byteLength(`${r.method} ${r.target} HTTP/1.1`, 'latin1');
+const lineBytes = (r: { method: string; target: string }) =>
+  Buffer.byteLength(`${r.method} ${r.target} HTTP/1.1`, 'latin1');
 /** The request line and headers as Node's client writes them, in bytes. */
 const headBytes = (r: WireRequest) =>
-  Buffer.byteLength(`${r.method} ${r.target} HTTP/1.1\r\n${Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}`, 'latin1');
+  Buffer.byteLength(
+    `${r.method} ${r.target} HTTP/1.1\r\n${Object.entries(r.headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')}`,
+    'latin1',
+  );
 
 /** What the server must answer under /v1 (see the file's head). */
 async function expectApiAnswer(r: WireRequest & { plain: boolean }, a: Answer): Promise<void> {
@@ -208,7 +290,9 @@ describe('raw HTTP/1.1 to the built Node server', () => {
         if (text.includes('\r\n\r\n')) resolve(text);
       });
       socket.on('error', reject);
-      socket.on('close', () => reject(new Error(`connection closed with no answer to CONNECT ${target.slice(0, 200)}`)));
+      socket.on('close', () =>
+        reject(new Error(`connection closed with no answer to CONNECT ${target.slice(0, 200)}`)),
+      );
     });
     return within(ANSWER_MS, `CONNECT ${target.slice(0, 200)}`, answer).finally(() => socket.destroy());
   }
@@ -217,7 +301,10 @@ describe('raw HTTP/1.1 to the built Node server', () => {
   it(
     'answers CONNECT: under /v1 with the 405 of every other method',
     async () => {
-      const targets = fc.oneof(apiRequest.map((r) => ({ target: onTheWire(r.target, false), api: true })), fc.constantFrom({ target: '127.0.0.1:443', api: false }, { target: '/', api: false }));
+      const targets = fc.oneof(
+        apiRequest.map((r) => ({ target: onTheWire(r.target, false), api: true })),
+        fc.constantFrom({ target: '127.0.0.1:443', api: false }, { target: '/', api: false }),
+      );
       await fc.assert(
         fc.asyncProperty(targets, async ({ target, api }) => {
           const status = Number((await connectRequest(target)).match(/^HTTP\/1\.1 (\d{3})/)?.[1]);

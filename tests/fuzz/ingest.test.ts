@@ -58,7 +58,10 @@ beforeAll(() => {
     return { rel: join('publications', name), bytes, lines, firstRow: lines.findIndex((l) => !l.startsWith('#')) + 1 };
   });
   for (const p of publications) {
-    expect(p.bytes.every((b) => b < 0x80), `${p.rel} is ASCII`).toBe(true);
+    expect(
+      p.bytes.every((b) => b < 0x80),
+      `${p.rel} is ASCII`,
+    ).toBe(true);
     // Quotes only in the note, so a row's other fields split at commas.
     for (const row of p.lines.slice(p.firstRow)) expect(row.split(',').slice(0, 8).join(',')).not.toContain('"');
   }
@@ -66,18 +69,23 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const text = (lines: string[]) => Buffer.from(lines.join(''), 'latin1');
-const insertAt = (bytes: Buffer, at: number, insert: Buffer) => Buffer.concat([bytes.subarray(0, at), insert, bytes.subarray(at)]);
-const withLine = (pub: Publication, at: number, line: string) => text([...pub.lines.slice(0, at), line, ...pub.lines.slice(at)]);
+const insertAt = (bytes: Buffer, at: number, insert: Buffer) =>
+  Buffer.concat([bytes.subarray(0, at), insert, bytes.subarray(at)]);
+const withLine = (pub: Publication, at: number, line: string) =>
+  text([...pub.lines.slice(0, at), line, ...pub.lines.slice(at)]);
 /** A figure row of `pub` as its fields (the note may hold commas: it stays joined). */
 function rowFields(pub: Publication, pick: number): { index: number; fields: string[] } {
   const index = pub.firstRow + (pick % (pub.lines.length - pub.firstRow));
   const parts = pub.lines[index].split(',');
   return { index, fields: [...parts.slice(0, 8), parts.slice(8).join(',')] };
 }
-const withRow = (pub: Publication, index: number, fields: string[]) => text(pub.lines.map((l, i) => (i === index ? fields.join(',') : l)));
+const withRow = (pub: Publication, index: number, fields: string[]) =>
+  text(pub.lines.map((l, i) => (i === index ? fields.join(',') : l)));
 
 /** Bytes that are not valid text anywhere in an ASCII file: a control character or a broken UTF-8 sequence. */
-const invalidBytes = fc.uint8Array({ minLength: 1, maxLength: 8 }).filter((b) => !isUtf8(b) || b.some((x) => (x < 0x20 && x !== 0x09 && x !== 0x0a && x !== 0x0d) || x === 0x7f));
+const invalidBytes = fc
+  .uint8Array({ minLength: 1, maxLength: 8 })
+  .filter((b) => !isUtf8(b) || b.some((x) => (x < 0x20 && x !== 0x09 && x !== 0x0a && x !== 0x0d) || x === 0x7f));
 const nonAsciiText = fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }).filter((s) => /[^\0-\x7f]/.test(s));
 const field = fc.constantFrom(...(Object.keys(STRUCTURAL) as (keyof typeof STRUCTURAL)[]));
 
@@ -86,10 +94,19 @@ const corruption: fc.Arbitrary<Corruption> = fc.oneof(
   fc.tuple(fc.nat(), fc.boolean()).map(([n, nearEnd]) => ({
     name: `cut ${nearEnd ? `${1 + (n % 40)} bytes before the end` : `at byte ${n} mod length`}`,
     keepsMeaning: false,
-    apply: (p: Publication) => p.bytes.subarray(0, nearEnd ? Math.max(0, p.bytes.length - 1 - (n % 40)) : n % p.bytes.length),
+    apply: (p: Publication) =>
+      p.bytes.subarray(0, nearEnd ? Math.max(0, p.bytes.length - 1 - (n % 40)) : n % p.bytes.length),
   })),
-  fc.nat().map((n) => ({ name: `line ${n} mod count deleted`, keepsMeaning: false, apply: (p: Publication) => text(p.lines.filter((_, i) => i !== n % p.lines.length)) })),
-  fc.nat().map((n) => ({ name: `line ${n} mod count duplicated`, keepsMeaning: false, apply: (p: Publication) => withLine(p, n % p.lines.length, p.lines[n % p.lines.length]) })),
+  fc.nat().map((n) => ({
+    name: `line ${n} mod count deleted`,
+    keepsMeaning: false,
+    apply: (p: Publication) => text(p.lines.filter((_, i) => i !== n % p.lines.length)),
+  })),
+  fc.nat().map((n) => ({
+    name: `line ${n} mod count duplicated`,
+    keepsMeaning: false,
+    apply: (p: Publication) => withLine(p, n % p.lines.length, p.lines[n % p.lines.length]),
+  })),
   fc.tuple(fc.nat(), invalidBytes).map(([n, b]) => ({
     name: `bytes ${Buffer.from(b).toString('hex')} inserted`,
     keepsMeaning: false,
@@ -126,15 +143,18 @@ const corruption: fc.Arbitrary<Corruption> = fc.oneof(
     keepsMeaning: false,
     apply: (p: Publication) => insertAt(p.bytes, n % (p.bytes.length + 1), Buffer.from([code])),
   })),
-  fc.tuple(fc.nat(), field, field).filter(([, a, b]) => a !== b).map(([row, a, b]) => ({
-    name: `${a} and ${b} swapped`,
-    keepsMeaning: false,
-    apply: (p: Publication) => {
-      const { index, fields } = rowFields(p, row);
-      [fields[STRUCTURAL[a]], fields[STRUCTURAL[b]]] = [fields[STRUCTURAL[b]], fields[STRUCTURAL[a]]];
-      return withRow(p, index, fields);
-    },
-  })),
+  fc
+    .tuple(fc.nat(), field, field)
+    .filter(([, a, b]) => a !== b)
+    .map(([row, a, b]) => ({
+      name: `${a} and ${b} swapped`,
+      keepsMeaning: false,
+      apply: (p: Publication) => {
+        const { index, fields } = rowFields(p, row);
+        [fields[STRUCTURAL[a]], fields[STRUCTURAL[b]]] = [fields[STRUCTURAL[b]], fields[STRUCTURAL[a]]];
+        return withRow(p, index, fields);
+      },
+    })),
   fc.tuple(fc.nat(), field).map(([row, name]) => ({
     name: `${name} emptied`,
     keepsMeaning: false,
@@ -144,20 +164,30 @@ const corruption: fc.Arbitrary<Corruption> = fc.oneof(
       return withRow(p, index, fields);
     },
   })),
-  fc.tuple(fc.nat(), fc.oneof(fc.integer({ min: 1_000, max: 200_000 }), fc.constant(HUGE)), fc.constantFrom('x', 'FL,', '9', ',')).map(([n, length, unit]) => ({
-    name: `a line of ${length} characters inserted`,
-    keepsMeaning: false,
-    apply: (p: Publication) => withLine(p, n % (p.lines.length + 1), `${unit.repeat(Math.ceil(length / unit.length)).slice(0, length)}\n`),
-  })),
-  fc.record({ bom: fc.boolean(), crlf: fc.boolean(), blankLines: fc.nat(3) }).filter((k) => k.bom || k.crlf || k.blankLines > 0).map((k) => ({
-    name: `${k.bom ? 'a UTF-8 BOM, ' : ''}${k.crlf ? 'CRLF, ' : ''}${k.blankLines} trailing blank lines`,
-    keepsMeaning: true,
-    apply: (p: Publication) => {
-      const end = k.crlf ? '\r\n' : '\n';
-      const body = p.bytes.toString('latin1').replaceAll('\n', end) + end.repeat(k.blankLines);
-      return Buffer.concat([Buffer.from(k.bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(body, 'latin1')]);
-    },
-  })),
+  fc
+    .tuple(
+      fc.nat(),
+      fc.oneof(fc.integer({ min: 1_000, max: 200_000 }), fc.constant(HUGE)),
+      fc.constantFrom('x', 'FL,', '9', ','),
+    )
+    .map(([n, length, unit]) => ({
+      name: `a line of ${length} characters inserted`,
+      keepsMeaning: false,
+      apply: (p: Publication) =>
+        withLine(p, n % (p.lines.length + 1), `${unit.repeat(Math.ceil(length / unit.length)).slice(0, length)}\n`),
+    })),
+  fc
+    .record({ bom: fc.boolean(), crlf: fc.boolean(), blankLines: fc.nat(3) })
+    .filter((k) => k.bom || k.crlf || k.blankLines > 0)
+    .map((k) => ({
+      name: `${k.bom ? 'a UTF-8 BOM, ' : ''}${k.crlf ? 'CRLF, ' : ''}${k.blankLines} trailing blank lines`,
+      keepsMeaning: true,
+      apply: (p: Publication) => {
+        const end = k.crlf ? '\r\n' : '\n';
+        const body = p.bytes.toString('latin1').replaceAll('\n', end) + end.repeat(k.blankLines);
+        return Buffer.concat([Buffer.from(k.bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(body, 'latin1')]);
+      },
+    })),
 );
 
 /** Every problem names an existing file, a line within it (or one past its end), a column within that line, and says something. */
@@ -208,6 +238,7 @@ describe('the ingest on corrupted publications', () => {
               replaced = false;
               return;
             }
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- whatever the ingest threw, as it was
             if (!(error instanceof IngestError)) throw error;
             expect(c.keepsMeaning, `${c.name} keeps the meaning, but: ${error.message}`).toBe(false);
             expectProblemsPointIntoFiles(error);

@@ -44,9 +44,12 @@ const IDS: (string | number)[] = [
   'x'.repeat(300),
 ];
 
-const request = (body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS) => new Request(MCP_URL, { method: 'POST', headers, body });
-const message = (id: unknown, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-const call = (id: unknown, tool: string, args?: unknown) => message(id, 'tools/call', { name: tool, ...(args === undefined ? {} : { arguments: args }) });
+const request = (body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS) =>
+  new Request(MCP_URL, { method: 'POST', headers, body });
+const message = (id: unknown, method: string, params?: unknown) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const call = (id: unknown, tool: string, args?: unknown) =>
+  message(id, 'tools/call', { name: tool, ...(args === undefined ? {} : { arguments: args }) });
 
 interface Answer {
   status: number;
@@ -60,7 +63,10 @@ async function answerOf(response: Response): Promise<Answer> {
 let fast: McpFastPath;
 
 /** The SDK's answer (no fast path), and the fast path's first and second answers, for the same request. */
-async function threeWays(body: string | Uint8Array<ArrayBuffer>, headers: Headers = HEADERS): Promise<{ sdk: Answer; first: Answer; second: Answer }> {
+async function threeWays(
+  body: string | Uint8Array<ArrayBuffer>,
+  headers: Headers = HEADERS,
+): Promise<{ sdk: Answer; first: Answer; second: Answer }> {
   const sdk = await answerOf(await handleMcp(request(body, headers)));
   const first = await answerOf(await viaFastPath(fast, request(body, headers)));
   const second = await answerOf(await viaFastPath(fast, request(body, headers)));
@@ -103,7 +109,7 @@ useShardsOf(FIXTURE_DATA);
 beforeAll(() => installGate(null));
 afterAll(() => installGate(undefined));
 
-describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
+describe("answers from kept bytes are the SDK's, byte for byte", () => {
   beforeAll(() => {
     fast = mcpFastPath();
   });
@@ -157,7 +163,8 @@ describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
       '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"FL","state":"IL"}}}',
     ];
     for (const body of bodies) await expectFast(body);
-    for (const body of bodies) await expectFast(body.replace('"id":5', '"id":"five"').replace('"id" : 5', '"id" : "five"'));
+    for (const body of bodies)
+      await expectFast(body.replace('"id":5', '"id":"five"').replace('"id" : 5', '"id" : "five"'));
   });
 
   it('header spellings the SDK accepts: Accept in either order or with parameters, JSON with a charset, each protocol version', async () => {
@@ -168,7 +175,10 @@ describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
       { ...HEADERS, 'Content-Type': 'application/json; charset=utf-8' },
       { ...HEADERS, 'Content-Type': 'Application/JSON;charset=UTF-8' },
       { ...HEADERS, 'Mcp-Session-Id': 'ignored-by-a-stateless-server' },
-      ...['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'].map((v) => ({ ...HEADERS, 'Mcp-Protocol-Version': v })),
+      ...['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'].map((v) => ({
+        ...HEADERS,
+        'Mcp-Protocol-Version': v,
+      })),
     ];
     for (const headers of variants) {
       const sdk = await expectFast(body, headers);
@@ -178,14 +188,24 @@ describe('answers from kept bytes are the SDK\'s, byte for byte', () => {
 
   it('bodies decoded as the SDK decodes them: a byte-order mark dropped, bytes that are not UTF-8 replaced', async () => {
     await expectFast(`\ufeff${call(1, 'get_premium_sample', { state: 'IL' })}`);
-    await expectFast(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","method":"tools/list"}')]));
+    await expectFast(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":"'),
+        Buffer.from([0xff, 0xfe, 0xc3]),
+        Buffer.from('","method":"tools/list"}'),
+      ]),
+    );
   });
 
-  it('many concurrent first calls: every answer the SDK\'s, one answer kept', async () => {
+  it("many concurrent first calls: every answer the SDK's, one answer kept", async () => {
     const before = fast.count;
     const body = (id: number) => call(id, 'list_publications', { state: 'FL' });
-    const sdk = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await handleMcp(request(body(id))))));
-    const got = await Promise.all(Array.from({ length: 12 }, async (_, id) => answerOf(await viaFastPath(fast, request(body(id))))));
+    const sdk = await Promise.all(
+      Array.from({ length: 12 }, async (_, id) => answerOf(await handleMcp(request(body(id))))),
+    );
+    const got = await Promise.all(
+      Array.from({ length: 12 }, async (_, id) => answerOf(await viaFastPath(fast, request(body(id))))),
+    );
     got.forEach((g, i) => expectSame(sdk[i], g));
     expect(fast.count).toBe(before + 1);
     expectSame(sdk[3], await answerOf(await viaFastPath(fast, request(body(3)))));
@@ -212,7 +232,14 @@ describe('what the fast path leaves to the SDK', () => {
     { what: 'a batch', body: `[${message(1, 'tools/list')}]` },
     { what: 'a batch of two', body: `[${message(1, 'tools/list')},${call(2, 'get_premium_sample', { state: 'IL' })}]` },
     { what: 'a notification', body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
-    { what: 'initialize', body: message(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }) },
+    {
+      what: 'initialize',
+      body: message(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      }),
+    },
     { what: 'ping', body: message(1, 'ping') },
     { what: 'an unknown method', body: message(1, 'resources/list') },
     { what: 'JSON-RPC 1.0', body: JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'tools/list' }) },
@@ -236,21 +263,61 @@ describe('what the fast path leaves to the SDK', () => {
     { what: 'an unknown state (404)', body: call(1, 'list_lines', { state: 'ZZ' }) },
     { what: 'a missing required argument', body: call(1, 'get_summary', { state: 'IL' }) },
     { what: 'format (not a tool parameter)', body: call(1, 'get_premium', { state: 'FL', format: 'csv' }) },
-    { what: 'an argument that overflows to Infinity', body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_summary","arguments":{"state":"IL","year":1e400}}}' },
-    { what: 'a payment in _meta', body: message(1, 'tools/call', { name: 'get_premium', arguments: { state: 'FL' }, _meta: { 'x402/payment': { x402Version: 2 } } }) },
-    { what: 'a progress token in _meta (free tool)', body: message(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' }, _meta: { progressToken: 1 } }) },
-    { what: 'a task', body: message(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' }, task: { ttl: 1000 } }) },
-    { what: 'Content-Type text/plain', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Content-Type': 'text/plain' } },
-    { what: 'Content-Type JSON with another parameter', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Content-Type': 'application/json; profile=x' } },
+    {
+      what: 'an argument that overflows to Infinity',
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_summary","arguments":{"state":"IL","year":1e400}}}',
+    },
+    {
+      what: 'a payment in _meta',
+      body: message(1, 'tools/call', {
+        name: 'get_premium',
+        arguments: { state: 'FL' },
+        _meta: { 'x402/payment': { x402Version: 2 } },
+      }),
+    },
+    {
+      what: 'a progress token in _meta (free tool)',
+      body: message(1, 'tools/call', {
+        name: 'get_premium_sample',
+        arguments: { state: 'IL' },
+        _meta: { progressToken: 1 },
+      }),
+    },
+    {
+      what: 'a task',
+      body: message(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' }, task: { ttl: 1000 } }),
+    },
+    {
+      what: 'Content-Type text/plain',
+      body: message(1, 'tools/list'),
+      headers: { ...HEADERS, 'Content-Type': 'text/plain' },
+    },
+    {
+      what: 'Content-Type JSON with another parameter',
+      body: message(1, 'tools/list'),
+      headers: { ...HEADERS, 'Content-Type': 'application/json; profile=x' },
+    },
     { what: 'Content-Type missing', body: message(1, 'tools/list'), headers: { Accept: HEADERS.Accept } },
-    { what: 'Accept without the event stream', body: message(1, 'tools/list'), headers: { ...HEADERS, Accept: 'application/json' } },
+    {
+      what: 'Accept without the event stream',
+      body: message(1, 'tools/list'),
+      headers: { ...HEADERS, Accept: 'application/json' },
+    },
     { what: 'Accept missing', body: message(1, 'tools/list'), headers: { 'Content-Type': 'application/json' } },
-    { what: 'an unsupported protocol version', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Mcp-Protocol-Version': '2023-01-01' } },
-    { what: 'an empty protocol version', body: message(1, 'tools/list'), headers: { ...HEADERS, 'Mcp-Protocol-Version': '' } },
+    {
+      what: 'an unsupported protocol version',
+      body: message(1, 'tools/list'),
+      headers: { ...HEADERS, 'Mcp-Protocol-Version': '2023-01-01' },
+    },
+    {
+      what: 'an empty protocol version',
+      body: message(1, 'tools/list'),
+      headers: { ...HEADERS, 'Mcp-Protocol-Version': '' },
+    },
     { what: 'a body over 64 KiB', body: message(1, 'tools/list', { pad: 'x'.repeat(64 * 1024) }) },
   ];
 
-  it.each(UNTOUCHED)('$what: the SDK\'s answer, nothing kept', async ({ body, headers }) => {
+  it.each(UNTOUCHED)("$what: the SDK's answer, nothing kept", async ({ body, headers }) => {
     await expectSdk(body, headers);
   });
 
@@ -263,8 +330,12 @@ describe('what the fast path leaves to the SDK', () => {
 
   it('a kept success does not answer a call whose arguments JSON would write the same (1e400 parses as Infinity, written null)', async () => {
     await expectFast(call(1, 'get_premium', { state: 'FL', from: null }));
-    await expectSdk('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":1e400}}}');
-    await expectSdk('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":-1e400}}}');
+    await expectSdk(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":1e400}}}',
+    );
+    await expectSdk(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_premium","arguments":{"state":"FL","from":-1e400}}}',
+    );
   });
 });
 
@@ -276,7 +347,7 @@ describe('verdicts remembered by shape (the body with its id cut out, and the he
   /** The id JSON.parse takes from a body: the one the answer must carry. */
   const idOf = (answer: Answer) => JSON.parse(answer.body.toString('utf8')).id;
 
-  it('one shape with many ids, the id anywhere among the members and spaced around its colon: each answer the SDK\'s, with its own id', async () => {
+  it("one shape with many ids, the id anywhere among the members and spaced around its colon: each answer the SDK's, with its own id", async () => {
     for (const id of [1, 2, 'two', 7, '', -3]) {
       const value = JSON.stringify(id);
       for (const body of [
@@ -289,7 +360,12 @@ describe('verdicts remembered by shape (the body with its id cut out, and the he
   });
 
   it('"id" twice at the top (JSON.parse takes the last): answered with the last, whichever came first', async () => {
-    for (const [a, b] of [[1, 2], [2, 1], [3, 3], [1, 4]]) {
+    for (const [a, b] of [
+      [1, 2],
+      [2, 1],
+      [3, 3],
+      [1, 4],
+    ]) {
       const answer = await expectFast(list(`"jsonrpc":"2.0","id":${a},"method":"tools/list","id":${b}`));
       expect(idOf(answer)).toBe(b);
     }
@@ -297,16 +373,44 @@ describe('verdicts remembered by shape (the body with its id cut out, and the he
 
   it('"id" also spelled with an escape ("\\u0069d"): after a shape is seen with both ids equal, another plain id does not take the answer', async () => {
     // Were the verdict kept for the shape seen first, the second request would be answered with id 2.
-    for (const [plain, escaped] of [[1, 1], [2, 1], [1, 5], [5, 5], [6, 5]]) {
-      expect(idOf(await expectFast(list(`"jsonrpc":"2.0","id":${plain},"method":"tools/list","\\u0069d":${escaped}`)))).toBe(escaped);
-      expect(idOf(await expectFast(list(`"\\u0069d":${escaped},"jsonrpc":"2.0","id":${plain},"method":"tools/list"`)))).toBe(plain);
+    for (const [plain, escaped] of [
+      [1, 1],
+      [2, 1],
+      [1, 5],
+      [5, 5],
+      [6, 5],
+    ]) {
+      expect(
+        idOf(await expectFast(list(`"jsonrpc":"2.0","id":${plain},"method":"tools/list","\\u0069d":${escaped}`))),
+      ).toBe(escaped);
+      expect(
+        idOf(await expectFast(list(`"\\u0069d":${escaped},"jsonrpc":"2.0","id":${plain},"method":"tools/list"`))),
+      ).toBe(plain);
     }
   });
 
-  it('a shape seen with an id the fast path takes, then with ids it does not take or JSON does not read: the SDK\'s answers, nothing kept for them', async () => {
-    const body = (id: string) => list(`"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"IL"}}`);
+  it("a shape seen with an id the fast path takes, then with ids it does not take or JSON does not read: the SDK's answers, nothing kept for them", async () => {
+    const body = (id: string) =>
+      list(
+        `"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_premium_sample","arguments":{"state":"IL"}}`,
+      );
     await expectFast(body('1'));
-    for (const id of ['1.5', '-1.25e-1', '9007199254740993', 'true', 'null', '{"n":1}', '[1]', '01', '1-', '--1', '1e', '"\\x"', '"a\tb"']) await expectSdk(body(id));
+    for (const id of [
+      '1.5',
+      '-1.25e-1',
+      '9007199254740993',
+      'true',
+      'null',
+      '{"n":1}',
+      '[1]',
+      '01',
+      '1-',
+      '--1',
+      '1e',
+      '"\\x"',
+      '"a\tb"',
+    ])
+      await expectSdk(body(id));
     await expectFast(body('"back to a string"'));
   });
 
@@ -315,7 +419,12 @@ describe('verdicts remembered by shape (the body with its id cut out, and the he
     await expectFast(body);
     await expectSdk(body, { 'Content-Type': 'application/json', Accept: 'application/json' });
     await expectSdk(body, { ...HEADERS, 'Content-Type': 'text/plain' });
-    const modern = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_premium_sample', arguments: { state: 'IL' }, _meta: envelopeOf('shape-test') } });
+    const modern = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_premium_sample', arguments: { state: 'IL' }, _meta: envelopeOf('shape-test') },
+    });
     const headers = { ...HEADERS, ...headersOf('tools/call', { name: 'get_premium_sample' }) };
     await expectFast(modern, headers);
     await expectSdk(modern, { ...headers, 'Mcp-Name': 'get_premium' });
@@ -330,27 +439,43 @@ describe('verdicts remembered by shape (the body with its id cut out, and the he
       fc.jsonValue().map((value) => JSON.stringify(value)),
     );
     await fc.assert(
-      fc.asyncProperty(idText, idText, fc.constantFrom('"id"', '"\\u0069d"', '"i\\u0064"'), fc.boolean(), fc.constantFrom('', ' ', '\n\t'), fc.nat(2), async (id, other, spelling, twice, space, at) => {
-        const members = ['"jsonrpc":"2.0"', '"method":"tools/list"'];
-        members.splice(at, 0, `"id"${space}:${space}${id}`);
-        if (twice) members.push(`${spelling}:${other}`);
-        const { sdk, first, second } = await threeWays(`{${members.join(`,${space}`)}}`);
-        expectSame(sdk, first);
-        expectSame(sdk, second);
-      }),
+      fc.asyncProperty(
+        idText,
+        idText,
+        fc.constantFrom('"id"', '"\\u0069d"', '"i\\u0064"'),
+        fc.boolean(),
+        fc.constantFrom('', ' ', '\n\t'),
+        fc.nat(2),
+        async (id, other, spelling, twice, space, at) => {
+          const members = ['"jsonrpc":"2.0"', '"method":"tools/list"'];
+          members.splice(at, 0, `"id"${space}:${space}${id}`);
+          if (twice) members.push(`${spelling}:${other}`);
+          const { sdk, first, second } = await threeWays(`{${members.join(`,${space}`)}}`);
+          expectSame(sdk, first);
+          expectSame(sdk, second);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('a body longer than the shapes remembered (4 KiB) is checked whole every time, and answered alike', async () => {
-    for (const id of [1, 2]) expect(idOf(await expectFast(list(`"jsonrpc":"2.0","id":${id},"method":"tools/list"${' '.repeat(5000)}`)))).toBe(id);
+    for (const id of [1, 2])
+      expect(idOf(await expectFast(list(`"jsonrpc":"2.0","id":${id},"method":"tools/list"${' '.repeat(5000)}`)))).toBe(
+        id,
+      );
   });
 });
 
 describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating the body)', () => {
   const ENVELOPE = envelopeOf('fast-path-test');
   /** A 2026 request's body, and the headers its body implies. */
-  const modern = (id: unknown, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = ENVELOPE) => ({
+  const modern = (
+    id: unknown,
+    method: string,
+    params: Record<string, unknown> = {},
+    meta: Record<string, unknown> = ENVELOPE,
+  ) => ({
     body: message(id, method, { ...params, _meta: meta }),
     headers: { ...HEADERS, ...headersOf(method, params) } as Headers,
   });
@@ -359,7 +484,7 @@ describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating 
     fast = mcpFastPath();
   });
 
-  it('tools/list and every tool, with every kind of id: kept, and the same bytes as the SDK\'s', async () => {
+  it("tools/list and every tool, with every kind of id: kept, and the same bytes as the SDK's", async () => {
     for (const id of IDS) {
       const { body, headers } = modern(id, 'tools/list');
       const sdk = await expectFast(body, headers);
@@ -382,7 +507,7 @@ describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating 
     expect(now.result.structuredContent).toEqual(old.result.structuredContent);
   });
 
-  it('headers in another case or order, Accept of JSON alone or none: kept, the SDK\'s bytes', async () => {
+  it("headers in another case or order, Accept of JSON alone or none: kept, the SDK's bytes", async () => {
     const { body, headers } = modern(4, 'tools/call', { name: 'list_lines', arguments: { state: 'FL' } });
     const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
     await expectFast(body, lower);
@@ -392,22 +517,79 @@ describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating 
   });
 
   const SDK_ONLY: { what: string; sent: () => { body: string; headers: Headers } }[] = [
-    { what: 'Mcp-Method naming another method', sent: () => ({ ...modern(1, 'tools/list'), headers: { ...modern(1, 'tools/list').headers, 'Mcp-Method': 'tools/call' } }) },
-    { what: 'no Mcp-Method', sent: () => { const { 'Mcp-Method': _m, ...headers } = modern(1, 'tools/list').headers; return { body: modern(1, 'tools/list').body, headers }; } },
-    { what: 'Mcp-Name naming another tool', sent: () => { const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }); return { body: m.body, headers: { ...m.headers, 'Mcp-Name': 'list_lines' } }; } },
-    { what: 'Mcp-Name base64-encoded (=?base64?...?=)', sent: () => { const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }); return { body: m.body, headers: { ...m.headers, 'Mcp-Name': `=?base64?${Buffer.from('get_coverage').toString('base64')}?=` } }; } },
-    { what: 'MCP-Protocol-Version other than the envelope\'s', sent: () => { const m = modern(1, 'tools/list'); return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2025-11-25' } }; } },
-    { what: 'an envelope for a version not spoken', sent: () => { const m = modern(1, 'tools/list', {}, { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }); return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2027-01-01' } }; } },
-    { what: 'an envelope without the client\'s capabilities', sent: () => modern(1, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': MCP_2026 }) },
-    { what: 'a progress token beside the envelope', sent: () => modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }, { ...ENVELOPE, progressToken: 1 }) },
-    { what: 'a payment beside the envelope', sent: () => modern(1, 'tools/call', { name: 'get_premium', arguments: { state: 'FL' } }, { ...ENVELOPE, 'x402/payment': { x402Version: 2 } }) },
+    {
+      what: 'Mcp-Method naming another method',
+      sent: () => ({
+        ...modern(1, 'tools/list'),
+        headers: { ...modern(1, 'tools/list').headers, 'Mcp-Method': 'tools/call' },
+      }),
+    },
+    {
+      what: 'no Mcp-Method',
+      sent: () => {
+        const { 'Mcp-Method': _m, ...headers } = modern(1, 'tools/list').headers;
+        return { body: modern(1, 'tools/list').body, headers };
+      },
+    },
+    {
+      what: 'Mcp-Name naming another tool',
+      sent: () => {
+        const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} });
+        return { body: m.body, headers: { ...m.headers, 'Mcp-Name': 'list_lines' } };
+      },
+    },
+    {
+      what: 'Mcp-Name base64-encoded (=?base64?...?=)',
+      sent: () => {
+        const m = modern(1, 'tools/call', { name: 'get_coverage', arguments: {} });
+        return {
+          body: m.body,
+          headers: { ...m.headers, 'Mcp-Name': `=?base64?${Buffer.from('get_coverage').toString('base64')}?=` },
+        };
+      },
+    },
+    {
+      what: "MCP-Protocol-Version other than the envelope's",
+      sent: () => {
+        const m = modern(1, 'tools/list');
+        return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2025-11-25' } };
+      },
+    },
+    {
+      what: 'an envelope for a version not spoken',
+      sent: () => {
+        const m = modern(1, 'tools/list', {}, { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' });
+        return { body: m.body, headers: { ...m.headers, 'MCP-Protocol-Version': '2027-01-01' } };
+      },
+    },
+    {
+      what: "an envelope without the client's capabilities",
+      sent: () => modern(1, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': MCP_2026 }),
+    },
+    {
+      what: 'a progress token beside the envelope',
+      sent: () => modern(1, 'tools/call', { name: 'get_coverage', arguments: {} }, { ...ENVELOPE, progressToken: 1 }),
+    },
+    {
+      what: 'a payment beside the envelope',
+      sent: () =>
+        modern(
+          1,
+          'tools/call',
+          { name: 'get_premium', arguments: { state: 'FL' } },
+          { ...ENVELOPE, 'x402/payment': { x402Version: 2 } },
+        ),
+    },
     { what: 'server/discover', sent: () => modern(1, 'server/discover') },
     { what: 'a removed method (ping)', sent: () => modern(1, 'ping') },
     { what: 'an unknown tool', sent: () => modern(1, 'tools/call', { name: 'get_weather', arguments: {} }) },
-    { what: 'a malformed argument', sent: () => modern(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'Florida' } }) },
+    {
+      what: 'a malformed argument',
+      sent: () => modern(1, 'tools/call', { name: 'get_premium_sample', arguments: { state: 'Florida' } }),
+    },
   ];
 
-  it.each(SDK_ONLY)('$what: the SDK\'s answer, nothing kept', async ({ sent }) => {
+  it.each(SDK_ONLY)("$what: the SDK's answer, nothing kept", async ({ sent }) => {
     const { body, headers } = sent();
     await expectSdk(body, headers);
   });
@@ -415,13 +597,15 @@ describe('MCP 2026-07-28 requests (the envelope in _meta, the headers repeating 
 
 describe('the payment gate', () => {
   /** A gate that is on: every priced call is "unavailable" (a tool error), without any payment stack. */
-  const GATE = { chargeCall: async () => ({ kind: 'unavailable', message: 'the facilitator is unreachable (test gate)' }) } as unknown as Gate;
+  const GATE = {
+    chargeCall: async () => ({ kind: 'unavailable', message: 'the facilitator is unreachable (test gate)' }),
+  } as unknown as Gate;
   beforeAll(() => {
     fast = mcpFastPath();
   });
   afterEach(() => installGate(null));
 
-  it('gate off, a priced call is kept; gate on, the same call is the SDK\'s (the gate\'s answer), free calls and tools/list still kept', async () => {
+  it("gate off, a priced call is kept; gate on, the same call is the SDK's (the gate's answer), free calls and tools/list still kept", async () => {
     const priced = call(1, 'get_summary', { state: 'IL', year: '2023' });
     const free = call(1, 'get_premium_sample', { state: 'IL' });
     const list = message(1, 'tools/list');
@@ -436,14 +620,17 @@ describe('the payment gate', () => {
     await expectFast(priced);
   });
 
-  it.each(CALLS.filter((c) => PRICED.has(c.tool)))('gate on: $tool is never answered from kept bytes, nor kept', async ({ tool, args }) => {
-    installGate(GATE);
-    await expectSdk(call(2, tool, args));
-  });
+  it.each(CALLS.filter((c) => PRICED.has(c.tool)))(
+    'gate on: $tool is never answered from kept bytes, nor kept',
+    async ({ tool, args }) => {
+      installGate(GATE);
+      await expectSdk(call(2, tool, args));
+    },
+  );
 });
 
 describe('bounded', () => {
-  it('the kept answers never weigh more than the limit: the oldest go first, answers stay the SDK\'s', async () => {
+  it("the kept answers never weigh more than the limit: the oldest go first, answers stay the SDK's", async () => {
     const free = CALLS.filter((c) => !PRICED.has(c.tool));
     const all = mcpFastPath();
     for (const { tool, args } of free) await viaFastPath(all, request(call(1, tool, args)));

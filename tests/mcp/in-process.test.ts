@@ -53,7 +53,10 @@ interface ToolClient {
 
 /** The v2 SDK's client in automatic negotiation, which must settle on 2026-07-28 here; tools/list read first, as connect() does. */
 async function connectModern(fetch: Fetch = inProcess): Promise<ToolClient> {
-  const client = new ModernClient({ name: 'in-process-test', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const client = new ModernClient(
+    { name: 'in-process-test', version: '2.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(new ModernTransport(new URL(MCP_URL), { fetch }));
   expect([client.getNegotiatedProtocolVersion(), client.getProtocolEra()]).toEqual(['2026-07-28', 'modern']);
   await client.listTools();
@@ -64,7 +67,11 @@ const PAYMENT = 'x402/payment';
 const RECEIPT = 'x402/payment-response';
 
 const callTool = (client: ToolClient, name: string, args: Args, payment?: unknown) =>
-  client.callTool({ name, arguments: args, ...(payment === undefined ? {} : { _meta: { [PAYMENT]: payment } }) }) as Promise<CallToolResult>;
+  client.callTool({
+    name,
+    arguments: args,
+    ...(payment === undefined ? {} : { _meta: { [PAYMENT]: payment } }),
+  }) as Promise<CallToolResult>;
 
 function textOf(result: CallToolResult): string {
   expect(result.content).toHaveLength(1);
@@ -85,16 +92,24 @@ const WRAPPED: Record<string, string> = { list_lines: 'lines', get_coverage: 'co
  * A tool's parameters: its route's, but `format` (JSON or CSV on /v1/premium, /v1/compare and
  * /v1/premium/sample, docs/design.md §11): a tool answers JSON and a text table, and takes no `format`.
  */
-const toolParamsOf = (params: z.ZodObject | null) => (params ? Object.keys(params.shape).filter((name) => name !== 'format') : []);
+const toolParamsOf = (params: z.ZodObject | null) =>
+  params ? Object.keys(params.shape).filter((name) => name !== 'format') : [];
 
 /** A parameter is required when its schema refuses it absent (no default, not optional). */
-const requiredOf = (params: z.ZodObject | null) => toolParamsOf(params).filter((name) => !(params!.shape[name] as z.ZodType).safeParse(undefined).success);
+const requiredOf = (params: z.ZodObject | null) =>
+  toolParamsOf(params).filter((name) => !(params!.shape[name] as z.ZodType).safeParse(undefined).success);
 
 /** The declared examples of a tool's parameters (zod `.meta({ example })`, as the JSON Schema of the parameters carries them), as text. */
 function examplesOf(params: z.ZodObject | null): { required: Record<string, string>; all: Record<string, string> } {
   if (!params) return { required: {}, all: {} };
-  const { properties } = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { example?: unknown }> };
-  const all = Object.fromEntries(toolParamsOf(params).flatMap((name) => (properties[name].example === undefined ? [] : [[name, String(properties[name].example)]])));
+  const { properties } = z.toJSONSchema(params, { io: 'input', unrepresentable: 'any' }) as {
+    properties: Record<string, { example?: unknown }>;
+  };
+  const all = Object.fromEntries(
+    toolParamsOf(params).flatMap((name) =>
+      properties[name].example === undefined ? [] : [[name, String(properties[name].example)]],
+    ),
+  );
   return { required: Object.fromEntries(requiredOf(params).map((name) => [name, all[name]])), all };
 }
 
@@ -135,7 +150,12 @@ function asToolError(body: unknown): unknown {
 }
 
 /** Calls `tool` and checks it against `query` on the REST route; returns the route's status. */
-async function expectSameAsRest(client: Client, tool: string, args: Args, query: string): Promise<{ status: number; result: CallToolResult }> {
+async function expectSameAsRest(
+  client: Client,
+  tool: string,
+  args: Args,
+  query: string,
+): Promise<{ status: number; result: CallToolResult }> {
   const expected = await rest(tool, query);
   const result = await callTool(client, tool, args);
   expectRestAnswer(tool, result, expected);
@@ -157,10 +177,10 @@ function figuresOf(json: unknown, out: number[] = []): number[] {
 }
 
 const validator = new AjvJsonSchemaValidator();
-const validates = (schema: unknown, value: unknown) => validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(value).valid;
+const validates = (schema: unknown, value: unknown) =>
+  validator.getValidator(schema as Parameters<typeof validator.getValidator>[0])(value).valid;
 
 // ---- calls with figures on each data set --------------------------------------------------------
-
 
 /** Realistic calls on the real data (data/): 200 with figures, except where the data has none yet (the route's 404 then). */
 const REAL_CALLS: { tool: string; args: Record<string, string> }[] = [
@@ -195,7 +215,8 @@ const facilitator = verifyOnlyFacilitator(BASE);
 const ledger = () => facilitator.received.get(PAYEE) ?? 0n;
 const payer = new x402Client().register(BASE, new ExactEvmScheme(PAYER));
 /** A payment signed by the official client for (a copy of) the terms a tool returned. */
-const paymentFor = (terms: PaymentRequired): Promise<PaymentPayload> => payer.createPaymentPayload(structuredClone(terms));
+const paymentFor = (terms: PaymentRequired): Promise<PaymentPayload> =>
+  payer.createPaymentPayload(structuredClone(terms));
 
 // -------------------------------------------------------------------------------------------------
 
@@ -258,26 +279,32 @@ describe('tools/list', () => {
     expect(description).toMatch(new RegExp(`GET ${escaped}(?![\\w/])`));
   });
 
-  it.each(TOOL_NAMES)("%s: input schema = the route's parameters but format, required = those without a default", (name) => {
-    const { inputSchema } = toolOf(name);
-    const { params } = contractOf(name);
-    expect(inputSchema.type).toBe('object');
-    expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual(toolParamsOf(params).sort());
-    expect(inputSchema.properties).not.toHaveProperty('format');
-    expect([...(inputSchema.required ?? [])].sort()).toEqual(requiredOf(params).sort());
-    // Each declared example is a call the schema admits.
-    const { required, all } = examplesOf(params);
-    expect(validates(inputSchema, required), JSON.stringify(required)).toBe(true);
-    expect(validates(inputSchema, all), JSON.stringify(all)).toBe(true);
-    if (params) expect(validates(inputSchema, { ...required, no_such_argument: 'x' })).toBe(false);
-  });
+  it.each(TOOL_NAMES)(
+    "%s: input schema = the route's parameters but format, required = those without a default",
+    (name) => {
+      const { inputSchema } = toolOf(name);
+      const { params } = contractOf(name);
+      expect(inputSchema.type).toBe('object');
+      expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual(toolParamsOf(params).sort());
+      expect(inputSchema.properties).not.toHaveProperty('format');
+      expect([...(inputSchema.required ?? [])].sort()).toEqual(requiredOf(params).sort());
+      // Each declared example is a call the schema admits.
+      const { required, all } = examplesOf(params);
+      expect(validates(inputSchema, required), JSON.stringify(required)).toBe(true);
+      expect(validates(inputSchema, all), JSON.stringify(all)).toBe(true);
+      if (params) expect(validates(inputSchema, { ...required, no_such_argument: 'x' })).toBe(false);
+    },
+  );
 
   it.each(TOOL_NAMES)('%s: every parameter described; each required one carries its declared example', (name) => {
     const { inputSchema } = toolOf(name);
     const { params } = contractOf(name);
     const properties = (inputSchema.properties ?? {}) as Record<string, { description?: string; examples?: unknown[] }>;
-    for (const [param, property] of Object.entries(properties)) expect(property.description?.length, param).toBeGreaterThan(10);
-    const examples = Object.fromEntries((inputSchema.required ?? []).map((param) => [param, properties[param].examples?.[0]]));
+    for (const [param, property] of Object.entries(properties))
+      expect(property.description?.length, param).toBeGreaterThan(10);
+    const examples = Object.fromEntries(
+      (inputSchema.required ?? []).map((param) => [param, properties[param].examples?.[0]]),
+    );
     // The route's own example call (the one llms.txt and the x402 discovery give), which the schema admits.
     expect(examples).toEqual(params ? exampleInput(params) : {});
     expect(validates(inputSchema, examples), JSON.stringify(examples)).toBe(true);
@@ -285,27 +312,39 @@ describe('tools/list', () => {
 
   it('compare_states takes states as one string or as a list of strings', () => {
     const { inputSchema } = toolOf('compare_states');
-    for (const states of ['FL,TX', 'FL', ['FL', 'TX'], ['fl']]) expect(validates(inputSchema, { states }), JSON.stringify(states)).toBe(true);
-    for (const states of [5, [], [1, 2], { FL: true }]) expect(validates(inputSchema, { states }), JSON.stringify(states)).toBe(false);
+    for (const states of ['FL,TX', 'FL', ['FL', 'TX'], ['fl']])
+      expect(validates(inputSchema, { states }), JSON.stringify(states)).toBe(true);
+    for (const states of [5, [], [1, 2], { FL: true }])
+      expect(validates(inputSchema, { states }), JSON.stringify(states)).toBe(false);
   });
 
-  it.each(TOOL_NAMES)('%s: an object output schema that admits the answer (wrapped for an array) and, when priced, the x402 terms', (name) => {
-    const { outputSchema } = toolOf(name);
-    const contract = contractOf(name);
-    expect(outputSchema?.type).toBe('object');
-    if (WRAPPED[name]) {
-      expect(validates(outputSchema, { [WRAPPED[name]]: [] })).toBe(true);
-      expect(validates(outputSchema, [])).toBe(false);
-      expect(validates(outputSchema, {})).toBe(false);
-    }
-    if (contract.priceUsd) {
-      expect(validates(outputSchema, contract.example)).toBe(true);
-      expect(validates(outputSchema, { x402Version: 2, error: 'Payment required', resource: { url: `mcp://tool/${name}` }, accepts: [{ scheme: 'exact' }] })).toBe(true);
-    }
-    expect(validates(outputSchema, { surely: 'not an answer' })).toBe(false);
-    // Portable: no `type` arrays (strict clients map a schema onto a single-type dialect).
-    expect(JSON.stringify(outputSchema)).not.toMatch(/"type":\[/);
-  });
+  it.each(TOOL_NAMES)(
+    '%s: an object output schema that admits the answer (wrapped for an array) and, when priced, the x402 terms',
+    (name) => {
+      const { outputSchema } = toolOf(name);
+      const contract = contractOf(name);
+      expect(outputSchema?.type).toBe('object');
+      if (WRAPPED[name]) {
+        expect(validates(outputSchema, { [WRAPPED[name]]: [] })).toBe(true);
+        expect(validates(outputSchema, [])).toBe(false);
+        expect(validates(outputSchema, {})).toBe(false);
+      }
+      if (contract.priceUsd) {
+        expect(validates(outputSchema, contract.example)).toBe(true);
+        expect(
+          validates(outputSchema, {
+            x402Version: 2,
+            error: 'Payment required',
+            resource: { url: `mcp://tool/${name}` },
+            accepts: [{ scheme: 'exact' }],
+          }),
+        ).toBe(true);
+      }
+      expect(validates(outputSchema, { surely: 'not an answer' })).toBe(false);
+      // Portable: no `type` arrays (strict clients map a schema onto a single-type dialect).
+      expect(JSON.stringify(outputSchema)).not.toMatch(/"type":\[/);
+    },
+  );
 });
 
 describe('each tool answers what its REST route answers (fixture data)', () => {
@@ -317,26 +356,34 @@ describe('each tool answers what its REST route answers (fixture data)', () => {
 
   it.each(TOOL_NAMES)("%s with its route's declared examples: the required ones, then all of them", async (name) => {
     const { required, all } = examplesOf(contractOf(name).params);
-    for (const value of Object.values(required)) expect(value, 'every required parameter declares an example').toBeDefined();
+    for (const value of Object.values(required))
+      expect(value, 'every required parameter declares an example').toBeDefined();
     const first = await expectSameAsRest(client, name, required, queryOf(required));
     // The required examples alone are a call that answers (the Bazaar example of a priced tool is this call).
     expect(first.status).toBe(200);
     await expectSameAsRest(client, name, all, queryOf(all));
   });
 
-  it.each(TOOL_NAMES)('%s: the example call its input schema shows (the examples of its required parameters) is answered', async (name) => {
-    const { inputSchema } = (await client.listTools()).tools.find((t) => t.name === name)!;
-    const properties = (inputSchema.properties ?? {}) as Record<string, { examples?: unknown[] }>;
-    const args = Object.fromEntries((inputSchema.required ?? []).map((param) => [param, properties[param].examples?.[0]]));
-    const result = await callTool(client, name, args);
-    expect(result.isError, textOf(result)).toBeFalsy();
-  });
+  it.each(TOOL_NAMES)(
+    '%s: the example call its input schema shows (the examples of its required parameters) is answered',
+    async (name) => {
+      const { inputSchema } = (await client.listTools()).tools.find((t) => t.name === name)!;
+      const properties = (inputSchema.properties ?? {}) as Record<string, { examples?: unknown[] }>;
+      const args = Object.fromEntries(
+        (inputSchema.required ?? []).map((param) => [param, properties[param].examples?.[0]]),
+      );
+      const result = await callTool(client, name, args);
+      expect(result.isError, textOf(result)).toBeFalsy();
+    },
+  );
 
   it.each(FIXTURE_CALLS)('$tool $args: 200 with figures, the same JSON as the route', async ({ tool, args }) => {
     const { status, result } = await expectSameAsRest(client, tool, args, queryOf(args));
     expect(status).toBe(200);
     expect(hasFigures(result.structuredContent), 'the call has figures').toBe(true);
-    const unwrapped = WRAPPED[tool] ? (result.structuredContent as Record<string, unknown>)[WRAPPED[tool]] : result.structuredContent;
+    const unwrapped = WRAPPED[tool]
+      ? (result.structuredContent as Record<string, unknown>)[WRAPPED[tool]]
+      : result.structuredContent;
     expect(() => contractOf(tool).response.parse(unwrapped)).not.toThrow();
   });
 
@@ -348,7 +395,7 @@ describe('each tool answers what its REST route answers (fixture data)', () => {
     await expectSameAsRest(client, 'get_coverage', { anything: 'at all', n: 1 }, 'anything=at+all&n=1');
   });
 
-  it("the client checks structuredContent against the output schema: an answer tampered in transit is rejected", async () => {
+  it('the client checks structuredContent against the output schema: an answer tampered in transit is rejected', async () => {
     // Proves the equality checks above ran with the SDK's own output validation on.
     const tampering: Fetch = async (input, init) => {
       const res = await handleMcp(new Request(input, init));
@@ -414,14 +461,28 @@ describe('each tool answers what its REST route answers (real data)', () => {
     const json = JSON.stringify(result.structuredContent);
     const text = textOf(result);
     expect(text.length).toBeLessThanOrEqual(json.length / 2);
-    const body = result.structuredContent as { data?: Record<string, unknown>[]; series?: Record<string, Record<string, unknown>[]> };
+    const body = result.structuredContent as {
+      data?: Record<string, unknown>[];
+      series?: Record<string, Record<string, unknown>[]>;
+    };
     const rows = body.series ? Object.values(body.series).flat() : body.data!;
-    const fields = ['premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct'];
+    const fields = [
+      'premium',
+      'policy_count',
+      'new_business_premium',
+      'renewal_premium',
+      'new_business_policy_pct',
+      'renewal_policy_pct',
+    ];
     expect(rows.flatMap((r) => fields.filter((f) => r[f] !== null)).length).toBeGreaterThan(10);
     const lines = text.split('\n');
     for (const r of rows)
       for (const f of fields)
-        if (r[f] !== null) expect(lines.some((l) => l.split('|').includes(String(r.period)) && l.split('|').includes(String(r[f]))), `${r.period} ${f} ${r[f]}`).toBe(true);
+        if (r[f] !== null)
+          expect(
+            lines.some((l) => l.split('|').includes(String(r.period)) && l.split('|').includes(String(r[f]))),
+            `${r.period} ${f} ${r[f]}`,
+          ).toBe(true);
   });
 });
 
@@ -437,11 +498,19 @@ describe('lenient arguments: what a query string would carry', () => {
     { tool: 'compare_states', args: { states: ['FL', 'TX'] }, query: 'states=FL,TX' },
     { tool: 'compare_states', args: { states: 'FL' }, query: 'states=FL' },
     { tool: 'compare_states', args: { states: ['fl'] }, query: 'states=fl' },
-    { tool: 'compare_states', args: { states: ['FL', 'il', 'fl'], granularity: 'year' }, query: 'states=FL,il,fl&granularity=year' },
+    {
+      tool: 'compare_states',
+      args: { states: ['FL', 'il', 'fl'], granularity: 'year' },
+      query: 'states=FL,il,fl&granularity=year',
+    },
     { tool: 'get_summary', args: { state: 'FL', year: 2024 }, query: 'state=FL&year=2024' },
     { tool: 'get_summary', args: { state: 'FL', year: '2024' }, query: 'state=FL&year=2024' },
     { tool: 'get_top_insurers', args: { state: 'fl', period: '2024-01' }, query: 'state=fl&period=2024-01' },
-    { tool: 'get_premium', args: { state: 'FL', county: null, from: null, granularity: 'quarter' }, query: 'state=FL&granularity=quarter' },
+    {
+      tool: 'get_premium',
+      args: { state: 'FL', county: null, from: null, granularity: 'quarter' },
+      query: 'state=FL&granularity=quarter',
+    },
   ];
 
   it.each(LENIENT)('$tool $args answers as ?$query', async ({ tool, args, query }) => {
@@ -451,13 +520,16 @@ describe('lenient arguments: what a query string would carry', () => {
   });
 
   it('a list and its comma-joined text are the same call', async () => {
-    const [asList, asText] = await Promise.all([callTool(client, 'compare_states', { states: ['FL', 'TX'] }), callTool(client, 'compare_states', { states: 'FL,TX' })]);
+    const [asList, asText] = await Promise.all([
+      callTool(client, 'compare_states', { states: ['FL', 'TX'] }),
+      callTool(client, 'compare_states', { states: 'FL,TX' }),
+    ]);
     expect(asList.structuredContent).toEqual(asText.structuredContent);
     expect(Object.keys((asList.structuredContent as { series: object }).series)).toEqual(['FL', 'TX']);
   });
 });
 
-describe('bad arguments are tool errors with the route\'s own error body', () => {
+describe("bad arguments are tool errors with the route's own error body", () => {
   let client: Client;
   beforeAll(async () => {
     client = await connect();
@@ -465,28 +537,106 @@ describe('bad arguments are tool errors with the route\'s own error body', () =>
   afterAll(() => client.close());
 
   const BAD: { what: string; tool: string; args: Args; query: string; status: 400 | 404 }[] = [
-    { what: 'unknown argument', tool: 'get_premium', args: { state: 'FL', bogus: '1' }, query: 'state=FL&bogus=1', status: 400 },
-    { what: 'unknown argument (free tool)', tool: 'list_lines', args: { state: 'FL', verbose: true }, query: 'state=FL&verbose=true', status: 400 },
+    {
+      what: 'unknown argument',
+      tool: 'get_premium',
+      args: { state: 'FL', bogus: '1' },
+      query: 'state=FL&bogus=1',
+      status: 400,
+    },
+    {
+      what: 'unknown argument (free tool)',
+      tool: 'list_lines',
+      args: { state: 'FL', verbose: true },
+      query: 'state=FL&verbose=true',
+      status: 400,
+    },
     { what: 'malformed state', tool: 'get_premium', args: { state: 'F1' }, query: 'state=F1', status: 400 },
-    { what: 'malformed state (free tool)', tool: 'list_publications', args: { state: 'Florida' }, query: 'state=Florida', status: 400 },
-    { what: 'malformed state in a list', tool: 'compare_states', args: { states: ['FL', '1X'] }, query: 'states=FL,1X', status: 400 },
+    {
+      what: 'malformed state (free tool)',
+      tool: 'list_publications',
+      args: { state: 'Florida' },
+      query: 'state=Florida',
+      status: 400,
+    },
+    {
+      what: 'malformed state in a list',
+      tool: 'compare_states',
+      args: { states: ['FL', '1X'] },
+      query: 'states=FL,1X',
+      status: 400,
+    },
     { what: 'empty list of states', tool: 'compare_states', args: { states: [] }, query: 'states=', status: 400 },
-    { what: 'malformed year (a number)', tool: 'get_summary', args: { state: 'FL', year: 24 }, query: 'state=FL&year=24', status: 400 },
-    { what: 'malformed granularity', tool: 'get_premium', args: { state: 'FL', granularity: 'week' }, query: 'state=FL&granularity=week', status: 400 },
+    {
+      what: 'malformed year (a number)',
+      tool: 'get_summary',
+      args: { state: 'FL', year: 24 },
+      query: 'state=FL&year=24',
+      status: 400,
+    },
+    {
+      what: 'malformed granularity',
+      tool: 'get_premium',
+      args: { state: 'FL', granularity: 'week' },
+      query: 'state=FL&granularity=week',
+      status: 400,
+    },
     { what: 'missing required year', tool: 'get_summary', args: { state: 'FL' }, query: 'state=FL', status: 400 },
-    { what: 'missing required state', tool: 'get_top_insurers', args: { period: '2024-01' }, query: 'period=2024-01', status: 400 },
+    {
+      what: 'missing required state',
+      tool: 'get_top_insurers',
+      args: { period: '2024-01' },
+      query: 'period=2024-01',
+      status: 400,
+    },
     { what: 'missing required state, null', tool: 'list_lines', args: { state: null }, query: '', status: 400 },
-    { what: 'from after to', tool: 'get_premium', args: { state: 'FL', from: '2024-03', to: '2024-01' }, query: 'state=FL&from=2024-03&to=2024-01', status: 400 },
-    { what: 'county with month', tool: 'get_premium', args: { state: 'FL', county: 'Miami-Dade', granularity: 'month' }, query: 'state=FL&county=Miami-Dade&granularity=month', status: 400 },
+    {
+      what: 'from after to',
+      tool: 'get_premium',
+      args: { state: 'FL', from: '2024-03', to: '2024-01' },
+      query: 'state=FL&from=2024-03&to=2024-01',
+      status: 400,
+    },
+    {
+      what: 'county with month',
+      tool: 'get_premium',
+      args: { state: 'FL', county: 'Miami-Dade', granularity: 'month' },
+      query: 'state=FL&county=Miami-Dade&granularity=month',
+      status: 400,
+    },
     { what: 'unknown state', tool: 'get_premium', args: { state: 'ZZ' }, query: 'state=ZZ', status: 404 },
     { what: 'unknown state (free tool)', tool: 'list_lines', args: { state: 'ZZ' }, query: 'state=ZZ', status: 404 },
-    { what: 'unknown state in a list', tool: 'compare_states', args: { states: ['FL', 'ZZ'] }, query: 'states=FL,ZZ', status: 404 },
-    { what: 'unknown line', tool: 'get_premium', args: { state: 'FL', line: 'no such line' }, query: 'state=FL&line=no+such+line', status: 404 },
-    { what: 'unknown county', tool: 'get_premium', args: { state: 'FL', county: 'Atlantis' }, query: 'state=FL&county=Atlantis', status: 404 },
-    { what: 'period without a ranking', tool: 'get_top_insurers', args: { state: 'FL', period: '1999' }, query: 'state=FL&period=1999', status: 404 },
+    {
+      what: 'unknown state in a list',
+      tool: 'compare_states',
+      args: { states: ['FL', 'ZZ'] },
+      query: 'states=FL,ZZ',
+      status: 404,
+    },
+    {
+      what: 'unknown line',
+      tool: 'get_premium',
+      args: { state: 'FL', line: 'no such line' },
+      query: 'state=FL&line=no+such+line',
+      status: 404,
+    },
+    {
+      what: 'unknown county',
+      tool: 'get_premium',
+      args: { state: 'FL', county: 'Atlantis' },
+      query: 'state=FL&county=Atlantis',
+      status: 404,
+    },
+    {
+      what: 'period without a ranking',
+      tool: 'get_top_insurers',
+      args: { state: 'FL', period: '1999' },
+      query: 'state=FL&period=1999',
+      status: 404,
+    },
   ];
 
-  it.each(BAD)('$what: $tool $args is the route\'s $status for ?$query', async ({ tool, args, query, status }) => {
+  it.each(BAD)("$what: $tool $args is the route's $status for ?$query", async ({ tool, args, query, status }) => {
     const expected = await rest(tool, query);
     expect(expected.status).toBe(status);
     expectRestAnswer(tool, await callTool(client, tool, args), expected);
@@ -500,27 +650,33 @@ describe('bad arguments are tool errors with the route\'s own error body', () =>
     { tool: 'get_summary', args: { state: 'FL', year: { value: 2024 } }, name: 'year' },
   ];
 
-  it.each(NOT_TEXT)('$tool $args: an object or nested value is invalid_request naming \'$name\'', async ({ tool, args, name }) => {
-    const result = await callTool(client, tool, args);
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
-    const body = errorBody.parse(JSON.parse(textOf(result)));
-    expect(body.error.code).toBe('invalid_request');
-    expect(body.error.message).toContain(`'${name}'`);
-  });
-
-  it.each(TOOL_NAMES.filter((name) => contractOf(name).params))("%s takes no format (a tool answers JSON and a text table): a call naming it is refused as an unknown parameter", async (name) => {
-    const { required } = examplesOf(contractOf(name).params);
-    for (const format of ['json', 'csv']) {
-      const result = await callTool(client, name, { ...required, format });
+  it.each(NOT_TEXT)(
+    "$tool $args: an object or nested value is invalid_request naming '$name'",
+    async ({ tool, args, name }) => {
+      const result = await callTool(client, tool, args);
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toBeUndefined();
       const body = errorBody.parse(JSON.parse(textOf(result)));
       expect(body.error.code).toBe('invalid_request');
-      expect(body.error.message).toMatch(/^unknown parameter 'format': expected only /);
-      expect(body.error.message.replace(/^unknown parameter 'format'/, '')).not.toContain('format');
-    }
-  });
+      expect(body.error.message).toContain(`'${name}'`);
+    },
+  );
+
+  it.each(TOOL_NAMES.filter((name) => contractOf(name).params))(
+    '%s takes no format (a tool answers JSON and a text table): a call naming it is refused as an unknown parameter',
+    async (name) => {
+      const { required } = examplesOf(contractOf(name).params);
+      for (const format of ['json', 'csv']) {
+        const result = await callTool(client, name, { ...required, format });
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toBeUndefined();
+        const body = errorBody.parse(JSON.parse(textOf(result)));
+        expect(body.error.code).toBe('invalid_request');
+        expect(body.error.message).toMatch(/^unknown parameter 'format': expected only /);
+        expect(body.error.message.replace(/^unknown parameter 'format'/, '')).not.toContain('format');
+      }
+    },
+  );
 
   it('an unknown tool: callTool rejects with an McpError (invalid params) naming it', async () => {
     const error = await client.callTool({ name: 'get_weather', arguments: { state: 'FL' } }).then(
@@ -543,11 +699,18 @@ describe.each([
   const quiet: { mockRestore(): void }[] = [];
 
   beforeAll(async () => {
-    gate = createGate(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!, facilitator, ROUTE_CONTRACTS);
+    gate = createGate(
+      paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!,
+      facilitator,
+      ROUTE_CONTRACTS,
+    );
     installGate(gate);
     client = await open();
     // Refusals and facilitator failures are logged in one line each; keep the test output clean.
-    quiet.push(vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {}));
+    quiet.push(
+      vi.spyOn(console, 'warn').mockImplementation(() => {}),
+      vi.spyOn(console, 'error').mockImplementation(() => {}),
+    );
   });
   afterAll(async () => {
     quiet.forEach((s) => s.mockRestore());
@@ -577,13 +740,19 @@ describe.each([
   }
 
   /** A refusal: the terms again with a reason, no data, nothing received or settled. */
-  async function expectRefused(result: CallToolResult, before: { ledger: bigint; settled: number }): Promise<PaymentRequired> {
+  async function expectRefused(
+    result: CallToolResult,
+    before: { ledger: bigint; settled: number },
+  ): Promise<PaymentRequired> {
     expect(result.isError).toBe(true);
     const terms = result.structuredContent as unknown as PaymentRequired;
     expect(terms.x402Version).toBe(2);
     expect(terms.accepts).toHaveLength(1);
     expect(terms.error).toMatch(/^[a-z][a-z0-9_]*$|^No matching payment requirements$/);
-    expect(Object.keys(terms).every((k) => ['x402Version', 'error', 'resource', 'accepts', 'extensions'].includes(k)), Object.keys(terms).join()).toBe(true);
+    expect(
+      Object.keys(terms).every((k) => ['x402Version', 'error', 'resource', 'accepts', 'extensions'].includes(k)),
+      Object.keys(terms).join(),
+    ).toBe(true);
     expect(textOf(result)).toBe(JSON.stringify(terms));
     expect(ledger()).toBe(before.ledger);
     expect(facilitator.settled).toBe(before.settled);
@@ -605,7 +774,9 @@ describe.each([
     expect(result.isError).toBe(true);
     expect(result._meta?.[RECEIPT]).toBeUndefined();
     expect(textOf(result)).toBe(JSON.stringify(result.structuredContent));
-    const terms = result.structuredContent as unknown as PaymentRequired & { extensions: { bazaar: { info: { input: Record<string, unknown> } } } };
+    const terms = result.structuredContent as unknown as PaymentRequired & {
+      extensions: { bazaar: { info: { input: Record<string, unknown> } } };
+    };
     expect(terms.x402Version).toBe(2);
     expect(terms.accepts).toHaveLength(1);
     const [accept] = terms.accepts;
@@ -614,14 +785,21 @@ describe.each([
     expect(getAddress(accept.asset)).toBe(BASE_USDC);
     expect(terms.resource).toMatchObject({ url: `mcp://tool/${tool}`, mimeType: 'application/json' });
     // Bazaar discovery describes an MCP tool: its name, its input schema, and an example call that answers.
-    const input = terms.extensions.bazaar.info.input as { type: string; toolName: string; inputSchema: { properties: object }; example: Args };
+    const input = terms.extensions.bazaar.info.input as {
+      type: string;
+      toolName: string;
+      inputSchema: { properties: object };
+      example: Args;
+    };
     expect(input).toMatchObject({ type: 'mcp', toolName: tool });
     expect(Object.keys(input.inputSchema.properties).sort()).toEqual(toolParamsOf(contractOf(tool).params).sort());
     expect(input.example).toEqual(examplesOf(contractOf(tool).params).required);
     // The free terms give no figure of the answer away.
     // What the answer holds: its figures, or, for a list of names (eligibility), the names it gives.
     const figures = figuresOf(answer.structuredContent);
-    const names = ((answer.structuredContent as { data?: { company_name?: string }[] }).data ?? []).flatMap((d) => (d.company_name ? [d.company_name] : []));
+    const names = ((answer.structuredContent as { data?: { company_name?: string }[] }).data ?? []).flatMap((d) =>
+      d.company_name ? [d.company_name] : [],
+    );
     expect(figures.length + names.length).toBeGreaterThan(0);
     for (const n of [...figures.map(String), ...names]) expect(textOf(result)).not.toContain(n);
     expect(snapshot()).toEqual(before);
@@ -635,21 +813,24 @@ describe.each([
     }
   });
 
-  it.each(PRICED_CALLS)('$tool $args paid: the gate-off answer, a receipt, exactly the price received once', async ({ tool, args }) => {
-    const expected = await gateOff(tool, args);
-    const payment = await paymentFor(await termsOf(tool, args));
-    const before = snapshot();
-    const paid = await callTool(client, tool, args, payment);
-    expect(paid.isError, textOf(paid)).toBeFalsy();
-    expect(paid.structuredContent).toEqual(expected.structuredContent);
-    expect(textOf(paid)).toBe(textOf(expected));
-    const receipt = paid._meta?.[RECEIPT] as SettleResponse;
-    expect(receipt).toMatchObject({ success: true, network: BASE });
-    expect(getAddress(receipt.payer!)).toBe(PAYER.address);
-    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/i);
-    expect(ledger() - before.ledger).toBe(atomicPrice(tool));
-    expect(facilitator.settled).toBe(before.settled + 1);
-  });
+  it.each(PRICED_CALLS)(
+    '$tool $args paid: the gate-off answer, a receipt, exactly the price received once',
+    async ({ tool, args }) => {
+      const expected = await gateOff(tool, args);
+      const payment = await paymentFor(await termsOf(tool, args));
+      const before = snapshot();
+      const paid = await callTool(client, tool, args, payment);
+      expect(paid.isError, textOf(paid)).toBeFalsy();
+      expect(paid.structuredContent).toEqual(expected.structuredContent);
+      expect(textOf(paid)).toBe(textOf(expected));
+      const receipt = paid._meta?.[RECEIPT] as SettleResponse;
+      expect(receipt).toMatchObject({ success: true, network: BASE });
+      expect(getAddress(receipt.payer!)).toBe(PAYER.address);
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/i);
+      expect(ledger() - before.ledger).toBe(atomicPrice(tool));
+      expect(facilitator.settled).toBe(before.settled + 1);
+    },
+  );
 
   it('a replay of a settled payment: the terms again, no data, nothing received', async () => {
     const payment = await paymentFor(await termsOf('get_premium', PREMIUM));
@@ -663,12 +844,16 @@ describe.each([
     const expected = await gateOff('compare_states', { states: 'FL,IL' });
     const payment = await paymentFor(await termsOf('compare_states', { states: 'FL,IL' }));
     const before = snapshot();
-    const results = await Promise.all([0, 1].map(() => callTool(client, 'compare_states', { states: 'FL,IL' }, payment)));
+    const results = await Promise.all(
+      [0, 1].map(() => callTool(client, 'compare_states', { states: 'FL,IL' }, payment)),
+    );
     const answered = results.filter((r) => !r.isError);
     expect(answered).toHaveLength(1);
     expect(answered[0].structuredContent).toEqual(expected.structuredContent);
     const refused = results.find((r) => r.isError)!;
-    expect((refused.structuredContent as unknown as PaymentRequired).accepts[0].amount).toBe(atomicPrice('compare_states').toString());
+    expect((refused.structuredContent as unknown as PaymentRequired).accepts[0].amount).toBe(
+      atomicPrice('compare_states').toString(),
+    );
     expect(refused.structuredContent).not.toHaveProperty('series');
     expect(ledger() - before.ledger).toBe(atomicPrice('compare_states'));
     expect(facilitator.settled).toBe(before.settled + 1);
@@ -703,7 +888,7 @@ describe.each([
     expect((await callTool(client, 'get_premium', PREMIUM, good)).isError).toBeFalsy();
   });
 
-  it("a 0.10 payment offered to compare_states (0.50): refused, nothing received", async () => {
+  it('a 0.10 payment offered to compare_states (0.50): refused, nothing received', async () => {
     expect(atomicPrice('compare_states')).toBeGreaterThan(atomicPrice('get_premium'));
     const dime = await paymentFor(await termsOf('get_premium', PREMIUM));
     const before = snapshot();
@@ -729,7 +914,11 @@ describe.each([
         [{ state: 'FL', bogus: 1 }, 'state=FL&bogus=1'],
       ] as const) {
         const before = snapshot();
-        expectRestAnswer('get_premium', await callTool(client, 'get_premium', args, payment), await rest('get_premium', query));
+        expectRestAnswer(
+          'get_premium',
+          await callTool(client, 'get_premium', args, payment),
+          await rest('get_premium', query),
+        );
         expect(snapshot()).toEqual(before);
       }
       expect(verify).not.toHaveBeenCalled();
@@ -776,9 +965,18 @@ describe.each([
     const payment = await paymentFor(await termsOf('get_premium', PREMIUM));
     const down = verifyOnlyFacilitator(BASE);
     down.mode = 'down';
-    installGate(createGate(paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!, down, ROUTE_CONTRACTS));
+    installGate(
+      createGate(
+        paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!,
+        down,
+        ROUTE_CONTRACTS,
+      ),
+    );
     try {
-      for (const result of [await callTool(client, 'get_premium', PREMIUM), await callTool(client, 'get_premium', PREMIUM, payment)]) {
+      for (const result of [
+        await callTool(client, 'get_premium', PREMIUM),
+        await callTool(client, 'get_premium', PREMIUM, payment),
+      ]) {
         expect(result.isError).toBe(true);
         expect(result.structuredContent).toBeUndefined();
         const body = errorBody.parse(JSON.parse(textOf(result)));
@@ -830,8 +1028,16 @@ describe('handleMcp over plain HTTP requests', () => {
   const ACCEPT = 'application/json, text/event-stream';
   const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   const post = (body: string, headers: Record<string, string> = {}, options?: { loopbackOnly?: boolean }) =>
-    handleMcp(new Request(MCP_URL, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: ACCEPT, ...headers }, body }), options);
-  const allowed = (res: Response, header: string) => (res.headers.get(header) ?? '').split(',').map((h) => h.trim().toLowerCase());
+    handleMcp(
+      new Request(MCP_URL, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: ACCEPT, ...headers },
+        body,
+      }),
+      options,
+    );
+  const allowed = (res: Response, header: string) =>
+    (res.headers.get(header) ?? '').split(',').map((h) => h.trim().toLowerCase());
 
   async function expectJsonRpcError(res: Response, status: number, code?: number) {
     expect(res.status).toBe(status);
@@ -858,12 +1064,21 @@ describe('handleMcp over plain HTTP requests', () => {
 
   it('OPTIONS: a 204 preflight for any origin, allowing POST and the MCP headers', async () => {
     const res = await handleMcp(
-      new Request(MCP_URL, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, mcp-protocol-version' } }),
+      new Request(MCP_URL, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://agent.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, mcp-protocol-version',
+        },
+      }),
     );
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(allowed(res, 'access-control-allow-methods')).toContain('post');
-    expect(allowed(res, 'access-control-allow-headers')).toEqual(expect.arrayContaining(['content-type', 'accept', 'mcp-protocol-version']));
+    expect(allowed(res, 'access-control-allow-headers')).toEqual(
+      expect.arrayContaining(['content-type', 'accept', 'mcp-protocol-version']),
+    );
   });
 
   it('a POST answer carries CORS for browser clients', async () => {
@@ -881,9 +1096,12 @@ describe('handleMcp over plain HTTP requests', () => {
     await expectJsonRpcError(await post(PING, { 'Content-Type': 'text/plain' }), 415);
   });
 
-  it.each(['application/json', 'text/event-stream', '*/*'])('Accept %s (not both JSON and event stream, as the SDK requires): 406', async (accept) => {
-    await expectJsonRpcError(await post(PING, { Accept: accept }), 406);
-  });
+  it.each(['application/json', 'text/event-stream', '*/*'])(
+    'Accept %s (not both JSON and event stream, as the SDK requires): 406',
+    async (accept) => {
+      await expectJsonRpcError(await post(PING, { Accept: accept }), 406);
+    },
+  );
 
   it('a body over 64 KiB: 413; just under, answered', async () => {
     const padded = (size: number) => {
@@ -931,8 +1149,15 @@ describe('handleMcp over plain HTTP requests', () => {
 
     it('the refusal comes first: a GET or a preflight from a rebound page is 403 too', async () => {
       const rebound = { Host: 'evil.example', Origin: 'http://evil.example' };
-      for (const method of ['GET', 'OPTIONS']) expect((await handleMcp(new Request(MCP_URL, { method, headers: rebound }), loopback)).status).toBe(403);
-      const local = await handleMcp(new Request(MCP_URL, { method: 'OPTIONS', headers: { Host: '127.0.0.1:4321', Origin: 'http://localhost:6274' } }), loopback);
+      for (const method of ['GET', 'OPTIONS'])
+        expect((await handleMcp(new Request(MCP_URL, { method, headers: rebound }), loopback)).status).toBe(403);
+      const local = await handleMcp(
+        new Request(MCP_URL, {
+          method: 'OPTIONS',
+          headers: { Host: '127.0.0.1:4321', Origin: 'http://localhost:6274' },
+        }),
+        loopback,
+      );
       expect(local.status).toBe(204);
     });
 

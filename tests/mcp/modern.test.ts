@@ -27,7 +27,12 @@ interface Sent {
 }
 
 /** A 2026-07-28 request: the envelope in `_meta`, and the headers the transport requires, derived from the body. */
-async function modern({ method, params = {}, id = 1, headers = {} }: Sent): Promise<{ status: number; headers: Headers; body: Json; bytes: number }> {
+async function modern({
+  method,
+  params = {},
+  id = 1,
+  headers = {},
+}: Sent): Promise<{ status: number; headers: Headers; body: Json; bytes: number }> {
   const implied: Record<string, string | undefined> = {
     Accept: 'application/json, text/event-stream',
     'Content-Type': 'application/json',
@@ -35,7 +40,12 @@ async function modern({ method, params = {}, id = 1, headers = {} }: Sent): Prom
     ...headers,
   };
   const sent = Object.fromEntries(Object.entries(implied).filter((e): e is [string, string] => e[1] !== undefined));
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...ENVELOPE, ...params._meta } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: { ...params, _meta: { ...ENVELOPE, ...params._meta } },
+  });
   const response = await handleMcp(new Request(MCP_URL, { method: 'POST', headers: sent, body }));
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: JSON.parse(text), bytes: Buffer.byteLength(text) };
@@ -46,7 +56,11 @@ async function legacy(method: string, params?: Json, version = '2025-11-25'): Pr
   const response = await handleMcp(
     new Request(MCP_URL, {
       method: 'POST',
-      headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': version },
+      headers: {
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+        'MCP-Protocol-Version': version,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
     }),
   );
@@ -90,22 +104,35 @@ describe('MCP 2026-07-28: discovery, lists and calls', () => {
     // The tools are the 2025 revisions' tools, word for word; only the 2026 fields are added.
     const old = (await legacy('tools/list')).result;
     expect(tools).toEqual(old.tools);
-    expect([old.resultType, old.ttlMs, old.cacheScope, old._meta]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([old.resultType, old.ttlMs, old.cacheScope, old._meta]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
-  it('tools/call answers the REST twin\'s JSON as structuredContent, with resultType and no cache hints', async () => {
-    const { status, body } = await modern({ method: 'tools/call', params: { name: 'get_premium_sample', arguments: { state: 'IL' } } });
+  it("tools/call answers the REST twin's JSON as structuredContent, with resultType and no cache hints", async () => {
+    const { status, body } = await modern({
+      method: 'tools/call',
+      params: { name: 'get_premium_sample', arguments: { state: 'IL' } },
+    });
     expect(status).toBe(200);
     const rest = await callHandler('http://localhost/v1/premium/sample?state=IL');
     expect(body.result.structuredContent).toEqual(await rest.json());
     expect(body.result.resultType).toBe('complete');
     expect(body.result.isError).toBeUndefined();
     expect([body.result.ttlMs, body.result.cacheScope]).toEqual([undefined, undefined]);
-    expect((await legacy('tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' } })).result.structuredContent).toEqual(body.result.structuredContent);
+    expect(
+      (await legacy('tools/call', { name: 'get_premium_sample', arguments: { state: 'IL' } })).result.structuredContent,
+    ).toEqual(body.result.structuredContent);
   });
 
-  it('a tool\'s own error is a result with isError, as in 2025 (the route\'s message), not a JSON-RPC error', async () => {
-    const { status, body } = await modern({ method: 'tools/call', params: { name: 'get_premium', arguments: { state: 'Florida' } } });
+  it("a tool's own error is a result with isError, as in 2025 (the route's message), not a JSON-RPC error", async () => {
+    const { status, body } = await modern({
+      method: 'tools/call',
+      params: { name: 'get_premium', arguments: { state: 'Florida' } },
+    });
     expect(status).toBe(200);
     expect(body.result.isError).toBe(true);
     expect(JSON.parse(body.result.content[0].text).error.message).toMatch(/state/);
@@ -129,7 +156,11 @@ describe('MCP 2026-07-28: each refusal with its code and status', () => {
 
   it('a version this server does not speak: 400, -32022, saying which it does', async () => {
     const error = await refused(
-      { method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } }, headers: { 'MCP-Protocol-Version': '2027-01-01' } },
+      {
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
+        headers: { 'MCP-Protocol-Version': '2027-01-01' },
+      },
       400,
       -32022,
     );
@@ -137,7 +168,7 @@ describe('MCP 2026-07-28: each refusal with its code and status', () => {
     expect(error.data.requested).toBe('2027-01-01');
   });
 
-  it('MCP-Protocol-Version other than the envelope\'s, or missing: 400, -32020', async () => {
+  it("MCP-Protocol-Version other than the envelope's, or missing: 400, -32020", async () => {
     await refused({ method: 'tools/list', headers: { 'MCP-Protocol-Version': '2025-11-25' } }, 400, -32020);
     await refused({ method: 'tools/list', headers: { 'MCP-Protocol-Version': undefined } }, 400, -32020);
   });
@@ -154,19 +185,30 @@ describe('MCP 2026-07-28: each refusal with its code and status', () => {
     await refused({ method: 'tools/call', params, headers: { 'Mcp-Name': undefined } }, 400, -32020);
   });
 
-  it('an envelope without the client\'s capabilities: 400, -32602', async () => {
+  it("an envelope without the client's capabilities: 400, -32602", async () => {
     const answer = await handleMcp(
       new Request(MCP_URL, {
         method: 'POST',
-        headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'tools/list' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': VERSION } } }),
+        headers: {
+          Accept: 'application/json, text/event-stream',
+          'Content-Type': 'application/json',
+          'MCP-Protocol-Version': VERSION,
+          'Mcp-Method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': VERSION } },
+        }),
       }),
     );
     expect([answer.status, (await answer.json()).error.code]).toEqual([400, -32602]);
   });
 
   it('a method this server does not implement: 404, -32601 (and so are the methods 2026-07-28 removed)', async () => {
-    for (const method of ['resources/list', 'prompts/list', 'ping', 'logging/setLevel']) await refused({ method }, 404, -32601);
+    for (const method of ['resources/list', 'prompts/list', 'ping', 'logging/setLevel'])
+      await refused({ method }, 404, -32601);
   });
 
   it('GET and DELETE: 405, no stream opened', async () => {
@@ -179,11 +221,22 @@ describe('MCP 2026-07-28: each refusal with its code and status', () => {
   });
 
   it('a batch holding a 2026-07-28 request: 400, -32600 (the revision has no batches); a body over 64 KiB: 413, unread', async () => {
-    const headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': VERSION, 'Mcp-Method': 'tools/list' };
+    const headers = {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+      'MCP-Protocol-Version': VERSION,
+      'Mcp-Method': 'tools/list',
+    };
     const one = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } };
     const batch = await handleMcp(new Request(MCP_URL, { method: 'POST', headers, body: JSON.stringify([one]) }));
     expect([batch.status, (await batch.json()).error.code]).toEqual([400, -32600]);
-    const big = await handleMcp(new Request(MCP_URL, { method: 'POST', headers, body: JSON.stringify({ ...one, params: { ...one.params, pad: 'x'.repeat(65 * 1024) } }) }));
+    const big = await handleMcp(
+      new Request(MCP_URL, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...one, params: { ...one.params, pad: 'x'.repeat(65 * 1024) } }),
+      }),
+    );
     expect(big.status).toBe(413);
     expect((await big.json()).result).toBeUndefined();
   });
@@ -196,22 +249,32 @@ describe('MCP 2026-07-28: each refusal with its code and status', () => {
 });
 
 describe('the 2025 revisions on the same endpoint', () => {
-  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('%s: initialize answers that version, and a list carries no 2026 field', async (version) => {
-    const response = await handleMcp(
-      new Request(MCP_URL, {
-        method: 'POST',
-        headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-      }),
-    );
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.headers.get('mcp-session-id')).toBeNull();
-    const { result } = await response.json();
-    expect(result.protocolVersion).toBe(version);
-    expect(result.resultType).toBeUndefined();
-    const list = (await legacy('tools/list', undefined, version)).result;
-    expect(list.tools.map((t: Json) => t.name)).toEqual((await modern({ method: 'tools/list' })).body.result.tools.map((t: Json) => t.name));
-    expect([list.resultType, list.ttlMs, list.cacheScope]).toEqual([undefined, undefined, undefined]);
-  });
+  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])(
+    '%s: initialize answers that version, and a list carries no 2026 field',
+    async (version) => {
+      const response = await handleMcp(
+        new Request(MCP_URL, {
+          method: 'POST',
+          headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+          }),
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('mcp-session-id')).toBeNull();
+      const { result } = await response.json();
+      expect(result.protocolVersion).toBe(version);
+      expect(result.resultType).toBeUndefined();
+      const list = (await legacy('tools/list', undefined, version)).result;
+      expect(list.tools.map((t: Json) => t.name)).toEqual(
+        (await modern({ method: 'tools/list' })).body.result.tools.map((t: Json) => t.name),
+      );
+      expect([list.resultType, list.ttlMs, list.cacheScope]).toEqual([undefined, undefined, undefined]);
+    },
+  );
 });

@@ -37,7 +37,11 @@ beforeAll(async () => {
   chain = await startLocalChain();
   facilitator = await serveFacilitator(chain.facilitator);
   const settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url })!;
-  installGate(createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: new InMemoryChannelStorage() }));
+  installGate(
+    createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, {
+      channels: new InMemoryChannelStorage(),
+    }),
+  );
   const key = generatePrivateKey();
   await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
   payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 10_000_000n });
@@ -55,25 +59,52 @@ interface Answer {
   headers: [string, string][];
   body: string;
 }
-const answerOf = async (response: Response): Promise<Answer> => ({ status: response.status, headers: [...response.headers], body: await response.text() });
+const answerOf = async (response: Response): Promise<Answer> => ({
+  status: response.status,
+  headers: [...response.headers],
+  body: await response.text(),
+});
 
 const ERAS = [
-  { era: '2025-11-25', meta: () => ({}), headers: (_name: string) => ({ ...HEADERS, 'MCP-Protocol-Version': '2025-11-25' }) },
-  { era: '2026-07-28', meta: () => envelopeOf('paid-fast-test'), headers: (name: string) => ({ ...HEADERS, ...headersOf('tools/call', { name }) }) },
+  {
+    era: '2025-11-25',
+    meta: () => ({}),
+    headers: (_name: string) => ({ ...HEADERS, 'MCP-Protocol-Version': '2025-11-25' }),
+  },
+  {
+    era: '2026-07-28',
+    meta: () => envelopeOf('paid-fast-test'),
+    headers: (name: string) => ({ ...HEADERS, ...headersOf('tools/call', { name }) }),
+  },
 ];
 
-describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes', ({ meta, headers }) => {
+describe.each(ERAS)("paid calls in $era: the fast path writes the SDK's bytes", ({ meta, headers }) => {
   /** The request of a call with `payment` in its `_meta`, as a client sends it. */
   const paidRequest = (id: number, name: string, args: Record<string, unknown>, payment?: PaymentPayload) =>
     new Request('http://127.0.0.1/mcp', {
       method: 'POST',
       headers: headers(name),
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { ...meta(), ...(payment ? { 'x402/payment': payment } : {}) } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: args, _meta: { ...meta(), ...(payment ? { 'x402/payment': payment } : {}) } },
+      }),
     });
-  const result = (answer: Answer) => JSON.parse(answer.body).result as { isError?: boolean; structuredContent: unknown; _meta?: Record<string, unknown> };
+  const result = (answer: Answer) =>
+    JSON.parse(answer.body).result as {
+      isError?: boolean;
+      structuredContent: unknown;
+      _meta?: Record<string, unknown>;
+    };
   /** A voucher for the terms of `name`, with a payment id when `id` is given. */
-  async function voucher(name: string, args: Record<string, unknown>, id?: string): Promise<{ payment: PaymentPayload; required: PaymentRequired }> {
-    const required = result(await answerOf(await handleMcp(paidRequest(1, name, args)))).structuredContent as PaymentRequired;
+  async function voucher(
+    name: string,
+    args: Record<string, unknown>,
+    id?: string,
+  ): Promise<{ payment: PaymentPayload; required: PaymentRequired }> {
+    const required = result(await answerOf(await handleMcp(paidRequest(1, name, args))))
+      .structuredContent as PaymentRequired;
     if (id) appendPaymentIdentifierToExtensions((required.extensions ??= {}), id);
     return { payment: await payer.client.createPaymentPayload(required), required };
   }
@@ -88,23 +119,35 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
     const args = { state: 'TX', year: 2021 };
     const written = fast.paid!.stats.written;
     for (let n = 0; n < 2; n++) {
-      const { payment } = await voucher('get_summary', args, `paid-fast-${Math.random().toString(36).slice(2)}-0123456789`);
+      const { payment } = await voucher(
+        'get_summary',
+        args,
+        `paid-fast-${Math.random().toString(36).slice(2)}-0123456789`,
+      );
       const [viaFast, viaSdk] = await both(() => paidRequest(7 + n, 'get_summary', args, payment));
       expect(viaFast.status).toBe(200);
       const receipt = result(viaFast)._meta?.['x402/payment-response'] as { success: boolean; transaction: string };
       expect(receipt).toMatchObject({ success: true, transaction: '' });
       expect(viaFast).toEqual(viaSdk);
-      await payer.client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, settleResponse: receipt as never });
+      await payer.client.handlePaymentResponse({
+        paymentPayload: payment,
+        requirements: payment.accepted,
+        settleResponse: receipt as never,
+      });
     }
     // The first call of the era proved the writing (with the unpaid terms, nothing charged); both were written here.
     expect(fast.paid!.stats.written).toBe(written + 2);
   });
 
-  it('a refused payment (the same voucher again, with no payment id), a payment on a bad argument, a paid call with no figure: the SDK\'s bytes', async () => {
+  it("a refused payment (the same voucher again, with no payment id), a payment on a bad argument, a paid call with no figure: the SDK's bytes", async () => {
     const { payment } = await voucher('get_premium', { state: 'FL' });
     const written = fast.paid!.stats.written;
     const paid = await answerOf(await viaFastPath(fast, paidRequest(1, 'get_premium', { state: 'FL' }, payment)));
-    await payer.client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, settleResponse: result(paid)._meta!['x402/payment-response'] as never });
+    await payer.client.handlePaymentResponse({
+      paymentPayload: payment,
+      requirements: payment.accepted,
+      settleResponse: result(paid)._meta!['x402/payment-response'] as never,
+    });
     const [replayFast, replaySdk] = await both(() => paidRequest(2, 'get_premium', { state: 'FL' }, payment));
     expect(result(replayFast).isError).toBe(true);
     expect(replayFast).toEqual(replaySdk);
@@ -112,7 +155,9 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
     const [badFast, badSdk] = await both(() => paidRequest(3, 'get_premium', { state: 'Florida' }, next.payment));
     expect(badFast.body).toMatch(/invalid_request/);
     expect(badFast).toEqual(badSdk);
-    const [emptyFast, emptySdk] = await both(() => paidRequest(4, 'get_premium', { state: 'TX', from: '1990-01', to: '1990-12' }, next.payment));
+    const [emptyFast, emptySdk] = await both(() =>
+      paidRequest(4, 'get_premium', { state: 'TX', from: '1990-01', to: '1990-12' }, next.payment),
+    );
     expect(result(emptyFast)._meta?.['x402/payment-response']).toBeUndefined();
     expect(emptyFast).toEqual(emptySdk);
     // All four written here (the tool's writing proven by its first call), none handed to the SDK.
@@ -125,14 +170,31 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
     }
     expect(fast.paid!.stats.written).toBe(written + 4);
   });
-  it('hostile payments and calls (fast-check): whatever the fast path takes, its answer is the SDK\'s, and nothing is charged', async () => {
+  it("hostile payments and calls (fast-check): whatever the fast path takes, its answer is the SDK's, and nothing is charged", async () => {
     const { payment } = await voucher('get_summary', { state: 'TX', year: 2021 });
     // A voucher whose signature is no one's: the gate refuses it whatever else is changed, so no run is charged.
-    const forged = { ...payment, payload: { ...(payment.payload as object), voucher: { ...(payment.payload as { voucher: object }).voucher, signature: `0x${'ab'.repeat(65)}` } } };
+    const forged = {
+      ...payment,
+      payload: {
+        ...(payment.payload as object),
+        voucher: { ...(payment.payload as { voucher: object }).voucher, signature: `0x${'ab'.repeat(65)}` },
+      },
+    };
     const mutation = fc.record({
       id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })),
-      args: fc.oneof(fc.constant({ state: 'TX', year: 2021 }), fc.dictionary(fc.constantFrom('state', 'year', 'line', 'x'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
-      path: fc.constantFrom(['payload', 'voucher', 'maxClaimableAmount'], ['accepted', 'amount'], ['accepted', 'payTo'], ['payload', 'type'], ['x402Version'], ['payload', 'channelConfig', 'payer'], ['extensions']),
+      args: fc.oneof(
+        fc.constant({ state: 'TX', year: 2021 }),
+        fc.dictionary(fc.constantFrom('state', 'year', 'line', 'x'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+      ),
+      path: fc.constantFrom(
+        ['payload', 'voucher', 'maxClaimableAmount'],
+        ['accepted', 'amount'],
+        ['accepted', 'payTo'],
+        ['payload', 'type'],
+        ['x402Version'],
+        ['payload', 'channelConfig', 'payer'],
+        ['extensions'],
+      ),
       value: fc.jsonValue({ maxDepth: 2 }),
     });
     const written = fast.paid!.stats.written;
@@ -145,7 +207,9 @@ describe.each(ERAS)('paid calls in $era: the fast path writes the SDK\'s bytes',
         const [viaFast, viaSdk] = await both(() => paidRequest(id as number, 'get_summary', args, changed as never));
         expect(viaFast).toEqual(viaSdk);
         const answer = JSON.parse(viaFast.body) as { result?: { _meta?: Record<string, unknown> } };
-        expect((answer.result?._meta?.['x402/payment-response'] as { success?: boolean } | undefined)?.success).not.toBe(true);
+        expect(
+          (answer.result?._meta?.['x402/payment-response'] as { success?: boolean } | undefined)?.success,
+        ).not.toBe(true);
       }),
       { numRuns: Math.max(20, Math.ceil(Number(process.env.FUZZ_RUNS ?? 200) / 10)) },
     );

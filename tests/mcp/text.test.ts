@@ -70,13 +70,31 @@ function sectionNineForm(tool: string, body: Obj): Obj {
     printed:
       r.printed &&
       Object.fromEntries(
-        Object.entries(r.printed as Record<string, Obj>).map(([key, { value, as_printed, qualifier, period, unit, measures }]) => {
-          printedKeys[key] ??= { measures, unit };
-          return [key, { value, as_printed, ...(qualifier === null ? {} : { qualifier }), ...(period === r.period ? {} : { period }) }];
-        }),
+        Object.entries(r.printed as Record<string, Obj>).map(
+          ([key, { value, as_printed, qualifier, period, unit, measures }]) => {
+            printedKeys[key] ??= { measures, unit };
+            return [
+              key,
+              {
+                value,
+                as_printed,
+                ...(qualifier === null ? {} : { qualifier }),
+                ...(period === r.period ? {} : { period }),
+              },
+            ];
+          },
+        ),
       ),
   });
-  const compact = tool === 'compare_states' ? { ...body, series: Object.fromEntries(Object.entries(body.series as Record<string, Obj[]>).map(([s, rows]) => [s, rows.map(row)])) } : { ...body, data: body.data.map(row) };
+  const compact =
+    tool === 'compare_states'
+      ? {
+          ...body,
+          series: Object.fromEntries(
+            Object.entries(body.series as Record<string, Obj[]>).map(([s, rows]) => [s, rows.map(row)]),
+          ),
+        }
+      : { ...body, data: body.data.map(row) };
   return { ...compact, printed_keys: printedKeys };
 }
 
@@ -90,13 +108,17 @@ function printedWords(entry: Obj, rowPeriod: string): string {
   const ytd = /^(\d{4})-01\.\.(\d{2})$/.exec(entry.period ?? '');
   const ofRow = ytd !== null && rowPeriod === `${ytd[1]}-${ytd[2]}`;
   const covered = entry.period !== undefined && entry.period !== rowPeriod && !ofRow ? `covers ${entry.period}` : null;
-  const qualifier = entry.qualifier && entry.qualifier !== 'rounded' && !words.toLowerCase().includes(entry.qualifier.toLowerCase()) ? entry.qualifier : null;
+  const qualifier =
+    entry.qualifier && entry.qualifier !== 'rounded' && !words.toLowerCase().includes(entry.qualifier.toLowerCase())
+      ? entry.qualifier
+      : null;
   const notes = [qualifier, covered].filter(Boolean);
   return `${ofRow ? entry.period : rowPeriod} ${entry.qualifier === 'rounded' ? '~' : ''}${words}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
 
 /** The line of a printed key (a state's, in a comparison). */
-const printedLine = (lines: string[], key: string, state: string | null) => lines.find((l) => (state ? l.startsWith(`${state} ${key}: `) : l.startsWith(`${key} `) || l.startsWith(`${key}:`)));
+const printedLine = (lines: string[], key: string, state: string | null) =>
+  lines.find((l) => (state ? l.startsWith(`${state} ${key}: `) : l.startsWith(`${key} `) || l.startsWith(`${key}:`)));
 
 const digits = (cell: string) => cell.replace(/[,_\s]/g, '');
 
@@ -108,7 +130,9 @@ function expectEveryFigure(tool: string, body: Obj, text: string, only?: Set<str
   const blocks = blocksOf(tool, body);
   const all = blocks.flatMap(([, rs]) => rs);
   // only the series columns that hold a figure somewhere in the answer
-  expect(columns.filter((c) => (SERIES_FIELDS as readonly string[]).includes(c))).toEqual(SERIES_FIELDS.filter((f) => all.some((r) => r[f] !== null)));
+  expect(columns.filter((c) => (SERIES_FIELDS as readonly string[]).includes(c))).toEqual(
+    SERIES_FIELDS.filter((f) => all.some((r) => r[f] !== null)),
+  );
   let checked = 0;
   for (const [state, rs] of blocks)
     for (const r of rs) {
@@ -204,8 +228,28 @@ describe('series answers: the compact text holds every figure', () => {
   });
 
   it('numbers are written in full, never with an exponent (SYNTHETIC values)', () => {
-    const row = { period: '2024-01', premium: 1.5e21, policy_count: 12345678901234, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 5e-7, renewal_policy_pct: 99.99, printed: { premium_yoy_pct: { value: 2.5, as_printed: null } } };
-    const body = { state: 'TX', line: 'all', county: null, granularity: 'month', data: [row], publications: [], report_date: null, data_as_of: null, source: 'SYNTHETIC', printed_keys: { premium_yoy_pct: { measures: 'change in premium', unit: 'percent' } } };
+    const row = {
+      period: '2024-01',
+      premium: 1.5e21,
+      policy_count: 12345678901234,
+      new_business_premium: null,
+      renewal_premium: null,
+      new_business_policy_pct: 5e-7,
+      renewal_policy_pct: 99.99,
+      printed: { premium_yoy_pct: { value: 2.5, as_printed: null } },
+    };
+    const body = {
+      state: 'TX',
+      line: 'all',
+      county: null,
+      granularity: 'month',
+      data: [row],
+      publications: [],
+      report_date: null,
+      data_as_of: null,
+      source: 'SYNTHETIC',
+      printed_keys: { premium_yoy_pct: { measures: 'change in premium', unit: 'percent' } },
+    };
     const text = textOf('get_premium', { state: 'TX', line: 'all' }, body);
     expect(text).toContain('\n2024-01|1500000000000000000000|12345678901234|0.0000005|99.99\n');
     expect(text).toContain('\npremium_yoy_pct = change in premium (percent): 2024-01 2.5\n');
@@ -222,7 +266,14 @@ function syntheticRows(real: Obj[], count: number): Obj[] {
     const month = String((i % 12) + 1).padStart(2, '0');
     const period = `${year}-${month}`;
     const moved = (p: string | undefined) => (p === undefined ? p : /\.\./.test(p) ? `${year}-01..${month}` : period);
-    const printed = source.printed && Object.fromEntries(Object.entries(source.printed as Record<string, Obj>).map(([k, e]) => [k, { ...e, ...(e.period === undefined ? {} : { period: moved(e.period) }) }]));
+    const printed =
+      source.printed &&
+      Object.fromEntries(
+        Object.entries(source.printed as Record<string, Obj>).map(([k, e]) => [
+          k,
+          { ...e, ...(e.period === undefined ? {} : { period: moved(e.period) }) },
+        ]),
+      );
     return { ...source, period, printed };
   });
 }
@@ -245,7 +296,11 @@ function expectWholeLines(capped: string, full: string, note: string) {
 
 /** No figure of a left-out row anywhere but in the first line's range of the answer and the note's. */
 function expectLeftOut(text: string, note: string, periods: string[]) {
-  const rest = text.split('\n').slice(1).filter((l) => l !== note).join('\n');
+  const rest = text
+    .split('\n')
+    .slice(1)
+    .filter((l) => l !== note)
+    .join('\n');
   for (const p of periods) expect(new RegExp(`(^|[^\\d.])${p}(?![\\d.])`).test(rest), p).toBe(false);
 }
 
@@ -280,7 +335,9 @@ describe('the 20,000-token cap', () => {
 
   it('compare_states (SYNTHETIC, three states of 300 months): the earliest periods of any state go first; the note names each state and the calls', async () => {
     const { body: real } = await call('compare_states', { states: 'TX,FL,CA' });
-    const series = Object.fromEntries(Object.keys(real.series).map((s) => [s, syntheticRows(real.series.TX, 300 - (s === 'CA' ? 100 : 0))]));
+    const series = Object.fromEntries(
+      Object.keys(real.series).map((s) => [s, syntheticRows(real.series.TX, 300 - (s === 'CA' ? 100 : 0))]),
+    );
     const body = { ...real, series };
     const params = { states: ['TX', 'FL', 'CA'], line: 'all', granularity: 'month' };
     const full = textOf('compare_states', params, body, Number.POSITIVE_INFINITY);
@@ -292,7 +349,10 @@ describe('the 20,000-token cap', () => {
     const all = Object.entries(series).flatMap(([s, rs]) => rs.map((r) => `${s}|${r.period}`));
     const leftOut = all.filter((k) => !rows.has(k));
     expect(leftOut.length).toBeGreaterThan(0);
-    const latestLeft = leftOut.map((k) => k.split('|')[1]).sort().at(-1)!;
+    const latestLeft = leftOut
+      .map((k) => k.split('|')[1])
+      .sort()
+      .at(-1)!;
     expect(keptPeriods.every((p) => p >= latestLeft)).toBe(true);
     const note = text.split('\n').find((l) => l.startsWith('Left out'))!;
     expect(note).toContain(`${leftOut.length} rows of ${all.length}`);
@@ -315,13 +375,20 @@ function leaves(value: unknown): string[] {
   return [String(value)];
 }
 
-const shown = (text: string, leaf: string) => [leaf, leaf.replaceAll('|', '\\|'), JSON.stringify(leaf).slice(1, -1), JSON.stringify(leaf).slice(1, -1).replaceAll('|', '\\|')].some((form) => text.includes(form));
+const shown = (text: string, leaf: string) =>
+  [
+    leaf,
+    leaf.replaceAll('|', '\\|'),
+    JSON.stringify(leaf).slice(1, -1),
+    JSON.stringify(leaf).slice(1, -1).replaceAll('|', '\\|'),
+  ].some((form) => text.includes(form));
 
 describe('summary and insurers', () => {
   it('get_summary TX 2024: every figure as key: value, the prior year, the basis, every publication', async () => {
     const { body, text } = await call('get_summary', { state: 'TX', year: '2024' });
     const lines = text.split('\n');
-    for (const k of [...SERIES_FIELDS, 'yoy_premium_pct', 'yoy_policy_count_pct', 'yoy_basis']) expect(lines).toContain(`${k}: ${body[k] ?? '-'}`);
+    for (const k of [...SERIES_FIELDS, 'yoy_premium_pct', 'yoy_policy_count_pct', 'yoy_basis'])
+      expect(lines).toContain(`${k}: ${body[k] ?? '-'}`);
     expect(lines[0]).toContain(`basis ${body.basis} (${body.months_available} months available)`);
     expect(text).toContain(`prior_year ${body.prior_year.year}: premium ${body.prior_year.premium}`);
     expect(text.split('\n')[0]).toContain((await periodType('TX', 'month')).basis);
@@ -330,14 +397,28 @@ describe('summary and insurers', () => {
   });
 
   it('get_top_insurers (SYNTHETIC list): a ranked table of the columns that hold something, every figure in full, and the publications', () => {
-    const insurers = Array.from({ length: 12 }, (_, i) => ({ rank: i + 1, name: `SYNTHETIC Insurer ${i + 1} | Co.`, premium: 98765432.1 - i * 1000, policy_count: i % 2 ? null : 1000 + i, market_share_pct: null }));
+    const insurers = Array.from({ length: 12 }, (_, i) => ({
+      rank: i + 1,
+      name: `SYNTHETIC Insurer ${i + 1} | Co.`,
+      premium: 98765432.1 - i * 1000,
+      policy_count: i % 2 ? null : 1000 + i,
+      market_share_pct: null,
+    }));
     const body = {
       state: 'FL',
       period: '2024',
       ranking: { entity: 'company', basis: 'SYNTHETIC premium', ranks_listed: 12 },
       insurers,
       unranked: [],
-      publications: [{ publisher: 'SYNTHETIC', title: 'A made-up list', url: 'https://example.test/list', report_date: '2025-01-02', report_date_basis: 'printed' }],
+      publications: [
+        {
+          publisher: 'SYNTHETIC',
+          title: 'A made-up list',
+          url: 'https://example.test/list',
+          report_date: '2025-01-02',
+          report_date_basis: 'printed',
+        },
+      ],
       report_date: '2025-01-02',
       data_as_of: '2024-12-31',
       source: 'SYNTHETIC',
@@ -346,7 +427,8 @@ describe('summary and insurers', () => {
     const lines = text.split('\n');
     // market_share_pct is null in every row: no column says nothing.
     expect(lines).toContain('rank|name|premium|policy_count');
-    for (const r of insurers) expect(lines).toContain(`${r.rank}|${r.name.replace('|', '\\|')}|${r.premium}|${r.policy_count ?? ''}`);
+    for (const r of insurers)
+      expect(lines).toContain(`${r.rank}|${r.name.replace('|', '\\|')}|${r.premium}|${r.policy_count ?? ''}`);
     expect(lines[0]).toContain('company ranking as printed: ranks 1-12 (the whole list). Basis: SYNTHETIC premium.');
     expectPublications(body, text);
   });
@@ -383,14 +465,21 @@ describe('every other tool: the generic rendering shows every value', () => {
       const lines = text.split('\n');
       for (const item of body[rowsKey] as Obj[]) {
         const own = leaves(item);
-        expect(lines.some((l) => own.every((leaf) => shown(l, leaf))), JSON.stringify(item).slice(0, 120)).toBe(true);
+        expect(
+          lines.some((l) => own.every((leaf) => shown(l, leaf))),
+          JSON.stringify(item).slice(0, 120),
+        ).toBe(true);
       }
-      for (const [k, v] of Object.entries(body)) if (v === null || typeof v !== 'object') expect(lines).toContain(`${k}: ${v === null ? '-' : v}`);
+      for (const [k, v] of Object.entries(body))
+        if (v === null || typeof v !== 'object') expect(lines).toContain(`${k}: ${v === null ? '-' : v}`);
     });
 
   it('list_rate_filings (SYNTHETIC, capped): the earliest filings left out whole, with the to= call', async () => {
     const { body: real } = await call('list_rate_filings');
-    const data = Array.from({ length: 1200 }, (_, i) => ({ ...real.data[i % real.data.length], bucket_date: `${2030 - Math.floor(i / 12)}-${String(12 - (i % 12)).padStart(2, '0')}-15` }));
+    const data = Array.from({ length: 1200 }, (_, i) => ({
+      ...real.data[i % real.data.length],
+      bucket_date: `${2030 - Math.floor(i / 12)}-${String(12 - (i % 12)).padStart(2, '0')}-15`,
+    }));
     const body = { ...real, data };
     const full = textOf('list_rate_filings', {}, body, Number.POSITIVE_INFINITY);
     expect(full.length).toBeGreaterThan(TEXT_LIMIT_CHARS);
@@ -398,7 +487,10 @@ describe('every other tool: the generic rendering shows every value', () => {
     expect(text.length).toBeLessThanOrEqual(TEXT_LIMIT_CHARS);
     const note = text.split('\n').find((l) => l.startsWith('Left out'))!;
     const count = Number(/(\d+) rows of 1200/.exec(note)![1]);
-    const leftOut = data.slice(data.length - count).map((r) => r.bucket_date).sort();
+    const leftOut = data
+      .slice(data.length - count)
+      .map((r) => r.bucket_date)
+      .sort();
     expect(note).toContain(`to=${leftOut.at(-1)}`);
     expectWholeLines(text, full, note);
     // the newest filings are the ones kept

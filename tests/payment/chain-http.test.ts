@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { type LocalChain, payingFetch, serveFacilitator, signPayment, startLocalChain } from '../support/chain.ts';
 import { callHandler } from '../support/handlers.ts';
-import { filesUnder, leakedFigures, pricedFigures, pricedFiguresIn, snapshotFigures } from '../support/priced-figures.ts';
+import {
+  filesUnder,
+  leakedFigures,
+  pricedFigures,
+  pricedFiguresIn,
+  snapshotFigures,
+} from '../support/priced-figures.ts';
 import { ROOT, astroBuild, freePort, rawRequest, startServer } from '../support/server.ts';
 import { REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
 
@@ -20,7 +26,8 @@ const OUT = join(ROOT, '.tmp', 'test-dist-paid');
 const PREMIUM = '/v1/premium?state=TX';
 const COMPARE = '/v1/compare?states=FL,TX';
 const SUMMARY = '/v1/premium/summary?state=TX&year=2024';
-const atomic = (path: string) => BigInt(Math.round(Number(ROUTE_CONTRACTS.find((r) => r.path === path)!.priceUsd) * 1e6));
+const atomic = (path: string) =>
+  BigInt(Math.round(Number(ROUTE_CONTRACTS.find((r) => r.path === path)!.priceUsd) * 1e6));
 
 let chain: LocalChain;
 let facilitator: { url: string; stop(): Promise<void> };
@@ -35,7 +42,11 @@ beforeAll(async () => {
   astroBuild({ ASTRO_OUT_DIR: OUT, DEPLOY_TARGET: 'node', SHARDS_DIR: shards });
   chain = await startLocalChain();
   facilitator = await serveFacilitator(chain.facilitator);
-  server = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url });
+  server = await startServer(join(OUT, 'server', 'entry.mjs'), {
+    SHARDS_DIR: shards,
+    X402_PAY_TO: chain.payee,
+    X402_FACILITATOR_URL: facilitator.url,
+  });
   restoreShards = serveShards(shards); // the gate-off answers, computed in this process
 });
 afterAll(async () => {
@@ -58,7 +69,10 @@ async function challenge(path: string, base = server.base): Promise<PaymentRequi
   return decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
 }
 
-const balances = async () => ({ payee: await chain.balanceOf(chain.payee), payer: await chain.balanceOf(chain.payer.address) });
+const balances = async () => ({
+  payee: await chain.balanceOf(chain.payee),
+  payer: await chain.balanceOf(chain.payer.address),
+});
 
 /** Runs `attempt`, expects a refusal with no data, and the on-chain balances unchanged. */
 async function expectRefusedOnChain(attempt: () => Promise<Response>, status = 402): Promise<Response> {
@@ -72,7 +86,8 @@ async function expectRefusedOnChain(attempt: () => Promise<Response>, status = 4
   return res;
 }
 
-const withPayment = (path: string, signature: string, base = server.base) => fetch(`${base}${path}`, { headers: { 'PAYMENT-SIGNATURE': signature } });
+const withPayment = (path: string, signature: string, base = server.base) =>
+  fetch(`${base}${path}`, { headers: { 'PAYMENT-SIGNATURE': signature } });
 
 describe('a paid request, settled on the local chain', () => {
   for (const path of [PREMIUM, SUMMARY, COMPARE]) {
@@ -96,14 +111,21 @@ describe('a paid request, settled on the local chain', () => {
     const unpaid = await expectRefusedOnChain(() => fetch(`${server.base}${path}`));
     expect(unpaid.headers.get('content-type')).toMatch(/^application\/json/);
     const head = await fetch(`${server.base}${path}`, { method: 'HEAD' });
-    expect([head.status, await head.text(), head.headers.get('content-type')]).toEqual([402, '', 'application/json; charset=utf-8']);
+    expect([head.status, await head.text(), head.headers.get('content-type')]).toEqual([
+      402,
+      '',
+      'application/json; charset=utf-8',
+    ]);
     await expect(payingFetch(chain)(`${server.base}${path}`)).rejects.toThrow(/maxAmountPerPayment/);
     const before = await balances();
     const res = await payingFetch(chain, { spendControls: { maxAmountPerPayment: '$5' } })(`${server.base}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/vnd.apache.parquet');
     expect(Buffer.from(await res.arrayBuffer()).equals(expected)).toBe(true);
-    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: chain.payer.address });
+    expect(decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({
+      success: true,
+      payer: chain.payer.address,
+    });
     expect(atomic(path)).toBe(5_000_000n);
     expect(await balances()).toEqual({ payee: before.payee + atomic(path), payer: before.payer - atomic(path) });
   });
@@ -111,8 +133,13 @@ describe('a paid request, settled on the local chain', () => {
   it('re-checking with the ETag is free: 304 with no body, no challenge and no transfer, in the coding asked for (docs/design.md §14)', async () => {
     const etag = (await callHandler(`http://x${PREMIUM}`)).headers.get('etag')!;
     const before = await balances();
-    for (const [coding, tag] of [['identity', etag], ['br', `${etag.slice(0, -1)}-br"`]]) {
-      const res = await fetch(`${server.base}${PREMIUM}`, { headers: { 'If-None-Match': etag, 'Accept-Encoding': coding } });
+    for (const [coding, tag] of [
+      ['identity', etag],
+      ['br', `${etag.slice(0, -1)}-br"`],
+    ]) {
+      const res = await fetch(`${server.base}${PREMIUM}`, {
+        headers: { 'If-None-Match': etag, 'Accept-Encoding': coding },
+      });
       expect(res.status, coding).toBe(304);
       expect(await res.text()).toBe('');
       expect(res.headers.get('etag'), coding).toBe(tag);
@@ -125,23 +152,32 @@ describe('a paid request, settled on the local chain', () => {
   });
 
   it('asks nothing of a bad request: 400 and 404 come before payment', async () => {
-    for (const [path, status] of [['/v1/premium?state=TX&granularity=week', 400], ['/v1/premium?state=ZZ', 404], ['/v1/insurers?state=FL&period=2024-01', 404]] as const) {
+    for (const [path, status] of [
+      ['/v1/premium?state=TX&granularity=week', 400],
+      ['/v1/premium?state=ZZ', 404],
+      ['/v1/insurers?state=FL&period=2024-01', 404],
+    ] as const) {
       const res = await expectRefusedOnChain(() => fetch(`${server.base}${path}`), status);
       expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
     }
   });
 
   it('keeps free routes free with the gate on', async () => {
-    for (const path of ['/v1/coverage', '/v1/lines?state=TX', '/v1/premium/sample?state=TX']) expect((await fetch(`${server.base}${path}`)).status).toBe(200);
+    for (const path of ['/v1/coverage', '/v1/lines?state=TX', '/v1/premium/sample?state=TX'])
+      expect((await fetch(`${server.base}${path}`)).status).toBe(200);
   });
 });
 
 describe("the README's paying agent (scripts/pay-local.mjs), both schemes", () => {
   const pay = (scheme: string) =>
-    promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'pay-local.mjs'), scheme, `${server.base}${PREMIUM}`], {
-      cwd: ROOT,
-      env: { ...process.env, RPC: chain.rpcUrl, PAYER_KEY: chain.payer.privateKey },
-    });
+    promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'scripts', 'pay-local.mjs'), scheme, `${server.base}${PREMIUM}`],
+      {
+        cwd: ROOT,
+        env: { ...process.env, RPC: chain.rpcUrl, PAYER_KEY: chain.payer.privateKey },
+      },
+    );
 
   it('exact: three answers, each settled in a transaction of its own; batch: one deposit, then vouchers with no transaction', async () => {
     const before = await balances();
@@ -151,7 +187,10 @@ describe("the README's paying agent (scripts/pay-local.mjs), both schemes", () =
     expect(new Set(exact).size).toBe(3);
     const batch = (await pay('batch')).stdout.trim().split('\n');
     expect(batch[0]).toMatch(/^200 batch 0x[0-9a-f]{64} 100000$/);
-    expect(batch.slice(1)).toEqual(['200 batch (no transaction: a voucher) 200000', '200 batch (no transaction: a voucher) 300000']);
+    expect(batch.slice(1)).toEqual([
+      '200 batch (no transaction: a voucher) 200000',
+      '200 batch (no transaction: a voucher) 300000',
+    ]);
     // The exact answers paid the payee on the spot; the channel holds the deposit until the server claims it.
     const price = atomic('/v1/premium');
     const after = await balances();
@@ -166,7 +205,12 @@ describe('no charge for nothing (docs/design.md §7): an answer with no figure i
     .filter((e) => e.isFile() && e.name.endsWith('.csv'))
     .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
   const reportDates = files.map((t) => /^# report_date: (\d{4}-\d{2}-\d{2})$/m.exec(t)![1]).sort();
-  const periods = files.flatMap((t) => t.split('\n').filter((l) => /^[A-Z]{2},/.test(l)).map((l) => l.split(',')[1]));
+  const periods = files.flatMap((t) =>
+    t
+      .split('\n')
+      .filter((l) => /^[A-Z]{2},/.test(l))
+      .map((l) => l.split(',')[1]),
+  );
   const BEFORE_ALL = '2000-01-01';
   const EMPTY = [
     '/v1/premium?state=TX&from=1990-01&to=1990-12',
@@ -189,7 +233,13 @@ describe('no charge for nothing (docs/design.md §7): an answer with no figure i
       expect(body.publications).toEqual([]);
       if ('data' in body) expect(body.data).toEqual([]);
       if ('series' in body) expect(Object.values(body.series).flat()).toEqual([]);
-      if ('basis' in body) expect([body.basis, body.premium, body.policy_count, body.prior_year.premium]).toEqual([null, null, null, null]);
+      if ('basis' in body)
+        expect([body.basis, body.premium, body.policy_count, body.prior_year.premium]).toEqual([
+          null,
+          null,
+          null,
+          null,
+        ]);
 
       const before = await balances();
       const res = await payingFetch(chain)(`${server.base}${path}`);
@@ -215,7 +265,10 @@ describe('no charge for nothing (docs/design.md §7): an answer with no figure i
     const text = await second.text();
     expect(text).toBe(await unpaidAnswer(PREMIUM));
     expect(JSON.parse(text).publications.length).toBeGreaterThan(0);
-    expect(decodePaymentResponseHeader(second.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: chain.payer.address });
+    expect(decodePaymentResponseHeader(second.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({
+      success: true,
+      payer: chain.payer.address,
+    });
     const price = atomic('/v1/premium');
     expect(await balances()).toEqual({ payee: before.payee + price, payer: before.payer - price });
   });
@@ -223,12 +276,20 @@ describe('no charge for nothing (docs/design.md §7): an answer with no figure i
 
 describe('refused payments: 402, no data, balances unchanged', () => {
   it('no payment: the challenge names price, network, payee and asset', async () => {
-    const res = await expectRefusedOnChain(() => fetch(`${server.base}${PREMIUM}`, { headers: { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' } }));
+    const res = await expectRefusedOnChain(() =>
+      fetch(`${server.base}${PREMIUM}`, { headers: { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' } }),
+    );
     const offer = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0];
-    expect(offer).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: String(atomic('/v1/premium')), payTo: chain.payee, asset: chain.usdc });
+    expect(offer).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:8453',
+      amount: String(atomic('/v1/premium')),
+      payTo: chain.payee,
+      asset: chain.usdc,
+    });
   });
 
-  it('a valid compare listing FL 3,300 times: a challenge Node\'s fetch can read, naming the canonical query', async () => {
+  it("a valid compare listing FL 3,300 times: a challenge Node's fetch can read, naming the canonical query", async () => {
     // Echoing the request URL made PAYMENT-REQUIRED over 16 KB: fetch failed with UND_ERR_HEADERS_OVERFLOW.
     const res = await expectRefusedOnChain(() => fetch(`${server.base}/v1/compare?states=${'FL,'.repeat(3300)}TX`));
     expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).resource.url).toBe(
@@ -242,9 +303,16 @@ describe('refused payments: 402, no data, balances unchanged', () => {
   });
 
   it('the wrong amount', async () => {
-    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { amount: '1' })));
+    await expectRefusedOnChain(async () =>
+      withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { amount: '1' })),
+    );
     // The same, echoing the offer while signing for less: refused by the facilitator's own check.
-    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { amount: '1' }, { accepted: 'offered' })));
+    await expectRefusedOnChain(async () =>
+      withPayment(
+        PREMIUM,
+        await signPayment(chain, await challenge(PREMIUM), { amount: '1' }, { accepted: 'offered' }),
+      ),
+    );
   });
 
   it('a $0.10 payment presented at the $0.50 route', async () => {
@@ -253,13 +321,27 @@ describe('refused payments: 402, no data, balances unchanged', () => {
   });
 
   it('a payment to the wrong payee', async () => {
-    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { payTo: chain.other })));
-    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { payTo: chain.other }, { accepted: 'offered' })));
+    await expectRefusedOnChain(async () =>
+      withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { payTo: chain.other })),
+    );
+    await expectRefusedOnChain(async () =>
+      withPayment(
+        PREMIUM,
+        await signPayment(chain, await challenge(PREMIUM), { payTo: chain.other }, { accepted: 'offered' }),
+      ),
+    );
   });
 
   it('a payment on the wrong network', async () => {
-    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { network: 'eip155:84532' })));
-    await expectRefusedOnChain(async () => withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { network: 'eip155:84532' }, { accepted: 'offered' })));
+    await expectRefusedOnChain(async () =>
+      withPayment(PREMIUM, await signPayment(chain, await challenge(PREMIUM), { network: 'eip155:84532' })),
+    );
+    await expectRefusedOnChain(async () =>
+      withPayment(
+        PREMIUM,
+        await signPayment(chain, await challenge(PREMIUM), { network: 'eip155:84532' }, { accepted: 'offered' }),
+      ),
+    );
   });
 
   it('an expired authorization', async () => {
@@ -301,7 +383,11 @@ describe('refused payments: 402, no data, balances unchanged', () => {
 
   it('an unreachable facilitator: a clear 503 JSON error, nothing served, nothing settled', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
-    const other = await startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: dead });
+    const other = await startServer(join(OUT, 'server', 'entry.mjs'), {
+      SHARDS_DIR: shards,
+      X402_PAY_TO: chain.payee,
+      X402_FACILITATOR_URL: dead,
+    });
     try {
       const valid = await signPayment(chain, await challenge(PREMIUM)); // signed for the live server's identical offer
       for (const init of [{}, { headers: { 'PAYMENT-SIGNATURE': valid } }]) {
@@ -309,7 +395,10 @@ describe('refused payments: 402, no data, balances unchanged', () => {
         expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
         const text = await fetch(`${other.base}${PREMIUM}`, init).then((r) => r.text());
-        expect(JSON.parse(text).error).toMatchObject({ code: 'internal', message: expect.stringMatching(/facilitator is unavailable/) });
+        expect(JSON.parse(text).error).toMatchObject({
+          code: 'internal',
+          message: expect.stringMatching(/facilitator is unavailable/),
+        });
         expect(text).not.toContain(dead.split('//')[1]);
       }
     } finally {
@@ -361,7 +450,7 @@ describe('no way around the gate', () => {
     }
   });
 
-  it('a crawl of the site from / reaches no priced figure without payment but the snapshot pages\' headlines', async () => {
+  it("a crawl of the site from / reaches no priced figure without payment but the snapshot pages' headlines", async () => {
     const shown = await snapshotFigures();
     const seen = new Set<string>();
     const queue = ['/', '/openapi.json', '/llms.txt', '/robots.txt', '/sitemap.xml'];

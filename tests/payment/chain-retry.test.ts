@@ -26,7 +26,13 @@ let facilitator: Awaited<ReturnType<typeof serveFacilitator>>;
 let server: { base: string; stop: () => void };
 let shards: string;
 let restoreShards = () => {};
-const serve = () => startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, REDIS_URL: redis.url });
+const serve = () =>
+  startServer(join(OUT, 'server', 'entry.mjs'), {
+    SHARDS_DIR: shards,
+    X402_PAY_TO: chain.payee,
+    X402_FACILITATOR_URL: facilitator.url,
+    REDIS_URL: redis.url,
+  });
 
 beforeAll(async () => {
   shards = buildInto(REAL_DATA);
@@ -44,7 +50,10 @@ afterAll(async () => {
   restoreShards();
 });
 
-const balances = async () => ({ payee: await chain.balanceOf(chain.payee), payer: await chain.balanceOf(chain.payer.address) });
+const balances = async () => ({
+  payee: await chain.balanceOf(chain.payee),
+  payer: await chain.balanceOf(chain.payer.address),
+});
 
 /** The official paying fetch, each payment it signs carrying payment id `id` (the extension's own helper puts it there). */
 function fetchPayingWithId(id: string) {
@@ -79,13 +88,23 @@ describe('a paid request with a payment id, on the local chain, ids in Redis', (
   it('a restart of the Node server keeps honouring the ids it settled (they are in Redis)', async () => {
     const id = generatePaymentId();
     const first = await fetchPayingWithId(id)(`${server.base}${SUMMARY}`);
-    expect(first.status, first.headers.get('PAYMENT-REQUIRED') ? decodePaymentRequiredHeader(first.headers.get('PAYMENT-REQUIRED')!).error : '').toBe(200);
+    expect(
+      first.status,
+      first.headers.get('PAYMENT-REQUIRED')
+        ? decodePaymentRequiredHeader(first.headers.get('PAYMENT-REQUIRED')!).error
+        : '',
+    ).toBe(200);
     const receipt = receiptOf(first);
     server.stop();
     server = await serve();
     const before = await balances();
     const retry = await fetchPayingWithId(id)(`${server.base}${SUMMARY}`);
-    expect(retry.status, retry.headers.get('PAYMENT-REQUIRED') ? decodePaymentRequiredHeader(retry.headers.get('PAYMENT-REQUIRED')!).error : '').toBe(200);
+    expect(
+      retry.status,
+      retry.headers.get('PAYMENT-REQUIRED')
+        ? decodePaymentRequiredHeader(retry.headers.get('PAYMENT-REQUIRED')!).error
+        : '',
+    ).toBe(200);
     expect(receiptOf(retry)).toEqual(receipt);
     expect(await balances()).toEqual(before);
   });
@@ -96,7 +115,9 @@ describe('a paid request with a payment id, on the local chain, ids in Redis', (
     const before = await balances();
     const other = await fetchPayingWithId(id)(`${server.base}${SUMMARY}`);
     expect(other.status).toBe(402);
-    expect(decodePaymentRequiredHeader(other.headers.get('PAYMENT-REQUIRED')!).error).toBe('payment_identifier_conflict');
+    expect(decodePaymentRequiredHeader(other.headers.get('PAYMENT-REQUIRED')!).error).toBe(
+      'payment_identifier_conflict',
+    );
     expect(await balances()).toEqual(before);
   });
 
@@ -108,15 +129,22 @@ describe('a paid request with a payment id, on the local chain, ids in Redis', (
     const [a, b] = [await signPayment(chain, terms), await signPayment(chain, terms)];
     expect(a).not.toBe(b);
     const before = await balances();
-    const answers = await Promise.all([a, b].map((signature) => fetch(`${server.base}${PREMIUM}`, { headers: { 'PAYMENT-SIGNATURE': signature } })));
+    const answers = await Promise.all(
+      [a, b].map((signature) => fetch(`${server.base}${PREMIUM}`, { headers: { 'PAYMENT-SIGNATURE': signature } })),
+    );
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
     expect(receiptOf(answers[0])).toEqual(receiptOf(answers[1]));
     expect(await balances()).toEqual({ payee: before.payee + DIME, payer: before.payer - DIME });
   });
 
   it('settles without a separate verify, over connections kept alive to the facilitator', async () => {
-    const [verifies, settles, connections] = [facilitator.calls.get('/verify') ?? 0, facilitator.calls.get('/settle') ?? 0, facilitator.connections()];
-    for (let i = 0; i < 3; i++) expect((await fetchPayingWithId(generatePaymentId())(`${server.base}${PREMIUM}`)).status).toBe(200);
+    const [verifies, settles, connections] = [
+      facilitator.calls.get('/verify') ?? 0,
+      facilitator.calls.get('/settle') ?? 0,
+      facilitator.connections(),
+    ];
+    for (let i = 0; i < 3; i++)
+      expect((await fetchPayingWithId(generatePaymentId())(`${server.base}${PREMIUM}`)).status).toBe(200);
     expect((facilitator.calls.get('/verify') ?? 0) - verifies).toBe(0);
     expect((facilitator.calls.get('/settle') ?? 0) - settles).toBe(3);
     expect(facilitator.connections() - connections).toBeLessThanOrEqual(1);

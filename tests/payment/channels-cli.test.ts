@@ -23,7 +23,15 @@ function channel(n: number, balance: bigint, charged: bigint, claimed: bigint, w
   const key = address(0x1000 + n);
   return {
     channelId: id(n),
-    channelConfig: { payer: key, payerAuthorizer: key, receiver: address(2), receiverAuthorizer: address(3), token: address(4), withdrawDelay: 86_400, salt: id(0) },
+    channelConfig: {
+      payer: key,
+      payerAuthorizer: key,
+      receiver: address(2),
+      receiverAuthorizer: address(3),
+      token: address(4),
+      withdrawDelay: 86_400,
+      salt: id(0),
+    },
     chargedCumulativeAmount: String(charged),
     signedMaxClaimable: String(charged),
     signature: `0x${'11'.repeat(65)}`,
@@ -34,12 +42,23 @@ function channel(n: number, balance: bigint, charged: bigint, claimed: bigint, w
     lastRequestTimestamp: Date.UTC(2026, 10, 20, 12, n),
   } as Channel;
 }
-const CHANNELS = [channel(1, 2_000_000n, 300_000n, 100_000n), channel(2, 5_000_000n, 1_200_000n, 1_200_000n, 1_795_000_000), channel(3, 1_000_000n, 400_000n, 0n)];
+const CHANNELS = [
+  channel(1, 2_000_000n, 300_000n, 100_000n),
+  channel(2, 5_000_000n, 1_200_000n, 1_200_000n, 1_795_000_000),
+  channel(3, 1_000_000n, 400_000n, 0n),
+];
 const REASON = 'Claim failed: invalid_batch_settlement_evm_claim_simulation_failed';
 
-async function run(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'channels.ts'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH!, ...env } });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'scripts', 'channels.ts'), ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH!, ...env } },
+    );
     return { code: 0, stdout, stderr };
   } catch (e) {
     const failed = e as { code: number; stdout: string; stderr: string };
@@ -50,9 +69,37 @@ async function run(env: Record<string, string>, ...args: string[]): Promise<{ co
 /** What every view of CHANNELS must say, in the operator's units. */
 function expectTheChannels(json: { channels: Record<string, unknown>[]; totals: Record<string, unknown> }) {
   expect(json.channels).toEqual([
-    { channel: id(1), payer: address(0x1001), deposit: '2', charged: '0.3', claimed: '0.1', owed: '0.2', lastAnswer: '2026-11-20T12:01:00.000Z', state: 'open' },
-    { channel: id(2), payer: address(0x1002), deposit: '5', charged: '1.2', claimed: '1.2', owed: '0', lastAnswer: '2026-11-20T12:02:00.000Z', state: 'withdrawing' },
-    { channel: id(3), payer: address(0x1003), deposit: '1', charged: '0.4', claimed: '0', owed: '0.4', lastAnswer: '2026-11-20T12:03:00.000Z', state: 'set aside', setAside: { reason: REASON, at: '2026-11-21T00:00:00.000Z' } },
+    {
+      channel: id(1),
+      payer: address(0x1001),
+      deposit: '2',
+      charged: '0.3',
+      claimed: '0.1',
+      owed: '0.2',
+      lastAnswer: '2026-11-20T12:01:00.000Z',
+      state: 'open',
+    },
+    {
+      channel: id(2),
+      payer: address(0x1002),
+      deposit: '5',
+      charged: '1.2',
+      claimed: '1.2',
+      owed: '0',
+      lastAnswer: '2026-11-20T12:02:00.000Z',
+      state: 'withdrawing',
+    },
+    {
+      channel: id(3),
+      payer: address(0x1003),
+      deposit: '1',
+      charged: '0.4',
+      claimed: '0',
+      owed: '0.4',
+      lastAnswer: '2026-11-20T12:03:00.000Z',
+      state: 'set aside',
+      setAside: { reason: REASON, at: '2026-11-21T00:00:00.000Z' },
+    },
   ]);
   expect(json.totals).toEqual({ channels: 3, deposit: '8', charged: '1.9', claimed: '1.3', owed: '0.6' });
 }
@@ -82,8 +129,26 @@ describe('from X402_CHANNELS_DIR, while a server owns it', () => {
     expect(out.code).toBe(0);
     const lines = out.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`prepaid channels in ${dir} (amounts in USDC)`);
-    expect(lines[1].split(/\s{2,}/)).toEqual(['channel', 'payer', 'deposit', 'charged', 'claimed', 'owed', 'last answer', 'state']);
-    expect(lines[2].split(/\s{2,}/)).toEqual([id(1), address(0x1001), '2', '0.3', '0.1', '0.2', '2026-11-20T12:01:00.000Z', 'open']);
+    expect(lines[1].split(/\s{2,}/)).toEqual([
+      'channel',
+      'payer',
+      'deposit',
+      'charged',
+      'claimed',
+      'owed',
+      'last answer',
+      'state',
+    ]);
+    expect(lines[2].split(/\s{2,}/)).toEqual([
+      id(1),
+      address(0x1001),
+      '2',
+      '0.3',
+      '0.1',
+      '0.2',
+      '2026-11-20T12:01:00.000Z',
+      'open',
+    ]);
     expect(lines[5].split(/\s{2,}/)).toEqual(['total', '3 channel(s)', '8', '1.9', '1.3', '0.6']);
     expect(lines[6]).toBe(`set aside ${id(3)} at 2026-11-21T00:00:00.000Z: ${REASON}`);
   });
@@ -105,7 +170,9 @@ describe('from X402_CHANNELS_DIR, while a server owns it', () => {
     for (const args of [['--clear'], ['--clear', '0x12'], ['--all']]) {
       const out = await run({ X402_CHANNELS_DIR: dir }, ...args);
       expect(out.code).toBe(2);
-      expect(out.stderr).toMatch(/^channels: (--clear needs a channel id, 0x and 64 hex digits|unknown argument '--all')/);
+      expect(out.stderr).toMatch(
+        /^channels: (--clear needs a channel id, 0x and 64 hex digits|unknown argument '--all')/,
+      );
       expect(out.stderr).toContain('usage: npm run channels');
     }
   });
@@ -116,7 +183,7 @@ describe('from Redis (REDIS_URL), shared by every instance', () => {
   beforeAll(async () => {
     redis = await startRedis();
     const client = await sharedRedis(redis.url);
-    const storage = new RedisChannelStorage({ client: client as never });
+    const storage = new RedisChannelStorage({ client: client });
     for (const c of CHANNELS) await storage.updateChannel(c.channelId, () => c);
     await redisSetAside(client).add({ channelId: id(3), reason: REASON, at: '2026-11-21T00:00:00.000Z' });
   });

@@ -51,7 +51,14 @@ describe('the channel journal (X402_CHANNELS_DIR)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-'));
     const journal = ChannelJournal.open(dir);
     await journal.updateChannel(ID, () => channel(ID, '100000'));
-    await journal.updateChannel(ID, (c) => ({ ...(c as object), pendingRequest: { pendingId: 'p', signedMaxClaimable: '200000', expiresAt: Date.now() + 60_000 } }) as never);
+    await journal.updateChannel(
+      ID,
+      (c) =>
+        ({
+          ...(c as object),
+          pendingRequest: { pendingId: 'p', signedMaxClaimable: '200000', expiresAt: Date.now() + 60_000 },
+        }) as never,
+    );
     const lines = readFileSync(join(dir, 'channels.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1); // the reservation alone wrote nothing
     await journal.updateChannel(ID, () => channel(ID, '200000'));
@@ -119,7 +126,12 @@ describe('the built server with prepaid channels', () => {
   });
 
   const serve = (env: Record<string, string>) =>
-    startServer(join(OUT, 'server', 'entry.mjs'), { SHARDS_DIR: shards, X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, ...env });
+    startServer(join(OUT, 'server', 'entry.mjs'), {
+      SHARDS_DIR: shards,
+      X402_PAY_TO: chain.payee,
+      X402_FACILITATOR_URL: facilitator.url,
+      ...env,
+    });
   /** Ends a server with a signal and waits for it to exit (SIGTERM: after claiming what it holds). */
   const ended = (child: ChildProcess, signal: NodeJS.Signals) =>
     new Promise<number | null>((resolve) => {
@@ -140,7 +152,9 @@ describe('the built server with prepaid channels', () => {
       const calls = () => (facilitator.calls.get('/verify') ?? 0) + (facilitator.calls.get('/settle') ?? 0);
       const first = await pay(PREMIUM);
       expect(first.status).toBe(200);
-      expect(decodePaymentResponseHeader(first.headers.get('PAYMENT-RESPONSE')!).transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(decodePaymentResponseHeader(first.headers.get('PAYMENT-RESPONSE')!).transaction).toMatch(
+        /^0x[0-9a-f]{64}$/,
+      );
       const [block, before] = [await chain.rpc<string>('eth_blockNumber'), calls()];
       for (let i = 2; i <= 51; i++) {
         const res = await pay(PREMIUM);
@@ -148,7 +162,9 @@ describe('the built server with prepaid channels', () => {
         expect(((await res.json()) as { publications: unknown[] }).publications.length).toBeGreaterThan(0);
         const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
         expect(receipt.transaction).toBe('');
-        expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(String(BigInt(i) * PRICE));
+        expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(
+          String(BigInt(i) * PRICE),
+        );
       }
       expect(await chain.rpc<string>('eth_blockNumber')).toBe(block);
       expect(calls()).toBe(before);
@@ -178,7 +194,9 @@ describe('the built server with prepaid channels', () => {
     const next = await pay(PREMIUM);
     expect(next.status).toBe(200);
     const receipt = decodePaymentResponseHeader(next.headers.get('PAYMENT-RESPONSE')!);
-    expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(String(BigInt(N + 1) * PRICE));
+    expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(
+      String(BigInt(N + 1) * PRICE),
+    );
     expect(receipt.transaction).toBe('');
     // Stopping claims and settles what it holds, then exits cleanly.
     expect(await ended(server.child, 'SIGTERM')).toBe(0);
@@ -196,7 +214,9 @@ describe('the built server with prepaid channels', () => {
       const res = await pay(PREMIUM);
       expect(res.status).toBe(200);
       const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
-      expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(String(BigInt(i + 1) * PRICE));
+      expect((receipt.extra?.channelState as { chargedCumulativeAmount: string }).chargedCumulativeAmount).toBe(
+        String(BigInt(i + 1) * PRICE),
+      );
       channelId = (receipt.extra?.channelState as { channelId: string }).channelId;
     }
     // A channel set aside in Redis is set aside for both servers, and so is its clearing.
@@ -237,11 +257,21 @@ describe('channels in Redis, in process', () => {
   it('Redis gone mid-session: a voucher gets 503, no data and no charge, and the payer is told why', async () => {
     const restoreShards = serveShards(buildInto(REAL_DATA));
     const logged: string[] = [];
-    const spies = (['warn', 'error'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+    const spies = (['warn', 'error'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+    );
     try {
-      const settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url, REDIS_URL: redis.url })!;
-      const storage = new RedisChannelStorage({ client: (await sharedRedis(redis.url)) as never });
-      installGate(createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: storage }));
+      const settings = paymentSettings({
+        X402_PAY_TO: chain.payee,
+        X402_FACILITATOR_URL: facilitator.url,
+        REDIS_URL: redis.url,
+      })!;
+      const storage = new RedisChannelStorage({ client: await sharedRedis(redis.url) });
+      installGate(
+        createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, {
+          channels: storage,
+        }),
+      );
       const key = generatePrivateKey();
       await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
       const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n });
@@ -255,7 +285,9 @@ describe('channels in Redis, in process', () => {
       expect(res.headers.get('retry-after')).toBe('30');
       expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
       const body = (await res.json()) as { error: { message: string } };
-      expect(body.error.message).toContain('store of prepaid channels is unavailable; you were not charged and no data was served');
+      expect(body.error.message).toContain(
+        'store of prepaid channels is unavailable; you were not charged and no data was served',
+      );
       expect(logged.some((line) => /^x402: Redis at \S+ unavailable: /.test(line))).toBe(true);
     } finally {
       spies.forEach((spy) => spy.mockRestore());
@@ -264,4 +296,3 @@ describe('channels in Redis, in process', () => {
     }
   });
 });
-

@@ -4,7 +4,11 @@
 // A first payment deposits once; every later answer is paid by a voucher the gate checks itself, with no chain
 // transaction and no facilitator call; claims collect exactly what was charged; refunds return the rest.
 import { HTTPFacilitatorClient } from '@x402/core/server';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
 import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import { InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
@@ -23,7 +27,12 @@ import { type Gate, createGate } from '../../api/payment/gate.ts';
 import { type PaymentSettings, paymentSettings } from '../../api/payment/settings.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { type BatchPayer, batchPayer } from '../support/batch-client.ts';
-import { BATCH_SETTLEMENT_ADDRESS as ESCROW, type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
+import {
+  BATCH_SETTLEMENT_ADDRESS as ESCROW,
+  type LocalChain,
+  serveFacilitator,
+  startLocalChain,
+} from '../support/chain.ts';
 import { capturedConsole } from '../support/console.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
@@ -46,16 +55,26 @@ let storage: InMemoryChannelStorage;
 let gate: Gate;
 
 const url = (path: string) => `http://127.0.0.1${path}`;
-const facilitatorCalls = () => ({ verify: facilitator.calls.get('/verify') ?? 0, settle: facilitator.calls.get('/settle') ?? 0 });
+const facilitatorCalls = () => ({
+  verify: facilitator.calls.get('/verify') ?? 0,
+  settle: facilitator.calls.get('/settle') ?? 0,
+});
 async function blockNumber(): Promise<bigint> {
-  const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+  const res = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+  });
   return BigInt(((await res.json()) as { result: string }).result);
 }
 const receiptOf = (res: Response): SettleResponse | null => {
   const header = res.headers.get('PAYMENT-RESPONSE');
   return header ? decodePaymentResponseHeader(header) : null;
 };
-const charged = (receipt: SettleResponse | null) => BigInt((receipt?.extra?.channelState as { chargedCumulativeAmount?: string } | undefined)?.chargedCumulativeAmount ?? -1);
+const charged = (receipt: SettleResponse | null) =>
+  BigInt(
+    (receipt?.extra?.channelState as { chargedCumulativeAmount?: string } | undefined)?.chargedCumulativeAmount ?? -1,
+  );
 /** The gate's own record of a payer's channel (the only channel that payer has here). */
 async function channelOf(payer: BatchPayer) {
   const all = await storage.list();
@@ -74,7 +93,9 @@ beforeAll(async () => {
   facilitator = await serveFacilitator(chain.facilitator);
   settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url })!;
   storage = new InMemoryChannelStorage();
-  gate = createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: storage });
+  gate = createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, {
+    channels: storage,
+  });
   installGate(gate);
 });
 afterAll(async () => {
@@ -85,7 +106,10 @@ afterAll(async () => {
 
 describe('every 402 offers both schemes', () => {
   it('exact first, then batch-settlement at the same price, network, asset and payee, with the channel terms', async () => {
-    for (const [path, amount] of [[PREMIUM, '100000'], [COMPARE, '500000']] as const) {
+    for (const [path, amount] of [
+      [PREMIUM, '100000'],
+      [COMPARE, '500000'],
+    ] as const) {
       const res = await callHandler(url(path));
       expect(res.status).toBe(402);
       const required = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
@@ -93,7 +117,12 @@ describe('every 402 offers both schemes', () => {
       const [exact, batch] = required.accepts;
       for (const key of ['network', 'asset', 'payTo', 'amount'] as const) expect(batch[key]).toBe(exact[key]);
       expect(batch.amount).toBe(amount);
-      expect(batch.extra).toMatchObject({ withdrawDelay: 86_400, minDeposit: '1000000', name: 'USD Coin', version: '2' });
+      expect(batch.extra).toMatchObject({
+        withdrawDelay: 86_400,
+        minDeposit: '1000000',
+        name: 'USD Coin',
+        version: '2',
+      });
       expect(batch.extra?.receiverAuthorizer).toMatch(/^0x[0-9a-fA-F]{40}$/);
     }
   });
@@ -149,10 +178,18 @@ describe('a payer on a channel', () => {
 
   it('pays an MCP tool call by voucher through _meta, and gets its receipt there', async () => {
     const mcp = new Client({ name: 'channels-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)) }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)),
+      }),
+    );
     try {
       const call = (payment?: PaymentPayload) =>
-        mcp.callTool({ name: 'get_premium', arguments: { state: 'TX' }, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) }) as Promise<CallToolResult>;
+        mcp.callTool({
+          name: 'get_premium',
+          arguments: { state: 'TX' },
+          ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+        }) as Promise<CallToolResult>;
       const unpaid = await call();
       expect(unpaid.isError).toBe(true);
       const required = unpaid.structuredContent as unknown as PaymentRequired;
@@ -169,7 +206,11 @@ describe('a payer on a channel', () => {
       expect(receipt).toMatchObject({ success: true, transaction: '', extra: { chargedAmount: String(PRICE) } });
       expect(charged(receipt)).toBe(before + PRICE);
       // The agent's own state follows the receipt, as the HTTP client's does, so its next voucher is accepted.
-      await payer.client.handlePaymentResponse({ paymentPayload: payment, requirements: payment.accepted, settleResponse: receipt });
+      await payer.client.handlePaymentResponse({
+        paymentPayload: payment,
+        requirements: payment.accepted,
+        settleResponse: receipt,
+      });
       expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
       expect(await blockNumber()).toBe(block);
     } finally {
@@ -192,7 +233,11 @@ describe('a payer on a channel', () => {
       expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
       expect(run.claims.reduce((n, c) => n + c.channels, 0)).toBe(1);
       expect(log.mock.calls.map((c) => String(c[0]))).toEqual(
-        expect.arrayContaining([expect.stringMatching(new RegExp(`^x402 claim: 1 channel\\(s\\), ${Number(owed) / 1e6} USDC, transaction 0x[0-9a-f]{64}$`))]),
+        expect.arrayContaining([
+          expect.stringMatching(
+            new RegExp(`^x402 claim: 1 channel\\(s\\), ${Number(owed) / 1e6} USDC, transaction 0x[0-9a-f]{64}$`),
+          ),
+        ]),
       );
       // A run with nothing new claims nothing and moves nothing.
       const again = await claimAndRefund(channels, settings);
@@ -205,7 +250,13 @@ describe('a payer on a channel', () => {
       expect(await chain.balanceOf(payer.address)).toBe(payerBefore + DEPOSIT - owed);
       expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
       expect(await channelOf(payer)).toBeUndefined();
-      expect(log.mock.calls.some((c) => /^x402 refund: channel 0x[0-9a-f]{64} idle 30 days, [\d.]+ USDC to 0x[0-9a-fA-F]{40}, transaction 0x[0-9a-f]{64}$/.test(String(c[0])))).toBe(true);
+      expect(
+        log.mock.calls.some((c) =>
+          /^x402 refund: channel 0x[0-9a-f]{64} idle 30 days, [\d.]+ USDC to 0x[0-9a-fA-F]{40}, transaction 0x[0-9a-f]{64}$/.test(
+            String(c[0]),
+          ),
+        ),
+      ).toBe(true);
     } finally {
       log.mockRestore();
     }
@@ -220,13 +271,16 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     const owed = BigInt(channel.chargedCumulativeAmount);
     expect(owed).toBe(4n * PRICE);
     const payerBefore = await chain.balanceOf(payer.address);
-    const receipt = await payer.scheme.refund(url(PREMIUM), { fetch: callHandler as typeof fetch });
+    const receipt = await payer.scheme.refund(url(PREMIUM), { fetch: callHandler });
     expect(receipt).toMatchObject({ success: true, amount: String(DEPOSIT - owed) });
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await chain.balanceOf(payer.address)).toBe(payerBefore + DEPOSIT - owed);
     // Closed here: the charged vouchers were claimed with the refund, and the next settlement pays them out.
     expect(await channelOf(payer)).toBeUndefined();
-    const othersOwe = (await storage.list()).reduce((sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed), 0n);
+    const othersOwe = (await storage.list()).reduce(
+      (sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed),
+      0n,
+    );
     const payeeBefore = await chain.balanceOf(chain.payee);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
@@ -238,23 +292,42 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed + othersOwe);
   });
 
-  it('over MCP (x402\'s MCP transport), a refund in a tool call\'s _meta returns the rest: the acknowledgement as the result, the receipt in _meta', async () => {
+  it("over MCP (x402's MCP transport), a refund in a tool call's _meta returns the rest: the acknowledgement as the result, the receipt in _meta", async () => {
     const key = generatePrivateKey();
     await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
     const payer = batchPayer(key, chain.rpcUrl, callHandler, { deposit: DEPOSIT });
     expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
     const mcp = new Client({ name: 'refund-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)) }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)),
+      }),
+    );
     try {
       const unpaid = (await mcp.callTool({ name: 'get_premium', arguments: { state: 'TX' } })) as CallToolResult;
       const required = unpaid.structuredContent as unknown as PaymentRequired;
       const accepted = required.accepts.find((a) => a.scheme === 'batch-settlement')!;
       const config = payer.scheme.buildChannelConfig(accepted);
       const channelId = computeChannelId(config, accepted.network);
-      const signer = toClientEvmSigner(privateKeyToAccount(key), undefined as never);
-      const refund = { x402Version: 2, accepted, resource: required.resource, payload: { type: 'refund', channelConfig: config, voucher: await signVoucher(signer, channelId, String(PRICE), accepted.network) } };
+      const signer = toClientEvmSigner(privateKeyToAccount(key), undefined);
+      const refund = {
+        x402Version: 2,
+        accepted,
+        resource: required.resource,
+        payload: {
+          type: 'refund',
+          channelConfig: config,
+          voucher: await signVoucher(signer, channelId, String(PRICE), accepted.network),
+        },
+      };
       const payerBefore = await chain.balanceOf(payer.address);
-      const result = (await mcp.request({ method: 'tools/call', params: { name: 'get_premium', arguments: { state: 'TX' }, _meta: { 'x402/payment': refund } } }, CallToolResultSchema)) as CallToolResult;
+      const result: CallToolResult = await mcp.request(
+        {
+          method: 'tools/call',
+          params: { name: 'get_premium', arguments: { state: 'TX' }, _meta: { 'x402/payment': refund } },
+        },
+        CallToolResultSchema,
+      );
       // The request asks for no answer: the scheme's acknowledgement is the result (not the route's answer, so read
       // here without the output-schema check a client's callTool makes).
       expect(result.isError).toBeFalsy();
@@ -269,7 +342,8 @@ describe("a payer's cooperative refund (the official client's refund)", () => {
     const payer = await fundedPayer();
     expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
     let answered: Response | undefined;
-    const watching = (async (input: RequestInfo | URL, init?: RequestInit) => (answered = await callHandler(input, init))) as typeof fetch;
+    const watching = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      (answered = await callHandler(input, init))) as typeof fetch;
     await payer.scheme.refund(url(PREMIUM), { fetch: watching });
     expect(answered!.status).toBe(200);
     expect(answered!.headers.get('cache-control')).toBe('private, no-store');
@@ -299,9 +373,15 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
   async function requiredOf(path: string): Promise<PaymentRequired> {
     return decodePaymentRequiredHeader((await callHandler(url(path))).headers.get('PAYMENT-REQUIRED')!);
   }
-  async function expectRefused(path: string, payment: PaymentPayload, reason: string | RegExp): Promise<PaymentRequired> {
+  async function expectRefused(
+    path: string,
+    payment: PaymentPayload,
+    reason: string | RegExp,
+  ): Promise<PaymentRequired> {
     const before = await channelOf(payer);
-    const res = await callHandler(url(path), { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) } });
+    const res = await callHandler(url(path), {
+      headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) },
+    });
     expect(res.status).toBe(402);
     expect(await res.text()).toBe('{}');
     const required = decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!);
@@ -315,11 +395,15 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
 
   it('a replayed voucher: refused with the corrective 402, which brings a client back in step', async () => {
     const payment = await voucherFor(PREMIUM);
-    const res = await callHandler(url(PREMIUM), { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) } });
+    const res = await callHandler(url(PREMIUM), {
+      headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) },
+    });
     expect(res.status).toBe(200);
     const required = await expectRefused(PREMIUM, payment, 'invalid_batch_settlement_evm_cumulative_amount_mismatch');
     const batch = required.accepts.find((a) => a.scheme === 'batch-settlement')!;
-    expect(batch.extra?.channelState).toMatchObject({ chargedCumulativeAmount: (await channelOf(payer))!.chargedCumulativeAmount });
+    expect(batch.extra?.channelState).toMatchObject({
+      chargedCumulativeAmount: (await channelOf(payer))!.chargedCumulativeAmount,
+    });
     expect(batch.extra?.voucherState).toMatchObject({ signature: expect.stringMatching(/^0x/) });
     // The payer never saw the 200's receipt: its state is one answer behind, and the official client recovers.
     const recovered = await payer.fetch(url(PREMIUM));
@@ -337,15 +421,27 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
     const tampered = (change: (p: typeof raw) => void): PaymentPayload => {
       const copy = structuredClone(raw);
       change(copy);
-      return { ...good, payload: copy as never };
+      return { ...good, payload: copy };
     };
-    await expectRefused(PREMIUM, tampered((p) => (p.voucher.channelId = `0x${'ab'.repeat(32)}`)), /channel_id_mismatch/);
-    await expectRefused(PREMIUM, tampered((p) => (p.channelConfig.receiver = chain.other)), /channel_id_mismatch|receiver_mismatch/);
+    await expectRefused(
+      PREMIUM,
+      tampered((p) => (p.voucher.channelId = `0x${'ab'.repeat(32)}`)),
+      /channel_id_mismatch/,
+    );
+    await expectRefused(
+      PREMIUM,
+      tampered((p) => (p.channelConfig.receiver = chain.other)),
+      /channel_id_mismatch|receiver_mismatch/,
+    );
     // Signed by someone else for this channel.
     const forger = batchPayer(generatePrivateKey(), chain.rpcUrl, callHandler);
     const forged = await forger.scheme.createPaymentPayload(2, good.accepted);
     const signature = (forged.payload as { voucher: { signature: string } }).voucher.signature;
-    await expectRefused(PREMIUM, tampered((p) => (p.voucher.signature = signature)), /voucher_signature/);
+    await expectRefused(
+      PREMIUM,
+      tampered((p) => (p.voucher.signature = signature)),
+      /voucher_signature/,
+    );
     // The payer's own good voucher still pays.
     expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
   });
@@ -361,12 +457,26 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
     const channelConfig = small.scheme.buildChannelConfig(accepted);
     const channelId = computeChannelId(channelConfig, accepted.network);
     // The official client would top up here; this payment does not, and asks for 1.10 of a 1.00 channel.
-    const voucher = await signVoucher(toClientEvmSigner(privateKeyToAccount(key)), channelId, String(11n * PRICE), accepted.network);
-    const payment: PaymentPayload = { x402Version: 2, accepted, resource: required.resource, payload: { type: 'voucher', channelConfig, voucher } as never };
-    const res = await callHandler(url(PREMIUM), { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) } });
+    const voucher = await signVoucher(
+      toClientEvmSigner(privateKeyToAccount(key)),
+      channelId,
+      String(11n * PRICE),
+      accepted.network,
+    );
+    const payment: PaymentPayload = {
+      x402Version: 2,
+      accepted,
+      resource: required.resource,
+      payload: { type: 'voucher', channelConfig, voucher },
+    };
+    const res = await callHandler(url(PREMIUM), {
+      headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) },
+    });
     expect(res.status).toBe(402);
     expect(await res.text()).toBe('{}');
-    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toBe('invalid_batch_settlement_evm_cumulative_exceeds_balance');
+    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toBe(
+      'invalid_batch_settlement_evm_cumulative_exceeds_balance',
+    );
     const record = (await storage.get(channelId))!;
     expect(record.chargedCumulativeAmount).toBe(String(10n * PRICE));
     expect(record.pendingRequest).toBeUndefined();
@@ -375,11 +485,17 @@ describe('refused vouchers: nothing priced is sent, nothing is charged', () => {
   it('concurrent vouchers on one channel: one is answered, the others refused (busy or corrective), and the client recovers', async () => {
     const payments = await Promise.all([0, 1, 2, 3].map(() => voucherFor(PREMIUM)));
     const before = BigInt((await channelOf(payer))!.chargedCumulativeAmount);
-    const answers = await Promise.all(payments.map((p) => callHandler(url(PREMIUM), { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(p) } })));
+    const answers = await Promise.all(
+      payments.map((p) =>
+        callHandler(url(PREMIUM), { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(p) } }),
+      ),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 402, 402, 402]);
     for (const res of answers.filter((r) => r.status === 402)) {
       expect(await res.text()).toBe('{}');
-      expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toMatch(/channel_busy|cumulative_amount_mismatch/);
+      expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toMatch(
+        /channel_busy|cumulative_amount_mismatch/,
+      );
     }
     expect(BigInt((await channelOf(payer))!.chargedCumulativeAmount)).toBe(before + PRICE);
     // The payer applied none of those receipts: the official client resynchronises from the corrective 402.
@@ -413,7 +529,10 @@ describe('32 payers in parallel, each on its own channel', () => {
   it('every answer paid, none charged twice, and the claim collects exactly their sum', async () => {
     const payers = await Promise.all(Array.from({ length: 32 }, () => fundedPayer()));
     const rounds = 5;
-    const owedBefore = (await storage.list()).reduce((sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed), 0n);
+    const owedBefore = (await storage.list()).reduce(
+      (sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed),
+      0n,
+    );
     const payeeBefore = await chain.balanceOf(chain.payee);
     const results = await Promise.all(
       payers.map(async (p) => {
@@ -426,7 +545,8 @@ describe('32 payers in parallel, each on its own channel', () => {
         return receipts;
       }),
     );
-    for (const receipts of results) expect(receipts.map(charged)).toEqual(Array.from({ length: rounds }, (_, i) => PRICE * BigInt(i + 1)));
+    for (const receipts of results)
+      expect(receipts.map(charged)).toEqual(Array.from({ length: rounds }, (_, i) => PRICE * BigInt(i + 1)));
     for (const p of payers) expect(BigInt((await channelOf(p))!.chargedCumulativeAmount)).toBe(PRICE * BigInt(rounds));
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
@@ -446,10 +566,14 @@ describe('GET /cron/claims (the claim run a scheduler calls; Vercel cron)', () =
   it('with the secret: claims what the channels owe, settles it to the payee, and says so', async () => {
     const payer = await fundedPayer();
     for (let i = 0; i < 3; i++) expect((await payer.fetch(url(PREMIUM))).status).toBe(200);
-    const owed = (await storage.list()).reduce((sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed), 0n);
+    const owed = (await storage.list()).reduce(
+      (sum, c) => sum + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed),
+      0n,
+    );
     expect(owed).toBeGreaterThanOrEqual(3n * PRICE);
     const env = { CRON_SECRET: 'cron-secret-0123', X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url };
-    const call = (authorization?: string) => claimCron(new Request(url('/cron/claims'), { headers: authorization ? { authorization } : {} }), env);
+    const call = (authorization?: string) =>
+      claimCron(new Request(url('/cron/claims'), { headers: authorization ? { authorization } : {} }), env);
     expect((await call()).status).toBe(401);
     expect((await call('Bearer cron-secret-0124')).status).toBe(401);
     expect((await claimCron(new Request(url('/cron/claims')), {})).status).toBe(503);
@@ -458,7 +582,11 @@ describe('GET /cron/claims (the claim run a scheduler calls; Vercel cron)', () =
     try {
       const res = await call('Bearer cron-secret-0123');
       expect(res.status).toBe(200);
-      const run = (await res.json()) as { claims: { channels: number; transaction: string }[]; settled?: { transaction: string }; failures: string[] };
+      const run = (await res.json()) as {
+        claims: { channels: number; transaction: string }[];
+        settled?: { transaction: string };
+        failures: string[];
+      };
       expect(run.failures).toEqual([]);
       expect(run.claims.reduce((n, c) => n + c.channels, 0)).toBeGreaterThanOrEqual(1);
       expect(run.settled?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
@@ -468,4 +596,3 @@ describe('GET /cron/claims (the claim run a scheduler calls; Vercel cron)', () =
     expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + owed);
   });
 });
-

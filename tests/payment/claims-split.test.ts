@@ -20,13 +20,22 @@ import { type SetAsideStore, memorySetAside } from '../../api/payment/set-aside.
 import { type PaymentSettings, paymentSettings } from '../../api/payment/settings.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { type BatchPayer, batchPayer } from '../support/batch-client.ts';
-import { BATCH_SETTLEMENT_ADDRESS as ESCROW, type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
+import {
+  BATCH_SETTLEMENT_ADDRESS as ESCROW,
+  type LocalChain,
+  serveFacilitator,
+  startLocalChain,
+} from '../support/chain.ts';
 import { capturedConsole } from '../support/console.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
-const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 claim: channel 0x[0-9a-f]{64} set aside/, /^x402 claim failed: \d+ channel\(s\): Claim failed: invalid_batch_settlement_evm_claim_simulation_failed — HTTP request failed/]);
+const logged = capturedConsole([
+  /^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/,
+  /^x402 claim: channel 0x[0-9a-f]{64} set aside/,
+  /^x402 claim failed: \d+ channel\(s\): Claim failed: invalid_batch_settlement_evm_claim_simulation_failed — HTTP request failed/,
+]);
 
 const PREMIUM = 'http://127.0.0.1/v1/premium?state=TX';
 const PRICE = 100_000n;
@@ -52,13 +61,22 @@ beforeAll(async () => {
     verify: (p, r) => chain.facilitator.verify(p, r),
     settle: async (p, r) =>
       chainUnreachable && (p.payload as { type?: string }).type === 'claim'
-        ? { success: false, errorReason: 'invalid_batch_settlement_evm_claim_simulation_failed', errorMessage: 'HTTP request failed. Status: 503', transaction: '', network: r.network }
+        ? {
+            success: false,
+            errorReason: 'invalid_batch_settlement_evm_claim_simulation_failed',
+            errorMessage: 'HTTP request failed. Status: 503',
+            transaction: '',
+            network: r.network,
+          }
         : chain.facilitator.settle(p, r),
   });
   settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url })!;
   storage = new InMemoryChannelStorage();
   setAside = memorySetAside();
-  gate = createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: storage, setAside });
+  gate = createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, {
+    channels: storage,
+    setAside,
+  });
   installGate(gate);
   channels = (await gate.channels())!;
 });
@@ -75,13 +93,14 @@ async function payer(answers: number): Promise<BatchPayer & { key: Hex }> {
   for (let i = 0; i < answers; i++) expect((await p.fetch(PREMIUM)).status).toBe(200);
   return { ...p, key };
 }
-const channelOf = async (p: BatchPayer) => (await storage.list()).find((c) => c.channelConfig.payer.toLowerCase() === p.address.toLowerCase());
+const channelOf = async (p: BatchPayer) =>
+  (await storage.list()).find((c) => c.channelConfig.payer.toLowerCase() === p.address.toLowerCase());
 /** The same signature in the form the escrow refuses (n - s, v flipped): what an older version kept. */
 const highS = (signature: string) => {
   const s = BigInt(`0x${signature.slice(66, 130)}`);
   return `${signature.slice(0, 66)}${(N - s).toString(16).padStart(64, '0')}${signature.slice(130) === '1b' ? '1c' : '1b'}`;
 };
-const quietly = async <T,>(run: () => Promise<T>): Promise<T> => {
+const quietly = async <T>(run: () => Promise<T>): Promise<T> => {
   const log = console.log;
   console.log = () => {};
   try {
@@ -91,10 +110,15 @@ const quietly = async <T,>(run: () => Promise<T>): Promise<T> => {
   }
 };
 const refusalOf = async (p: BatchPayer) => {
-  const payment = await p.client.createPaymentPayload(decodePaymentRequiredHeader((await callHandler(PREMIUM)).headers.get('PAYMENT-REQUIRED')!));
+  const payment = await p.client.createPaymentPayload(
+    decodePaymentRequiredHeader((await callHandler(PREMIUM)).headers.get('PAYMENT-REQUIRED')!),
+  );
   const res = await callHandler(PREMIUM, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) } });
   expect(await res.text()).toBe(res.status === 402 ? '{}' : expect.any(String));
-  return { status: res.status, reason: res.status === 402 ? decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error : undefined };
+  return {
+    status: res.status,
+    reason: res.status === 402 ? decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error : undefined,
+  };
 };
 
 describe('two unclaimable channels beside ten honest ones', () => {
@@ -103,21 +127,34 @@ describe('two unclaimable channels beside ten honest ones', () => {
     const [badForm, badCharge] = [await payer(3), await payer(3)];
     const [formChannel, chargeChannel] = [(await channelOf(badForm))!, (await channelOf(badCharge))!];
     await storage.updateChannel(formChannel.channelId, (c) => c && { ...c, signature: highS(c.signature) });
-    await storage.updateChannel(chargeChannel.channelId, (c) => c && { ...c, chargedCumulativeAmount: String(BigInt(c.signedMaxClaimable) + PRICE) });
+    await storage.updateChannel(
+      chargeChannel.channelId,
+      (c) => c && { ...c, chargedCumulativeAmount: String(BigInt(c.signedMaxClaimable) + PRICE) },
+    );
     const payeeBefore = await chain.balanceOf(chain.payee);
     const paidBefore = await Promise.all(honest.map((p) => chain.balanceOf(p.address)));
 
     // Every channel idle by now: the honest ones are also refunded their rest in this run.
-    const run = await quietly(() => claimAndRefund(channels, settings, Date.now() + (settings.channels.idleDays + 1) * DAY_MS));
+    const run = await quietly(() =>
+      claimAndRefund(channels, settings, Date.now() + (settings.channels.idleDays + 1) * DAY_MS),
+    );
     expect(run.failures).toEqual([]);
     expect(run.claims.reduce((n, c) => n + c.channels, 0)).toBe(10);
     expect(await chain.balanceOf(chain.payee)).toBe(payeeBefore + 10n * 3n * PRICE);
     expect(run.settled?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(run.refunds).toHaveLength(10);
-    for (const [i, p] of honest.entries()) expect(await chain.balanceOf(p.address)).toBe(paidBefore[i] + DEPOSIT - 3n * PRICE);
+    for (const [i, p] of honest.entries())
+      expect(await chain.balanceOf(p.address)).toBe(paidBefore[i] + DEPOSIT - 3n * PRICE);
     expect(run.setAside).toEqual([
-      { channel: formChannel.channelId.toLowerCase(), reason: 'its kept voucher is one the escrow refuses (invalid_batch_settlement_evm_voucher_signature)' },
-      { channel: chargeChannel.channelId.toLowerCase(), reason: 'the chain refused its claim (invalid_batch_settlement_evm_claim_simulation_failed: x402BatchSettlement: claim exceeds voucher)' },
+      {
+        channel: formChannel.channelId.toLowerCase(),
+        reason: 'its kept voucher is one the escrow refuses (invalid_batch_settlement_evm_voucher_signature)',
+      },
+      {
+        channel: chargeChannel.channelId.toLowerCase(),
+        reason:
+          'the chain refused its claim (invalid_batch_settlement_evm_claim_simulation_failed: x402BatchSettlement: claim exceeds voucher)',
+      },
     ]);
     const setAsideLines = () => logged.lines().filter((l) => l.includes('set aside'));
     expect(setAsideLines()).toHaveLength(2);
@@ -137,7 +174,9 @@ describe('two unclaimable channels beside ten honest ones', () => {
 
     // Cleared by an operator with the bad voucher still kept: the next run sets it aside again, and says so again.
     expect(await setAside.clear(formChannel.channelId)).toBe(true);
-    expect((await quietly(() => claimAndRefund(channels, settings))).setAside.map((e) => e.channel)).toEqual([formChannel.channelId.toLowerCase()]);
+    expect((await quietly(() => claimAndRefund(channels, settings))).setAside.map((e) => e.channel)).toEqual([
+      formChannel.channelId.toLowerCase(),
+    ]);
     expect(setAsideLines()).toHaveLength(3);
     // Cleared, and the payer's next good voucher replaces the bad one: the next run collects it all.
     expect(await setAside.clear(formChannel.channelId)).toBe(true);
@@ -164,7 +203,11 @@ describe('a facilitator that cannot reach its chain', () => {
     }
     expect(run.setAside).toEqual([]);
     expect(run.claims).toEqual([]);
-    expect(run.failures).toEqual([expect.stringMatching(/^claim of 3 channel\(s\): Claim failed: invalid_batch_settlement_evm_claim_simulation_failed — HTTP request failed/)]);
+    expect(run.failures).toEqual([
+      expect.stringMatching(
+        /^claim of 3 channel\(s\): Claim failed: invalid_batch_settlement_evm_claim_simulation_failed — HTTP request failed/,
+      ),
+    ]);
     expect(settles() - before).toBe(2); // one claim, not split; the settlement still ran (nothing to settle)
     expect(await setAside.list()).toEqual(asideBefore);
     const payeeBefore = await chain.balanceOf(chain.payee);
@@ -187,7 +230,9 @@ describe("a payer's withdrawal requested on chain", () => {
   async function asPayer(data: Hex): Promise<void> {
     await chain.rpc('anvil_setBalance', [p.address, '0xde0b6b3a7640000']);
     await chain.rpc('anvil_impersonateAccount', [p.address]);
-    expect(await chain.rpc<string>('eth_sendTransaction', [{ from: p.address, to: ESCROW, data }])).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.rpc<string>('eth_sendTransaction', [{ from: p.address, to: ESCROW, data }])).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    );
     await chain.rpc('anvil_stopImpersonatingAccount', [p.address]);
   }
 
@@ -195,7 +240,9 @@ describe("a payer's withdrawal requested on chain", () => {
     p = await payer(2);
     const channel = (await channelOf(p))!;
     config = { ...channel.channelConfig } as never;
-    await asPayer(encodeFunctionData({ abi: escrowAbi, functionName: 'initiateWithdraw', args: [config, DEPOSIT - 2n * PRICE] }));
+    await asPayer(
+      encodeFunctionData({ abi: escrowAbi, functionName: 'initiateWithdraw', args: [config, DEPOSIT - 2n * PRICE] }),
+    );
 
     // The scheme trusts the chain state it read for a few minutes; past that, the facilitator reads it again.
     await storage.updateChannel(channel.channelId, (c) => c && { ...c, onchainSyncedAt: Date.now() - 10 * 60_000 });

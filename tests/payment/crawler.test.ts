@@ -55,7 +55,8 @@ const PROBES: Probe[] = ['required', 'all'];
 /** The request a crawler builds from the examples: the required query parameters, or every one. */
 function requestOf(path: string, op: Operation, probe: Probe): string {
   const query = new URLSearchParams();
-  for (const p of op.parameters.filter((p) => p.in === 'query' && (probe === 'all' || p.required))) query.set(p.name, String(p.example));
+  for (const p of op.parameters.filter((p) => p.in === 'query' && (probe === 'all' || p.required)))
+    query.set(p.name, String(p.example));
   const q = query.toString();
   return `${ORIGIN}${path}${q ? `?${q}` : ''}`;
 }
@@ -82,7 +83,16 @@ async function expectChallengeAsAnnounced(url: string, op: Operation): Promise<v
   const announced = op['x-payment-info']!.protocols[0].x402;
   const [accept] = challenge.accepts;
   expect(challenge.x402Version, url).toBe(announced.version);
-  expect({ scheme: accept.scheme, network: accept.network, amount: accept.amount, asset: getAddress(accept.asset), payTo: getAddress(accept.payTo) }, url).toEqual({
+  expect(
+    {
+      scheme: accept.scheme,
+      network: accept.network,
+      amount: accept.amount,
+      asset: getAddress(accept.asset),
+      payTo: getAddress(accept.payTo),
+    },
+    url,
+  ).toEqual({
     scheme: announced.scheme,
     network: announced.network,
     amount: announced.amount,
@@ -93,14 +103,27 @@ async function expectChallengeAsAnnounced(url: string, op: Operation): Promise<v
 
 describe('the document a crawler reads', () => {
   it('announces every priced route with x-payment-info (with the payee, built with the gate on), and every free one with security: []', () => {
-    expect(priced.map((o) => o.path).sort()).toEqual(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path).sort());
+    expect(priced.map((o) => o.path).sort()).toEqual(
+      ROUTE_CONTRACTS.filter((r) => r.priceUsd)
+        .map((r) => r.path)
+        .sort(),
+    );
     for (const { path, op } of priced) {
       const usd = ROUTE_CONTRACTS.find((r) => r.path === path)!.priceUsd!;
-      const terms = { version: 2, network: 'eip155:8453', asset: BASE_USDC, amount: String(Math.round(Number(usd) * 1e6)), payTo: PAYEE };
+      const terms = {
+        version: 2,
+        network: 'eip155:8453',
+        asset: BASE_USDC,
+        amount: String(Math.round(Number(usd) * 1e6)),
+        payTo: PAYEE,
+      };
       expect(op['x-payment-info'], path).toEqual({
         price: { mode: 'fixed', currency: 'USD', amount: usd },
         // A channel's least first deposit: the 1.00 USD default, or the price when that is more.
-        protocols: [{ x402: { ...terms, scheme: 'exact' } }, { x402: { ...terms, scheme: 'batch-settlement', minDeposit: String(Math.max(1, Number(usd)) * 1e6) } }],
+        protocols: [
+          { x402: { ...terms, scheme: 'exact' } },
+          { x402: { ...terms, scheme: 'batch-settlement', minDeposit: String(Math.max(1, Number(usd)) * 1e6) } },
+        ],
       });
       expect(op.security, path).toBeUndefined();
     }
@@ -109,7 +132,8 @@ describe('the document a crawler reads', () => {
 
   it('gives every query parameter an example to build a request from', () => {
     for (const { path, op } of operations)
-      for (const p of op.parameters.filter((p) => p.in === 'query')) expect(p.example, `${path} ${p.name}`).toBeDefined();
+      for (const p of op.parameters.filter((p) => p.in === 'query'))
+        expect(p.example, `${path} ${p.name}`).toBeDefined();
   });
 });
 
@@ -122,7 +146,9 @@ describe('probing the gated service built from the fixture data', () => {
     });
 
   it('every free operation, probed with its examples: 200', async () => {
-    for (const { path, op } of free) for (const probe of PROBES) expect((await callHandler(requestOf(path, op, probe))).status, `${path} ${probe}`).toBe(200);
+    for (const { path, op } of free)
+      for (const probe of PROBES)
+        expect((await callHandler(requestOf(path, op, probe))).status, `${path} ${probe}`).toBe(200);
   });
 });
 
@@ -137,7 +163,8 @@ describe('probing the gated service built from the real data', () => {
   function unanswerable(url: string): string | null {
     const { pathname, searchParams } = new URL(url);
     const state = coverage.find((c) => c.state === searchParams.get('state'));
-    if (pathname === '/v1/insurers' && !state?.insurer_periods.includes(searchParams.get('period')!)) return `${state?.state} ranks no insurers for ${searchParams.get('period')}`;
+    if (pathname === '/v1/insurers' && !state?.insurer_periods.includes(searchParams.get('period')!))
+      return `${state?.state} ranks no insurers for ${searchParams.get('period')}`;
     if (searchParams.has('county') && !state?.capabilities.has_county_data) return `${state?.state} has no county data`;
     return null;
   }
@@ -165,6 +192,8 @@ describe('probing the gated service built from the real data', () => {
   });
 
   it('every free operation, probed with its examples: 200', async () => {
-    for (const { path, op } of free) for (const probe of PROBES) expect((await callHandler(requestOf(path, op, probe))).status, `${path} ${probe}`).toBe(200);
+    for (const { path, op } of free)
+      for (const probe of PROBES)
+        expect((await callHandler(requestOf(path, op, probe))).status, `${path} ${probe}`).toBe(200);
   });
 });

@@ -6,7 +6,11 @@
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
@@ -73,8 +77,11 @@ capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402 fac
 
 const payerScheme = new ExactEvmScheme(PAYER);
 // The official client caps a payment at $1 unless told otherwise: a bulk file costs 5.00 USD.
-const client = new x402Client().register(BASE, payerScheme).register(BASE_SEPOLIA, payerScheme).setSpendControls({ maxAmountPerPayment: '$5' });
-const pay = wrapFetchWithPayment(local as typeof fetch, client);
+const client = new x402Client()
+  .register(BASE, payerScheme)
+  .register(BASE_SEPOLIA, payerScheme)
+  .setSpendControls({ maxAmountPerPayment: '$5' });
+const pay = wrapFetchWithPayment(local, client);
 
 const settingsOf = () => paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: 'http://127.0.0.1:9' })!;
 const facilitator = verifyOnlyFacilitator(BASE);
@@ -126,7 +133,8 @@ function expectReasonCode(reason: string | undefined) {
   if (!SDK_PHRASES.includes(reason!)) expect(reason).toMatch(/^[a-z][a-z0-9_]*$/);
 }
 
-const exposed = (res: Response) => (res.headers.get('Access-Control-Expose-Headers') ?? '').split(',').map((h) => h.trim().toUpperCase());
+const exposed = (res: Response) =>
+  (res.headers.get('Access-Control-Expose-Headers') ?? '').split(',').map((h) => h.trim().toUpperCase());
 function expectCors(res: Response) {
   expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
   expect(exposed(res)).toEqual(expect.arrayContaining(['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE']));
@@ -142,20 +150,24 @@ function figuresOf(json: unknown, out: number[] = []): number[] {
 
 /** What a priced answer holds: its figures, or, for a list of names (eligibility), the names it gives. */
 function heldIn(body: { data?: { company_name?: string }[] }): string[] {
-  return [...figuresOf(body).map(String), ...(body.data ?? []).flatMap((d) => (d.company_name ? [d.company_name] : []))];
+  return [
+    ...figuresOf(body).map(String),
+    ...(body.data ?? []).flatMap((d) => (d.company_name ? [d.company_name] : [])),
+  ];
 }
 
 /** The figures a priced answer holds: a JSON answer's, or, for a bulk file, the values of the bulk CSV (the Parquet file holds the same rows). */
 async function paidFiguresAt(path: string, url: string): Promise<number[]> {
   if (!contractOf(path).download) return figuresOf(JSON.parse((await gateOff(url)).text));
-  const rows = parse((await gateOff(`${ORIGIN}/v1/bulk/premium.csv`)).text, { columns: true }) as { value: string }[];
+  const rows = parse<{ value: string }>((await gateOff(`${ORIGIN}/v1/bulk/premium.csv`)).text, { columns: true });
   return figuresOf(rows.map((r) => Number(r.value)));
 }
 
 /** A 200's body holds figures: a JSON answer its contract's shape, a bulk CSV rows after its header, a bulk Parquet file a Parquet file. */
 function expectFigures(path: string, text: string): void {
   if (path.endsWith('.csv')) expect(text.split('\r\n').filter(Boolean).length, `${path} has rows`).toBeGreaterThan(1);
-  else if (path.endsWith('.parquet')) expect(text.startsWith('PAR1') && text.length > 1000, `${path} is a Parquet file`).toBe(true);
+  else if (path.endsWith('.parquet'))
+    expect(text.startsWith('PAR1') && text.length > 1000, `${path} is a Parquet file`).toBe(true);
   else {
     const body = JSON.parse(text);
     contractOf(path).response.parse(body);
@@ -178,7 +190,11 @@ afterAll(() => installGate(undefined));
 
 describe('the fixture queries', () => {
   it('cover every priced route of the contract and answer 200 with figures when the gate is off', async () => {
-    expect([...new Set(PRICED.map((p) => p.path))].sort()).toEqual(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.path).sort());
+    expect([...new Set(PRICED.map((p) => p.path))].sort()).toEqual(
+      ROUTE_CONTRACTS.filter((r) => r.priceUsd)
+        .map((r) => r.path)
+        .sort(),
+    );
     for (const p of PRICED) {
       const { status, text } = await gateOff(urlOf(p));
       expect(status, p.path).toBe(200);
@@ -223,7 +239,9 @@ describe('an unpaid request to a priced route', () => {
     const params = route.params!.shape as Record<string, { safeParse: (v: unknown) => { success: boolean } }>;
     const required = Object.keys(params).filter((name) => !params[name].safeParse(undefined).success);
     for (const name of required) expect(bazaar.info.input.queryParams, name).toHaveProperty(name);
-    expect(Object.keys(bazaar.schema.properties.input.properties.queryParams.properties).sort()).toEqual(Object.keys(params).sort());
+    expect(Object.keys(bazaar.schema.properties.input.properties.queryParams.properties).sort()).toEqual(
+      Object.keys(params).sort(),
+    );
     expect(() => route.response.parse(bazaar.info.output.example)).not.toThrow();
 
     // The free challenge gives no priced figure away.
@@ -237,20 +255,25 @@ describe('an unpaid request to a priced route', () => {
     const res = await local(urlOf(PRICED[0]), {
       headers: {
         Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-        'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+        'User-Agent':
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
       },
     });
     expect(res.status).toBe(402);
     expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
     expect(await res.text()).toBe('{}');
-    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(expectedAmount(PRICED[0].path).toString());
+    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(
+      expectedAmount(PRICED[0].path).toString(),
+    );
   });
 
   it.each(PRICED)('HEAD $path: 402 with an empty body and the challenge', async (p) => {
     const res = await local(urlOf(p), { method: 'HEAD' });
     expect(res.status).toBe(402);
     expect(await res.text()).toBe('');
-    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(expectedAmount(p.path).toString());
+    expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).accepts[0].amount).toBe(
+      expectedAmount(p.path).toString(),
+    );
   });
 
   it('asked again, by GET and HEAD in turn and for each priced query: every challenge names its own method and resource (challenges are kept once built)', async () => {
@@ -261,7 +284,10 @@ describe('an unpaid request to a priced route', () => {
           const header = (await local(urlOf(p), { method })).headers.get('PAYMENT-REQUIRED')!;
           const challenge = decodePaymentRequiredHeader(header);
           expect(challenge.resource.url, `${method} ${p.path}`).toBe(resourceOf(p));
-          expect((challenge.extensions?.bazaar as { info: { input: { method: string } } }).info.input.method, `${method} ${p.path}`).toBe(method);
+          expect(
+            (challenge.extensions?.bazaar as { info: { input: { method: string } } }).info.input.method,
+            `${method} ${p.path}`,
+          ).toBe(method);
           seen.add(header);
         }
       }
@@ -284,8 +310,19 @@ describe('an unpaid request to a priced route', () => {
 });
 
 describe('validation comes before payment', () => {
-  const invalid = ['/v1/premium?state=F1', '/v1/premium/summary?state=FL&year=24', '/v1/insurers?state=FL&period=2024-13', '/v1/compare?states=FL,1X', '/v1/premium?state=FL&bogus=1'];
-  const unknown = ['/v1/premium?state=ZZ', '/v1/premium/summary?state=ZZ&year=2024', '/v1/insurers?state=ZZ&period=2024-01', '/v1/compare?states=FL,ZZ'];
+  const invalid = [
+    '/v1/premium?state=F1',
+    '/v1/premium/summary?state=FL&year=24',
+    '/v1/insurers?state=FL&period=2024-13',
+    '/v1/compare?states=FL,1X',
+    '/v1/premium?state=FL&bogus=1',
+  ];
+  const unknown = [
+    '/v1/premium?state=ZZ',
+    '/v1/premium/summary?state=ZZ&year=2024',
+    '/v1/insurers?state=ZZ&period=2024-01',
+    '/v1/compare?states=FL,ZZ',
+  ];
 
   it.each(invalid)('%s: 400 invalid_request, no challenge', async (path) => {
     const res = await local(ORIGIN + path);
@@ -316,11 +353,17 @@ describe('validation comes before payment', () => {
   it.each(PRICED)('OPTIONS $path: 204 preflight allowing the PAYMENT-SIGNATURE header', async (p) => {
     const res = await local(urlOf(p), {
       method: 'OPTIONS',
-      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'payment-signature' },
+      headers: {
+        Origin: 'https://agent.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'payment-signature',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
-    const allowed = (res.headers.get('Access-Control-Allow-Headers') ?? '').split(',').map((h) => h.trim().toUpperCase());
+    const allowed = (res.headers.get('Access-Control-Allow-Headers') ?? '')
+      .split(',')
+      .map((h) => h.trim().toUpperCase());
     expect(allowed).toContain('PAYMENT-SIGNATURE');
     expect(res.headers.get('Access-Control-Allow-Methods')).toMatch(/\bGET\b/);
     expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
@@ -328,30 +371,37 @@ describe('validation comes before payment', () => {
 });
 
 describe('a paid request with the official x402 client', () => {
-  it.each(PRICED)('$path: 200 with the gate-off answer, a settlement receipt, and exactly the price received', async (p) => {
-    const url = urlOf(p);
-    const expected = await gateOff(url);
-    const before = ledger();
-    const settledBefore = facilitator.settled;
-    const res = await pay(url);
-    expect(res.status).toBe(200);
-    expect(await res.text()).toBe(expected.text);
-    expect(res.headers.get('Cache-Control')).toBe('private, no-store');
-    expectCors(res);
-    const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
-    expect(receipt.success).toBe(true);
-    expect(getAddress(receipt.payer!)).toBe(PAYER.address);
-    expect(receipt.network).toBe(BASE);
-    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/i);
-    expect(ledger() - before).toBe(expectedAmount(p.path));
-    expect(facilitator.settled).toBe(settledBefore + 1);
-  });
+  it.each(PRICED)(
+    '$path: 200 with the gate-off answer, a settlement receipt, and exactly the price received',
+    async (p) => {
+      const url = urlOf(p);
+      const expected = await gateOff(url);
+      const before = ledger();
+      const settledBefore = facilitator.settled;
+      const res = await pay(url);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(expected.text);
+      expect(res.headers.get('Cache-Control')).toBe('private, no-store');
+      expectCors(res);
+      const receipt = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);
+      expect(receipt.success).toBe(true);
+      expect(getAddress(receipt.payer!)).toBe(PAYER.address);
+      expect(receipt.network).toBe(BASE);
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/i);
+      expect(ledger() - before).toBe(expectedAmount(p.path));
+      expect(facilitator.settled).toBe(settledBefore + 1);
+    },
+  );
 });
 
 describe('format=csv (docs/design.md §11): the same price, the same gate, the same no-charge rule', () => {
   const CSV = [
     { path: '/v1/premium', query: 'state=FL&format=csv', resource: 'state=FL&line=all&format=csv' },
-    { path: '/v1/compare', query: 'states=FL,IL&format=csv', resource: 'states=FL,IL&line=all&granularity=month&format=csv' },
+    {
+      path: '/v1/compare',
+      query: 'states=FL,IL&format=csv',
+      resource: 'states=FL,IL&line=all&granularity=month&format=csv',
+    },
   ] as const;
 
   it.each(CSV)('$path?$query: a 402 naming the CSV query at the JSON price, then the CSV once paid', async (p) => {
@@ -378,7 +428,9 @@ describe('format=csv (docs/design.md §11): the same price, the same gate, the s
       const url = `${ORIGIN}/v1/premium?state=FL&from=1990-01&to=1990-12&format=csv`;
       const res = await pay(url);
       expect(res.status).toBe(200);
-      expect(await res.text()).toBe('state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url\r\n');
+      expect(await res.text()).toBe(
+        'state,line,granularity,period,field,value,kind,as_printed,qualifier,measures,unit,report_date,publication_url\r\n',
+      );
       expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
       expect(settle).not.toHaveBeenCalled();
     } finally {
@@ -397,7 +449,10 @@ describe('a payment that is refused: 402, no data, nothing received', () => {
     const settledBefore = facilitator.settled;
     const res = await send();
     const reason = await expectRefused(res);
-    expect(res.headers.get('PAYMENT-RESPONSE') === null || decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).success === false).toBe(true);
+    expect(
+      res.headers.get('PAYMENT-RESPONSE') === null ||
+        decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).success === false,
+    ).toBe(true);
     expect(ledger()).toBe(before);
     expect(facilitator.settled).toBe(settledBefore);
     return reason;
@@ -422,7 +477,9 @@ describe('a payment that is refused: 402, no data, nothing received', () => {
   it('an amount edited down to 1 atomic unit', async () => {
     const challenge = await challengeOf(premium);
     const header = await signed(challenge, (c) => (c.accepts[0].amount = '1'));
-    expect((decodePaymentSignatureHeader(header).payload as { authorization: { value: string } }).authorization.value).toBe('1');
+    expect(
+      (decodePaymentSignatureHeader(header).payload as { authorization: { value: string } }).authorization.value,
+    ).toBe('1');
     expectReasonCode(await refused(() => withPayment(premium, header)));
   });
 
@@ -436,17 +493,27 @@ describe('a payment that is refused: 402, no data, nothing received', () => {
     const other = getAddress('0x90F79bf6EB2c4f870365E785982E1f101E93b906'); // anvil account #3
     expect(other).not.toBe(PAYEE);
     const header = await signed(await challengeOf(premium), (c) => (c.accepts[0].payTo = other));
-    expect(getAddress((decodePaymentSignatureHeader(header).payload as { authorization: { to: string } }).authorization.to)).toBe(other);
+    expect(
+      getAddress((decodePaymentSignatureHeader(header).payload as { authorization: { to: string } }).authorization.to),
+    ).toBe(other);
     expectReasonCode(await refused(() => withPayment(premium, header)));
   });
 
   it('a payment on another network (Base Sepolia): in its test USDC, or in the asked asset signed for that chain', async () => {
     const challenge = await challengeOf(premium);
     const inTestUsdc = await signed(challenge, (c) => {
-      c.accepts[0] = { ...c.accepts[0], network: BASE_SEPOLIA, asset: BASE_SEPOLIA_USDC, extra: { name: 'USDC', version: '2' } };
+      c.accepts[0] = {
+        ...c.accepts[0],
+        network: BASE_SEPOLIA,
+        asset: BASE_SEPOLIA_USDC,
+        extra: { name: 'USDC', version: '2' },
+      };
     });
     // The official client refuses a non-default asset unless spend controls are off: a hand-rolled payer's.
-    const anyAsset = x402Client.fromConfig({ schemes: [{ network: BASE_SEPOLIA, client: payerScheme }], spendControls: false });
+    const anyAsset = x402Client.fromConfig({
+      schemes: [{ network: BASE_SEPOLIA, client: payerScheme }],
+      spendControls: false,
+    });
     const edited = structuredClone(challenge);
     edited.accepts[0].network = BASE_SEPOLIA;
     const sameAsset = encodePaymentSignatureHeader(await anyAsset.createPaymentPayload(edited));
@@ -466,7 +533,10 @@ describe('a payment that is refused: 402, no data, nothing received', () => {
     } finally {
       clock.mockRestore();
     }
-    const validBefore = Number((decodePaymentSignatureHeader(header).payload as { authorization: { validBefore: string } }).authorization.validBefore);
+    const validBefore = Number(
+      (decodePaymentSignatureHeader(header).payload as { authorization: { validBefore: string } }).authorization
+        .validBefore,
+    );
     expect(validBefore).toBeLessThan(Date.now() / 1000);
     const reason = await refused(() => withPayment(premium, header));
     expectReasonCode(reason);
@@ -474,7 +544,9 @@ describe('a payment that is refused: 402, no data, nothing received', () => {
   });
 
   it('a signed authorization whose value was raised after signing', async () => {
-    const payload = decodePaymentSignatureHeader(await signed(await challengeOf(premium))) as PaymentPayload & { payload: { authorization: { value: string } } };
+    const payload = decodePaymentSignatureHeader(await signed(await challengeOf(premium))) as PaymentPayload & {
+      payload: { authorization: { value: string } };
+    };
     payload.payload.authorization.value = (expectedAmount('/v1/premium') * 10n).toString();
     const reason = await refused(() => withPayment(premium, encodePaymentSignatureHeader(payload)));
     expectReasonCode(reason);
@@ -482,7 +554,9 @@ describe('a payment that is refused: 402, no data, nothing received', () => {
   });
 
   it('a signed authorization altered after signing (the signature no longer matches)', async () => {
-    const payload = decodePaymentSignatureHeader(await signed(await challengeOf(premium))) as PaymentPayload & { payload: { authorization: { nonce: string } } };
+    const payload = decodePaymentSignatureHeader(await signed(await challengeOf(premium))) as PaymentPayload & {
+      payload: { authorization: { nonce: string } };
+    };
     const nonce = payload.payload.authorization.nonce;
     payload.payload.authorization.nonce = nonce.slice(0, -1) + (nonce.endsWith('0') ? '1' : '0');
     const reason = await refused(() => withPayment(premium, encodePaymentSignatureHeader(payload)));
@@ -576,7 +650,10 @@ describe('an unreachable facilitator', () => {
     const down = verifyOnlyFacilitator(BASE);
     down.mode = 'down';
     const fresh = createGate(settingsOf(), down, ROUTE_CONTRACTS);
-    const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+    const quiet = [
+      vi.spyOn(console, 'warn').mockImplementation(() => {}),
+      vi.spyOn(console, 'error').mockImplementation(() => {}),
+    ];
     installGate(fresh);
     try {
       await expectUnavailable(await local(url));
@@ -706,47 +783,55 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     expect(fixturePeriods.filter((p) => p.startsWith('1990') || p.startsWith('1989'))).toEqual([]);
   });
 
-  it.each(EMPTY)('paid $path?$query: 200 with the gate-off answer (no figure, no publication), never settled', async (p) => {
-    const { fac, settle, gate: watched } = watchedGate();
-    installGate(watched);
-    try {
-      const url = urlOf(p);
-      const expected = await gateOff(url);
-      expect(expected.status).toBe(200);
-      const body = JSON.parse(expected.text);
-      expect(body.publications).toEqual([]);
-      if ('data' in body) expect(body.data).toEqual([]);
-      if ('series' in body) for (const rows of Object.values(body.series)) expect(rows).toEqual([]);
-      if ('basis' in body) expect(body.basis).toBeNull();
+  it.each(EMPTY)(
+    'paid $path?$query: 200 with the gate-off answer (no figure, no publication), never settled',
+    async (p) => {
+      const { fac, settle, gate: watched } = watchedGate();
+      installGate(watched);
+      try {
+        const url = urlOf(p);
+        const expected = await gateOff(url);
+        expect(expected.status).toBe(200);
+        const body = JSON.parse(expected.text);
+        expect(body.publications).toEqual([]);
+        if ('data' in body) expect(body.data).toEqual([]);
+        if ('series' in body) for (const rows of Object.values(body.series)) expect(rows).toEqual([]);
+        if ('basis' in body) expect(body.basis).toBeNull();
 
-      expect((await local(url)).status).toBe(402); // still asked to pay: the answer is not known before payment
-      const res = await pay(url);
-      expect(res.status).toBe(200);
-      expect(await res.text()).toBe(expected.text);
-      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
-      expect(settle).not.toHaveBeenCalled();
-      expect(fac.settled).toBe(0);
-      expect(ledger(fac)).toBe(0n);
-    } finally {
-      installGate(gate);
-    }
-  });
+        expect((await local(url)).status).toBe(402); // still asked to pay: the answer is not known before payment
+        const res = await pay(url);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(expected.text);
+        expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+        expect(settle).not.toHaveBeenCalled();
+        expect(fac.settled).toBe(0);
+        expect(ledger(fac)).toBe(0n);
+      } finally {
+        installGate(gate);
+      }
+    },
+  );
 
-  it.each(EMPTY)('a forged payment for $path?$query (not what its payer signed): 402 with the challenge, not the empty answer', async (p) => {
-    const { settle, gate: watched } = watchedGate();
-    installGate(watched);
-    try {
-      const url = urlOf(p);
-      const good = JSON.parse(Buffer.from(await signed(await challengeOf(url)), 'base64').toString('utf8'));
-      // Another nonce under the same signature: well formed, but not what the payer signed.
-      const authorization = { ...good.payload.authorization, nonce: `0x${'22'.repeat(32)}` };
-      const forged = Buffer.from(JSON.stringify({ ...good, payload: { ...good.payload, authorization } })).toString('base64');
-      await expectRefused(await withPayment(url, forged));
-      expect(settle).not.toHaveBeenCalled();
-    } finally {
-      installGate(gate);
-    }
-  });
+  it.each(EMPTY)(
+    'a forged payment for $path?$query (not what its payer signed): 402 with the challenge, not the empty answer',
+    async (p) => {
+      const { settle, gate: watched } = watchedGate();
+      installGate(watched);
+      try {
+        const url = urlOf(p);
+        const good = JSON.parse(Buffer.from(await signed(await challengeOf(url)), 'base64').toString('utf8'));
+        // Another nonce under the same signature: well formed, but not what the payer signed.
+        const authorization = { ...good.payload.authorization, nonce: `0x${'22'.repeat(32)}` };
+        const forged = Buffer.from(JSON.stringify({ ...good, payload: { ...good.payload, authorization } })).toString(
+          'base64',
+        );
+        await expectRefused(await withPayment(url, forged));
+        expect(settle).not.toHaveBeenCalled();
+      } finally {
+        installGate(gate);
+      }
+    },
+  );
 
   it('the authorization an empty answer left unspent still pays for an answer with figures, settled once', async () => {
     const { fac, settle, gate: watched } = watchedGate();
@@ -776,7 +861,10 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     const route = contractOf('/v1/premium');
     const url = urlOf(PRICED[0]);
     const answerOf = (hasFigures: boolean, text: string) => {
-      const answer = vi.fn((): PricedAnswer => ({ body: new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } }), hasFigures }));
+      const answer = vi.fn((): PricedAnswer => ({
+        body: new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } }),
+        hasFigures,
+      }));
       return answer;
     };
     async function paidRequest(): Promise<Request> {
@@ -859,29 +947,38 @@ describe('what a client can make the gate echo or log (issue 9)', () => {
     Buffer.from('[]').toString('base64'),
     Buffer.from('{}').toString('base64'),
     Buffer.from('{"x402Version":2,"accepted":"x","payload":null}').toString('base64'),
-    Buffer.from(JSON.stringify({ x402Version: 2, resource: 7, accepted: { scheme: 'exact' }, payload: { signature: 1 } })).toString('base64'),
+    Buffer.from(
+      JSON.stringify({ x402Version: 2, resource: 7, accepted: { scheme: 'exact' }, payload: { signature: 1 } }),
+    ).toString('base64'),
   ];
-  it.each(junk.map((h) => [h.slice(0, 40), h]))('junk PAYMENT-SIGNATURE %s: 402 {}, at most one log line, no stack trace', async (_, header) => {
-    const calls: unknown[][] = [];
-    const spies = (['error', 'warn', 'log', 'info'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void calls.push(args)));
-    try {
-      const res = await withPayment(urlOf(PRICED[0]), header);
-      expect(res.status).toBe(402);
-      expect(await res.text()).toBe('{}');
-      // A reason code, or one of the SDK's own two reasons ('No matching payment requirements').
-      expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toMatch(/^([a-z][a-z0-9_]*|No matching payment requirements)$/);
-    } finally {
-      spies.forEach((s) => s.mockRestore());
-    }
-    expect(calls.length).toBeLessThanOrEqual(1);
-    for (const args of calls) {
-      for (const arg of args) {
-        expect(typeof arg).toBe('string');
-        expect(arg as string).not.toContain('\n');
-        expect((arg as string).length).toBeLessThan(200);
+  it.each(junk.map((h) => [h.slice(0, 40), h]))(
+    'junk PAYMENT-SIGNATURE %s: 402 {}, at most one log line, no stack trace',
+    async (_, header) => {
+      const calls: unknown[][] = [];
+      const spies = (['error', 'warn', 'log', 'info'] as const).map((level) =>
+        vi.spyOn(console, level).mockImplementation((...args) => void calls.push(args)),
+      );
+      try {
+        const res = await withPayment(urlOf(PRICED[0]), header);
+        expect(res.status).toBe(402);
+        expect(await res.text()).toBe('{}');
+        // A reason code, or one of the SDK's own two reasons ('No matching payment requirements').
+        expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toMatch(
+          /^([a-z][a-z0-9_]*|No matching payment requirements)$/,
+        );
+      } finally {
+        spies.forEach((s) => s.mockRestore());
       }
-    }
-  });
+      expect(calls.length).toBeLessThanOrEqual(1);
+      for (const args of calls) {
+        for (const arg of args) {
+          expect(typeof arg).toBe('string');
+          expect(arg as string).not.toContain('\n');
+          expect((arg as string).length).toBeLessThan(200);
+        }
+      }
+    },
+  );
 
   it('a header that is not base64 JSON is refused with the reason invalid_payment_header', async () => {
     const quiet = vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -893,13 +990,15 @@ describe('what a client can make the gate echo or log (issue 9)', () => {
     }
   });
 
-  it('a payload with the route\'s own terms but no authorization is refused here (402), never passed on to fail as a 503', async () => {
+  it("a payload with the route's own terms but no authorization is refused here (402), never passed on to fail as a 503", async () => {
     const challenge = await challengeOf(urlOf(PRICED[1]));
     const quiet = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const loud = vi.spyOn(console, 'error');
     try {
       for (const payload of [{}, { authorization: {} }, { signature: '0x12', authorization: { from: 'me' } }]) {
-        const header = Buffer.from(JSON.stringify({ x402Version: 2, accepted: challenge.accepts[0], resource: challenge.resource, payload })).toString('base64');
+        const header = Buffer.from(
+          JSON.stringify({ x402Version: 2, accepted: challenge.accepts[0], resource: challenge.resource, payload }),
+        ).toString('base64');
         const res = await withPayment(urlOf(PRICED[1]), header);
         expect(res.status).toBe(402);
         expect(decodePaymentRequiredHeader(res.headers.get('PAYMENT-REQUIRED')!).error).toBe('invalid_payment_header');
@@ -925,40 +1024,53 @@ describe('conditional requests (docs/design.md §14): re-checking an answer held
     }
   }
 
-  it.each(PRICED)('$path: its ETag in If-None-Match is a 304 with no body, no challenge, no settlement, by GET and HEAD', async (p) => {
-    const url = urlOf(p);
-    const { etag, lastModified } = await validatorsOf(url);
-    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
-    const before = ledger();
-    const settledBefore = facilitator.settled;
-    for (const method of ['GET', 'HEAD']) {
-      // A payment sent along is not taken: a 304 holds no figure.
-      const signature = await signed(await challengeOf(url));
-      const res = await local(url, { method, headers: { 'If-None-Match': etag, 'PAYMENT-SIGNATURE': signature } });
-      expect(res.status, method).toBe(304);
-      expect(await res.text()).toBe('');
-      expect(res.headers.get('ETag')).toBe(etag);
-      expect(res.headers.get('Last-Modified')).toBe(lastModified);
-      expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
-      expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
-      expect(res.headers.get('Content-Type')).toBeNull();
-    }
-    expect(ledger()).toBe(before);
-    expect(facilitator.settled).toBe(settledBefore);
-  });
+  it.each(PRICED)(
+    '$path: its ETag in If-None-Match is a 304 with no body, no challenge, no settlement, by GET and HEAD',
+    async (p) => {
+      const url = urlOf(p);
+      const { etag, lastModified } = await validatorsOf(url);
+      expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+      const before = ledger();
+      const settledBefore = facilitator.settled;
+      for (const method of ['GET', 'HEAD']) {
+        // A payment sent along is not taken: a 304 holds no figure.
+        const signature = await signed(await challengeOf(url));
+        const res = await local(url, { method, headers: { 'If-None-Match': etag, 'PAYMENT-SIGNATURE': signature } });
+        expect(res.status, method).toBe(304);
+        expect(await res.text()).toBe('');
+        expect(res.headers.get('ETag')).toBe(etag);
+        expect(res.headers.get('Last-Modified')).toBe(lastModified);
+        expect(res.headers.get('PAYMENT-REQUIRED')).toBeNull();
+        expect(res.headers.get('PAYMENT-RESPONSE')).toBeNull();
+        expect(res.headers.get('Content-Type')).toBeNull();
+      }
+      expect(ledger()).toBe(before);
+      expect(facilitator.settled).toBe(settledBefore);
+    },
+  );
 
   it('If-Modified-Since at or after Last-Modified is a 304 too; before it, or another ETag, is the 402', async () => {
     const url = urlOf(PRICED[0]);
     const { etag, lastModified } = await validatorsOf(url);
     const at = Date.parse(lastModified);
     expect((await local(url, { headers: { 'If-Modified-Since': new Date(at).toUTCString() } })).status).toBe(304);
-    expect((await local(url, { headers: { 'If-Modified-Since': new Date(at + 86_400_000).toUTCString() } })).status).toBe(304);
-    expect((await local(url, { headers: { 'If-Modified-Since': new Date(at - 1000).toUTCString() } })).status).toBe(402);
+    expect(
+      (await local(url, { headers: { 'If-Modified-Since': new Date(at + 86_400_000).toUTCString() } })).status,
+    ).toBe(304);
+    expect((await local(url, { headers: { 'If-Modified-Since': new Date(at - 1000).toUTCString() } })).status).toBe(
+      402,
+    );
     expect((await local(url, { headers: { 'If-Modified-Since': 'not a date' } })).status).toBe(402);
     const other = `"${'0'.repeat(64)}"`;
     expect((await local(url, { headers: { 'If-None-Match': other } })).status).toBe(402);
     // If-None-Match decides when both are sent (RFC 9110 13.1.3): a stale tag with a recent date is not a 304.
-    expect((await local(url, { headers: { 'If-None-Match': other, 'If-Modified-Since': new Date(at + 86_400_000).toUTCString() } })).status).toBe(402);
+    expect(
+      (
+        await local(url, {
+          headers: { 'If-None-Match': other, 'If-Modified-Since': new Date(at + 86_400_000).toUTCString() },
+        })
+      ).status,
+    ).toBe(402);
     expect((await local(url, { headers: { 'If-None-Match': `W/"x", W/${etag}` } })).status).toBe(304);
     expect((await local(url, { headers: { 'If-None-Match': '*' } })).status).toBe(304);
   });
@@ -994,7 +1106,10 @@ describe('a changed answer gets a new ETag (docs/design.md §14)', () => {
     const data = join(mkdtempSync(join(tmpdir(), 'slmd-changed-')), 'data');
     cpSync(FIXTURE_DATA, data, { recursive: true });
     const file = join(data, 'publications', 'office', '2024-01.csv');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('FL,2024-01,all,,,premium,1111111.11', 'FL,2024-01,all,,,premium,1111112.11'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('FL,2024-01,all,,,premium,1111111.11', 'FL,2024-01,all,,,premium,1111112.11'),
+    );
     const restore = serveShards(buildInto(data));
     try {
       const after = [await tagOf(url), await tagOf(other)];
@@ -1008,8 +1123,8 @@ describe('a changed answer gets a new ETag (docs/design.md §14)', () => {
   });
 });
 
-describe('ETAG_KEY: a priced answer\'s ETag keyed, so that a free 304 confirms no guess of its figures', () => {
-  it('with ETAG_KEY set, a priced JSON or CSV answer\'s ETag is the HMAC-SHA256 of its body under the key, not its SHA-256, and still gets its 304; free answers and the bulk files keep their SHA-256', async () => {
+describe("ETAG_KEY: a priced answer's ETag keyed, so that a free 304 confirms no guess of its figures", () => {
+  it("with ETAG_KEY set, a priced JSON or CSV answer's ETag is the HMAC-SHA256 of its body under the key, not its SHA-256, and still gets its 304; free answers and the bulk files keep their SHA-256", async () => {
     const sha = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('hex')}"`;
     const hmac = (bytes: Buffer) => `"${createHmac('sha256', 'a deployment secret').update(bytes).digest('hex')}"`;
     process.env.ETAG_KEY = 'a deployment secret';
@@ -1026,7 +1141,10 @@ describe('ETAG_KEY: a priced answer\'s ETag keyed, so that a free 304 confirms n
         const body = Buffer.from(await res.arrayBuffer());
         expect(res.headers.get('ETag'), path).toBe(keyed ? hmac(body) : sha(body));
         expect(res.headers.get('ETag'), path).not.toBe(keyed ? sha(body) : hmac(body));
-        expect((await local(`${ORIGIN}${path}`, { headers: { 'If-None-Match': res.headers.get('ETag')! } })).status, path).toBe(304);
+        expect(
+          (await local(`${ORIGIN}${path}`, { headers: { 'If-None-Match': res.headers.get('ETag')! } })).status,
+          path,
+        ).toBe(304);
       }
     } finally {
       delete process.env.ETAG_KEY;

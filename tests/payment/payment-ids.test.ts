@@ -3,7 +3,11 @@
 // memory) with its settled ids in this process's memory and in a real Redis (Debian's redis-server, started
 // here); the payer is the official x402 client, whose payloads carry the id as the extension's helper puts it.
 // Also: the paid path settles without a separate verify.
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import type { PaymentRequired, SettleResponse } from '@x402/core/types';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -14,7 +18,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
-import { type PaymentIds, SETTLED_TTL_MS, memoryPaymentIds, redisPaymentIds } from '../../api/payment/settled-payment-ids.ts';
+import {
+  type PaymentIds,
+  SETTLED_TTL_MS,
+  memoryPaymentIds,
+  redisPaymentIds,
+} from '../../api/payment/settled-payment-ids.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { callHandler } from '../support/handlers.ts';
 import { type LocalRedis, startRedis } from '../support/redis.ts';
@@ -26,7 +35,10 @@ const PAYEE = getAddress('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
 const PAYER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const OTHER_PAYER = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
 /** The gate's one line per refused payment (reason code only), and the store's outage: expected here, not printed. */
-const logged = capturedConsole([/^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/, /^x402: Redis at \S+ unavailable: /]);
+const logged = capturedConsole([
+  /^x402: payment refused on \/v1\/[a-z/]+: [\w .]+$/,
+  /^x402: Redis at \S+ unavailable: /,
+]);
 const BASE = 'eip155:8453';
 const ORIGIN = 'http://service.test';
 const PREMIUM = `${ORIGIN}/v1/premium?state=FL`;
@@ -117,11 +129,21 @@ describe('the paid path settles without a separate verify', () => {
 
   it('every 402 declares payment-identifier, not required (HTTP and MCP)', async () => {
     const { gate } = watchedGate(memoryPaymentIds());
-    expect((await challengeOf(PREMIUM)).extensions?.['payment-identifier']).toMatchObject({ info: { required: false } });
+    expect((await challengeOf(PREMIUM)).extensions?.['payment-identifier']).toMatchObject({
+      info: { required: false },
+    });
     const contract = ROUTE_CONTRACTS.find((r) => r.path === '/v1/premium')!;
-    const call = await gate.chargeCall(contract, { url: 'mcp://tool/get_premium', description: 'x', mimeType: 'application/json' }, 'mcp://tool/get_premium?state=FL', undefined, () => ({ body: {}, hasFigures: true }));
+    const call = await gate.chargeCall(
+      contract,
+      { url: 'mcp://tool/get_premium', description: 'x', mimeType: 'application/json' },
+      'mcp://tool/get_premium?state=FL',
+      undefined,
+      () => ({ body: {}, hasFigures: true }),
+    );
     expect(call.kind).toBe('payment_required');
-    expect((call as { paymentRequired: PaymentRequired }).paymentRequired.extensions?.['payment-identifier']).toMatchObject({ info: { required: false } });
+    expect(
+      (call as { paymentRequired: PaymentRequired }).paymentRequired.extensions?.['payment-identifier'],
+    ).toMatchObject({ info: { required: false } });
   });
 });
 
@@ -160,14 +182,19 @@ describe.each(STORES)('payment ids kept $name', ({ make }) => {
     expect(await refusal(await paid(otherQuery, await signed(otherQuery, id)))).toBe('payment_identifier_conflict');
     expect([settle.mock.calls.length, received()]).toEqual([1, DIME]);
     // Each refusal logged once, with its route and reason code and nothing of the payment.
-    expect(logged.lines()).toEqual(['x402: payment refused on /v1/premium/summary: payment_identifier_conflict', 'x402: payment refused on /v1/premium: payment_identifier_conflict']);
+    expect(logged.lines()).toEqual([
+      'x402: payment refused on /v1/premium/summary: payment_identifier_conflict',
+      'x402: payment refused on /v1/premium: payment_identifier_conflict',
+    ]);
   });
 
   it('a retry signed by another payer is refused: the id is no bearer token', async () => {
     const { settle, received } = watchedGate(ids);
     const id = newId();
     expect((await paid(PREMIUM, await signed(PREMIUM, id))).status).toBe(200);
-    expect(await refusal(await paid(PREMIUM, await signed(PREMIUM, id, OTHER_PAYER)))).toBe('payment_identifier_payer_mismatch');
+    expect(await refusal(await paid(PREMIUM, await signed(PREMIUM, id, OTHER_PAYER)))).toBe(
+      'payment_identifier_payer_mismatch',
+    );
     expect([settle.mock.calls.length, received()]).toEqual([1, DIME]);
   });
 
@@ -208,7 +235,10 @@ describe.each(STORES)('payment ids kept $name', ({ make }) => {
     const { settle, received, gate } = watchedGate(ids);
     const contract = ROUTE_CONTRACTS.find((r) => r.path === '/v1/premium')!;
     const resource = { url: 'mcp://tool/get_premium', description: 'x', mimeType: 'application/json' };
-    const unpaid = await gate.chargeCall(contract, resource, 'mcp://tool/get_premium?state=FL', undefined, () => ({ body: {}, hasFigures: true }));
+    const unpaid = await gate.chargeCall(contract, resource, 'mcp://tool/get_premium?state=FL', undefined, () => ({
+      body: {},
+      hasFigures: true,
+    }));
     const terms = (unpaid as { paymentRequired: PaymentRequired }).paymentRequired;
     const id = newId();
     const payment = async () => {
@@ -221,8 +251,17 @@ describe.each(STORES)('payment ids kept $name', ({ make }) => {
     expect(first).toMatchObject({ kind: 'answered', body: { figures: 1 }, receipt: { success: true } });
     const again = await gate.chargeCall(contract, resource, 'mcp://tool/get_premium?state=FL', await payment(), answer);
     expect(again).toEqual(first);
-    const elsewhere = await gate.chargeCall(contract, resource, 'mcp://tool/get_premium?state=IL', await payment(), answer);
-    expect(elsewhere).toMatchObject({ kind: 'payment_required', paymentRequired: { error: 'payment_identifier_conflict' } });
+    const elsewhere = await gate.chargeCall(
+      contract,
+      resource,
+      'mcp://tool/get_premium?state=IL',
+      await payment(),
+      answer,
+    );
+    expect(elsewhere).toMatchObject({
+      kind: 'payment_required',
+      paymentRequired: { error: 'payment_identifier_conflict' },
+    });
     // an id paid over HTTP is another resource's for MCP: HTTP and MCP names differ
     expect([settle.mock.calls.length, received()]).toEqual([1, DIME]);
   });
@@ -274,12 +313,21 @@ describe.each(STORES)('the store of payment ids $name', ({ make }) => {
     ids = await make();
   });
   afterAll(() => ids?.close());
-  const receipt: SettleResponse = { success: true, transaction: `0x${'ab'.repeat(32)}`, network: BASE, payer: PAYER.address };
+  const receipt: SettleResponse = {
+    success: true,
+    transaction: `0x${'ab'.repeat(32)}`,
+    network: BASE,
+    payer: PAYER.address,
+  };
 
   it('claims an id once; a claim is released only by its own token; a settled id holds its key and receipt', async () => {
     const id = newId();
     expect(await ids.claim(id, 'GET /a', 'token-1', 60_000)).toBeNull();
-    expect(await ids.claim(id, 'GET /a', 'token-2', 60_000)).toEqual({ key: 'GET /a', state: 'claimed', token: 'token-1' });
+    expect(await ids.claim(id, 'GET /a', 'token-2', 60_000)).toEqual({
+      key: 'GET /a',
+      state: 'claimed',
+      token: 'token-1',
+    });
     await ids.release(id, 'token-2');
     expect(await ids.get(id)).toMatchObject({ state: 'claimed', token: 'token-1' });
     await ids.release(id, 'token-1');

@@ -129,8 +129,12 @@ describe('the registry of payment schemes', () => {
     expect(terms[2]).toMatchObject({ scheme: TEST_SCHEME, amount: '100000', testOnly: true });
 
     // A payment made with it is held to its payload's shape, then paid by its own part.
-    const payment = (payload: Record<string, unknown>): PaymentPayload =>
-      ({ x402Version: 2, resource: challenge.resource, accepted: offer, payload });
+    const payment = (payload: Record<string, unknown>): PaymentPayload => ({
+      x402Version: 2,
+      resource: challenge.resource,
+      accepted: offer,
+      payload,
+    });
     const pay = (payload: Record<string, unknown>) => {
       const headers = { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment(payload)) };
       return gate.charge(new Request(resource, { headers }), premium, answer, resource);

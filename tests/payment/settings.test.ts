@@ -44,7 +44,10 @@ describe('paymentSettings', () => {
   });
 
   it('checksums the payee and trims the facilitator URL', () => {
-    const settings = paymentSettings({ X402_PAY_TO: ` ${PAYEE.toLowerCase()} `, X402_FACILITATOR_URL: `${FACILITATOR}/` })!;
+    const settings = paymentSettings({
+      X402_PAY_TO: ` ${PAYEE.toLowerCase()} `,
+      X402_FACILITATOR_URL: `${FACILITATOR}/`,
+    })!;
     expect(settings.payTo).toBe(PAYEE);
     expect(settings.facilitator).toMatchObject({ kind: 'url', url: FACILITATOR });
   });
@@ -59,7 +62,11 @@ describe('paymentSettings', () => {
   });
 
   it('on Base Sepolia still takes a configured facilitator over the public one', () => {
-    const settings = paymentSettings({ X402_PAY_TO: PAYEE, X402_NETWORK: 'eip155:84532', X402_FACILITATOR_URL: FACILITATOR })!;
+    const settings = paymentSettings({
+      X402_PAY_TO: PAYEE,
+      X402_NETWORK: 'eip155:84532',
+      X402_FACILITATOR_URL: FACILITATOR,
+    })!;
     expect(settings.facilitator).toMatchObject({ kind: 'url', url: FACILITATOR });
   });
 
@@ -70,7 +77,11 @@ describe('paymentSettings', () => {
   });
 
   it("uses Coinbase's facilitator with both CDP keys, and names both when only one is set", () => {
-    const settings = paymentSettings({ X402_PAY_TO: PAYEE, CDP_API_KEY_ID: 'key-id', CDP_API_KEY_SECRET: 'key-secret' })!;
+    const settings = paymentSettings({
+      X402_PAY_TO: PAYEE,
+      CDP_API_KEY_ID: 'key-id',
+      CDP_API_KEY_SECRET: 'key-secret',
+    })!;
     expect(settings.facilitator).toMatchObject({ kind: 'cdp', apiKeyId: 'key-id', apiKeySecret: 'key-secret' });
     for (const env of [{ CDP_API_KEY_ID: 'key-id' }, { CDP_API_KEY_SECRET: 'key-secret' }]) {
       const error = settingsError({ X402_PAY_TO: PAYEE, ...env });
@@ -83,9 +94,14 @@ describe('paymentSettings', () => {
     expect(settingsError({ X402_PAY_TO: payTo, X402_FACILITATOR_URL: FACILITATOR }).message).toContain('X402_PAY_TO');
   });
 
-  it.each(['base', '8453', 'eip155:0', 'solana:mainnet', 'eip155:999999999'])('refuses X402_NETWORK=%s, naming the variable', (network) => {
-    expect(settingsError({ X402_PAY_TO: PAYEE, X402_NETWORK: network, X402_FACILITATOR_URL: FACILITATOR }).message).toContain('X402_NETWORK');
-  });
+  it.each(['base', '8453', 'eip155:0', 'solana:mainnet', 'eip155:999999999'])(
+    'refuses X402_NETWORK=%s, naming the variable',
+    (network) => {
+      expect(
+        settingsError({ X402_PAY_TO: PAYEE, X402_NETWORK: network, X402_FACILITATOR_URL: FACILITATOR }).message,
+      ).toContain('X402_NETWORK');
+    },
+  );
 
   it('refuses a custom X402_ASSET without its EIP-712 domain, naming what is missing', () => {
     const base = { X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_ASSET: TOKEN };
@@ -110,29 +126,56 @@ describe('paymentSettings', () => {
       X402_ASSET_DECIMALS: '18',
     })!;
     expect(settings.asset).toEqual({ address: TOKEN, name: 'Test Token', version: '1', decimals: 18 });
-    expect(paymentPrice('0.10', settings.asset)).toEqual({ amount: '100000000000000000', asset: TOKEN, extra: { name: 'Test Token', version: '1' } });
+    expect(paymentPrice('0.10', settings.asset)).toEqual({
+      amount: '100000000000000000',
+      asset: TOKEN,
+      extra: { name: 'Test Token', version: '1' },
+    });
   });
 
   it.each(['six', '-1', '1.5', '37'])('refuses X402_ASSET_DECIMALS=%s, naming the variable', (decimals) => {
-    const env = { X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_ASSET: TOKEN, X402_ASSET_NAME: 'T', X402_ASSET_VERSION: '1', X402_ASSET_DECIMALS: decimals };
+    const env = {
+      X402_PAY_TO: PAYEE,
+      X402_FACILITATOR_URL: FACILITATOR,
+      X402_ASSET: TOKEN,
+      X402_ASSET_NAME: 'T',
+      X402_ASSET_VERSION: '1',
+      X402_ASSET_DECIMALS: decimals,
+    };
     expect(settingsError(env).message).toContain('X402_ASSET_DECIMALS');
   });
 
   it('recognises the default USDC given explicitly as X402_ASSET', () => {
-    const settings = paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_ASSET: BASE_USDC.toLowerCase() })!;
+    const settings = paymentSettings({
+      X402_PAY_TO: PAYEE,
+      X402_FACILITATOR_URL: FACILITATOR,
+      X402_ASSET: BASE_USDC.toLowerCase(),
+    })!;
     expect(settings.asset).toEqual({ address: BASE_USDC, name: 'USD Coin', version: '2', decimals: 6 });
   });
 
-  it.each(['facilitator.example.com', 'ftp://facilitator.example.com', 'not a url'])('refuses X402_FACILITATOR_URL=%s, naming the variable', (url) => {
-    expect(settingsError({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: url }).message).toContain('X402_FACILITATOR_URL');
-  });
+  it.each(['facilitator.example.com', 'ftp://facilitator.example.com', 'not a url'])(
+    'refuses X402_FACILITATOR_URL=%s, naming the variable',
+    (url) => {
+      expect(settingsError({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: url }).message).toContain(
+        'X402_FACILITATOR_URL',
+      );
+    },
+  );
 
   it.each(['soon', '0', '-5', '1.5', ''])('refuses X402_FACILITATOR_TIMEOUT_MS=%j, naming the variable', (timeout) => {
-    expect(settingsError({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_FACILITATOR_TIMEOUT_MS: timeout }).message).toContain('X402_FACILITATOR_TIMEOUT_MS');
+    expect(
+      settingsError({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_FACILITATOR_TIMEOUT_MS: timeout })
+        .message,
+    ).toContain('X402_FACILITATOR_TIMEOUT_MS');
   });
 
   it('takes a valid X402_FACILITATOR_TIMEOUT_MS', () => {
-    const settings = paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR, X402_FACILITATOR_TIMEOUT_MS: '5000' })!;
+    const settings = paymentSettings({
+      X402_PAY_TO: PAYEE,
+      X402_FACILITATOR_URL: FACILITATOR,
+      X402_FACILITATOR_TIMEOUT_MS: '5000',
+    })!;
     expect(settings.facilitator.timeoutMs).toBe(5000);
   });
 
@@ -141,7 +184,9 @@ describe('paymentSettings', () => {
     expect(paymentSettings(gate)!.redisUrl).toBeNull();
     expect(paymentSettings({ ...gate, REDIS_URL: ' ' })!.redisUrl).toBeNull();
     expect(paymentSettings({ ...gate, REDIS_URL: 'redis://127.0.0.1:6379' })!.redisUrl).toBe('redis://127.0.0.1:6379');
-    expect(paymentSettings({ ...gate, REDIS_URL: 'rediss://user:secret@cache.example.com:6380/0' })!.redisUrl).toBe('rediss://user:secret@cache.example.com:6380/0');
+    expect(paymentSettings({ ...gate, REDIS_URL: 'rediss://user:secret@cache.example.com:6380/0' })!.redisUrl).toBe(
+      'rediss://user:secret@cache.example.com:6380/0',
+    );
     for (const bad of ['127.0.0.1:6379', 'http://cache.example.com', 'redis://', 'redis://a b'])
       expect(settingsError({ ...gate, REDIS_URL: bad }).message).toMatch(/^REDIS_URL='.*': expected a Redis URL/);
   });
@@ -173,7 +218,14 @@ describe('prepaid channel settings (docs/design.md §13)', () => {
       X402_WITHDRAW_DELAY_S: '3600',
       X402_RECEIVER_AUTHORIZER_KEY: key,
     })!;
-    expect(channels).toEqual({ dir: join(process.cwd(), 'var', 'channels'), claimIntervalS: 600, idleDays: 7, minDepositUsd: '5', withdrawDelayS: 3600, receiverAuthorizerKey: key });
+    expect(channels).toEqual({
+      dir: join(process.cwd(), 'var', 'channels'),
+      claimIntervalS: 600,
+      idleDays: 7,
+      minDepositUsd: '5',
+      withdrawDelayS: 3600,
+      receiverAuthorizerKey: key,
+    });
   });
 
   it('refuse a bad value, naming the variable and what it expects, and never echo a key', () => {
@@ -181,25 +233,43 @@ describe('prepaid channel settings (docs/design.md §13)', () => {
       [{ X402_CLAIM_INTERVAL_S: '0' }, /^X402_CLAIM_INTERVAL_S='0': expected a whole number of seconds, 10 to 86400$/],
       [{ X402_CLAIM_INTERVAL_S: '1h' }, /^X402_CLAIM_INTERVAL_S='1h'/],
       [{ X402_CHANNEL_IDLE_DAYS: '-1' }, /^X402_CHANNEL_IDLE_DAYS='-1': expected a whole number of days/],
-      [{ X402_WITHDRAW_DELAY_S: '60' }, /^X402_WITHDRAW_DELAY_S='60': expected a whole number of seconds, 900 to 2592000$/],
+      [
+        { X402_WITHDRAW_DELAY_S: '60' },
+        /^X402_WITHDRAW_DELAY_S='60': expected a whole number of seconds, 900 to 2592000$/,
+      ],
       [{ X402_MIN_DEPOSIT_USD: '0' }, /^X402_MIN_DEPOSIT_USD='0': expected a positive amount/],
       [{ X402_MIN_DEPOSIT_USD: '$1' }, /^X402_MIN_DEPOSIT_USD='\$1'/],
-      [{ X402_RECEIVER_AUTHORIZER_KEY: '0xdeadbeefsecret' }, /^X402_RECEIVER_AUTHORIZER_KEY: expected a private key, 0x and 64 hex digits$/],
+      [
+        { X402_RECEIVER_AUTHORIZER_KEY: '0xdeadbeefsecret' },
+        /^X402_RECEIVER_AUTHORIZER_KEY: expected a private key, 0x and 64 hex digits$/,
+      ],
     ];
-    for (const [env, message] of cases) expect(settingsError({ ...gate, ...env }).message, JSON.stringify(env)).toMatch(message);
-    expect(settingsError({ ...gate, X402_RECEIVER_AUTHORIZER_KEY: '0xdeadbeefsecret' }).message).not.toContain('deadbeef');
+    for (const [env, message] of cases)
+      expect(settingsError({ ...gate, ...env }).message, JSON.stringify(env)).toMatch(message);
+    expect(settingsError({ ...gate, X402_RECEIVER_AUTHORIZER_KEY: '0xdeadbeefsecret' }).message).not.toContain(
+      'deadbeef',
+    );
   });
 
   it('refuse a withdrawal delay shorter than two claim intervals: vouchers must be claimed before a withdrawal finalizes', () => {
-    expect(settingsError({ ...gate, X402_CLAIM_INTERVAL_S: '3600', X402_WITHDRAW_DELAY_S: '3600' }).message).toMatch(/X402_WITHDRAW_DELAY_S=3600 is less than twice X402_CLAIM_INTERVAL_S=3600/);
-    expect(paymentSettings({ ...gate, X402_CLAIM_INTERVAL_S: '1800', X402_WITHDRAW_DELAY_S: '3600' })!.channels.withdrawDelayS).toBe(3600);
+    expect(settingsError({ ...gate, X402_CLAIM_INTERVAL_S: '3600', X402_WITHDRAW_DELAY_S: '3600' }).message).toMatch(
+      /X402_WITHDRAW_DELAY_S=3600 is less than twice X402_CLAIM_INTERVAL_S=3600/,
+    );
+    expect(
+      paymentSettings({ ...gate, X402_CLAIM_INTERVAL_S: '1800', X402_WITHDRAW_DELAY_S: '3600' })!.channels
+        .withdrawDelayS,
+    ).toBe(3600);
   });
 });
 
 describe('paymentPrice', () => {
   it('gives USDC prices in 6-decimal atomic units with the token domain', () => {
     const usdc: PaymentAsset = paymentSettings({ X402_PAY_TO: PAYEE, X402_FACILITATOR_URL: FACILITATOR })!.asset;
-    expect(paymentPrice('0.10', usdc)).toEqual({ amount: '100000', asset: BASE_USDC, extra: { name: 'USD Coin', version: '2' } });
+    expect(paymentPrice('0.10', usdc)).toEqual({
+      amount: '100000',
+      asset: BASE_USDC,
+      extra: { name: 'USD Coin', version: '2' },
+    });
     expect(paymentPrice('0.50', usdc).amount).toBe('500000');
   });
 });
@@ -208,7 +278,16 @@ describe('server.ts with a bad payment configuration', () => {
   it('refuses to start, naming the variable, before serving anything', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'server.ts')], {
       cwd: ROOT,
-      env: { ...process.env, X402_PAY_TO: PAYEE, X402_NETWORK: 'eip155:8453', X402_FACILITATOR_URL: '', CDP_API_KEY_ID: '', CDP_API_KEY_SECRET: '', PORT: '0', ASTRO_ENTRY: '/nonexistent/entry.mjs' },
+      env: {
+        ...process.env,
+        X402_PAY_TO: PAYEE,
+        X402_NETWORK: 'eip155:8453',
+        X402_FACILITATOR_URL: '',
+        CDP_API_KEY_ID: '',
+        CDP_API_KEY_SECRET: '',
+        PORT: '0',
+        ASTRO_ENTRY: '/nonexistent/entry.mjs',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -23,7 +23,13 @@ import { createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { type BatchPayer, batchPayer } from '../support/batch-client.ts';
-import { BATCH_SETTLEMENT_ADDRESS as ESCROW, CHAIN_ID, type LocalChain, serveFacilitator, startLocalChain } from '../support/chain.ts';
+import {
+  BATCH_SETTLEMENT_ADDRESS as ESCROW,
+  CHAIN_ID,
+  type LocalChain,
+  serveFacilitator,
+  startLocalChain,
+} from '../support/chain.ts';
 import { capturedConsole } from '../support/console.ts';
 import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
@@ -42,7 +48,15 @@ const escrowAbi = parseAbi([
 
 interface ChannelPayload {
   type: 'voucher' | 'deposit';
-  channelConfig: { payer: Address; payerAuthorizer: Address; receiver: Address; receiverAuthorizer: Address; token: Address; withdrawDelay: number; salt: Hex };
+  channelConfig: {
+    payer: Address;
+    payerAuthorizer: Address;
+    receiver: Address;
+    receiverAuthorizer: Address;
+    token: Address;
+    withdrawDelay: number;
+    salt: Hex;
+  };
   voucher: { channelId: Hex; maxClaimableAmount: string; signature: Hex };
 }
 
@@ -55,7 +69,9 @@ beforeAll(async () => {
   facilitator = await serveFacilitator(chain.facilitator);
   const settings = paymentSettings({ X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url })!;
   storage = new InMemoryChannelStorage();
-  installGate(createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: storage }));
+  installGate(
+    createGate(settings, new HTTPFacilitatorClient({ url: facilitator.url }), ROUTE_CONTRACTS, { channels: storage }),
+  );
 });
 afterAll(async () => {
   installGate(undefined);
@@ -69,7 +85,8 @@ async function fundedPayer(): Promise<{ key: Hex; payer: BatchPayer }> {
   await chain.mint(privateKeyToAccount(key).address, 20_000_000n);
   return { key, payer: batchPayer(key, chain.rpcUrl, callHandler, { deposit: 5_000_000n }) };
 }
-const required = async (): Promise<PaymentRequired> => decodePaymentRequiredHeader((await callHandler(PREMIUM)).headers.get('PAYMENT-REQUIRED')!);
+const required = async (): Promise<PaymentRequired> =>
+  decodePaymentRequiredHeader((await callHandler(PREMIUM)).headers.get('PAYMENT-REQUIRED')!);
 const channelPayload = (payment: PaymentPayload) => payment.payload as unknown as ChannelPayload;
 const withPayload = (payment: PaymentPayload, change: (p: ChannelPayload) => void): PaymentPayload => {
   const copy = structuredClone(channelPayload(payment));
@@ -78,7 +95,11 @@ const withPayload = (payment: PaymentPayload, change: (p: ChannelPayload) => voi
 };
 
 // The same signature's other encodings, from (r, s, v).
-const parts = (signature: Hex) => ({ r: signature.slice(2, 66), s: BigInt(`0x${signature.slice(66, 130)}`), v: Number.parseInt(signature.slice(130), 16) });
+const parts = (signature: Hex) => ({
+  r: signature.slice(2, 66),
+  s: BigInt(`0x${signature.slice(66, 130)}`),
+  v: Number.parseInt(signature.slice(130), 16),
+});
 /** The checksummed address with its first letter's case flipped: the same 20 bytes, no longer a valid EIP-55 spelling. */
 const caseFlipped = (a: Address): Address => {
   const i = a.slice(2).search(/[a-fA-F]/) + 2;
@@ -109,7 +130,18 @@ async function escrowClaim(p: ChannelPayload): Promise<string | null> {
   const data = encodeFunctionData({
     abi: escrowAbi,
     functionName: 'claim',
-    args: [[{ voucher: { channel: { ...p.channelConfig, withdrawDelay: p.channelConfig.withdrawDelay }, maxClaimableAmount: BigInt(p.voucher.maxClaimableAmount) }, signature: p.voucher.signature, totalClaimed: BigInt(p.voucher.maxClaimableAmount) }]],
+    args: [
+      [
+        {
+          voucher: {
+            channel: { ...p.channelConfig, withdrawDelay: p.channelConfig.withdrawDelay },
+            maxClaimableAmount: BigInt(p.voucher.maxClaimableAmount),
+          },
+          signature: p.voucher.signature,
+          totalClaimed: BigInt(p.voucher.maxClaimableAmount),
+        },
+      ],
+    ],
   });
   try {
     await chain.rpc('eth_call', [{ from: chain.payee, to: ESCROW, data }, 'latest']);
@@ -124,21 +156,34 @@ async function forgeries(good: PaymentPayload, ownerKey: Hex): Promise<[string, 
   const { voucher } = channelPayload(good);
   const owner = privateKeyToAccount(ownerKey);
   const attacker = privateKeyToAccount(generatePrivateKey());
-  const anotherChannelId = `0x${'5a'.repeat(32)}` as Hex;
-  const signed = (account: typeof owner, domain = THIS_ESCROW, channelId = voucher.channelId) => account.signTypedData(typedVoucher({ ...voucher, channelId }, domain));
+  const anotherChannelId: Hex = `0x${'5a'.repeat(32)}`;
+  const signed = (account: typeof owner, domain = THIS_ESCROW, channelId = voucher.channelId) =>
+    account.signTypedData(typedVoucher({ ...voucher, channelId }, domain));
   const signature = (s: Hex) => withPayload(good, (q) => (q.voucher.signature = s));
   return [
     ['high s, v flipped', signature(highS(voucher.signature)), /voucher_signature/],
     ['v as 0/1', signature(vAsParity(voucher.signature)), /voucher_signature/],
     ['64-byte compact', signature(compact(voucher.signature)), /voucher_signature/],
     ['another key', signature(await signed(attacker)), /voucher_signature/],
-    ['signed for another chain id', signature(await signed(owner, { chainId: 84532, verifyingContract: THIS_ESCROW.verifyingContract })), /voucher_signature/],
-    ['signed for another escrow', signature(await signed(owner, { chainId: CHAIN_ID, verifyingContract: getAddress(chain.other) })), /voucher_signature/],
+    [
+      'signed for another chain id',
+      signature(await signed(owner, { chainId: 84532, verifyingContract: THIS_ESCROW.verifyingContract })),
+      /voucher_signature/,
+    ],
+    [
+      'signed for another escrow',
+      signature(await signed(owner, { chainId: CHAIN_ID, verifyingContract: getAddress(chain.other) })),
+      /voucher_signature/,
+    ],
     ['signed for another channel', signature(await signed(owner, THIS_ESCROW, anotherChannelId)), /voucher_signature/],
     // The escrow derives the channel from its config and never reads this id: the server must not key a record by it.
     ["another channel's id", withPayload(good, (q) => (q.voucher.channelId = anotherChannelId)), /channel_id_mismatch/],
     // An address whose mixed case is not its checksum: a config with no channel id (refused, not a 503 of the store).
-    ['a bad address checksum', withPayload(good, (q) => (q.channelConfig.payer = caseFlipped(q.channelConfig.payer))), /channel_id_mismatch/],
+    [
+      'a bad address checksum',
+      withPayload(good, (q) => (q.channelConfig.payer = caseFlipped(q.channelConfig.payer))),
+      /channel_id_mismatch/,
+    ],
   ];
 }
 
@@ -169,8 +214,20 @@ describe('a voucher payment in a form the escrow refuses', () => {
     expect(p.type).toBe('voucher');
     const signer = getAddress(p.channelConfig.payerAuthorizer);
     // What made the attack possible: viem's check says yes to the forms the escrow refuses.
-    expect(await verifyTypedData({ address: signer, ...typedVoucher(p.voucher, THIS_ESCROW), signature: highS(p.voucher.signature) })).toBe(true);
-    expect(await verifyTypedData({ address: signer, ...typedVoucher(p.voucher, THIS_ESCROW), signature: vAsParity(p.voucher.signature) })).toBe(true);
+    expect(
+      await verifyTypedData({
+        address: signer,
+        ...typedVoucher(p.voucher, THIS_ESCROW),
+        signature: highS(p.voucher.signature),
+      }),
+    ).toBe(true);
+    expect(
+      await verifyTypedData({
+        address: signer,
+        ...typedVoucher(p.voucher, THIS_ESCROW),
+        signature: vAsParity(p.voucher.signature),
+      }),
+    ).toBe(true);
 
     const before = (await storage.get(p.voucher.channelId))!;
     const cases = await forgeries(good, key);
@@ -181,13 +238,16 @@ describe('a voucher payment in a form the escrow refuses', () => {
       expect(after.chargedCumulativeAmount, label).toBe(before.chargedCumulativeAmount);
       expect(after.signature, label).toBe(before.signature);
       expect(after.pendingRequest, label).toBeUndefined();
-      if (!/channel_id/.test(reason.source)) expect(await escrowClaim(channelPayload(payment)), label).toMatch(/invalid voucher signature/);
+      if (!/channel_id/.test(reason.source))
+        expect(await escrowClaim(channelPayload(payment)), label).toMatch(/invalid voucher signature/);
     }
     // The control, on both sides: the good voucher claims on chain and pays for the answer.
     expect(await escrowClaim(p)).toBeNull();
     const res = await callHandler(PREMIUM, { headers: { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(good) } });
     expect(res.status).toBe(200);
-    expect(BigInt((await storage.get(p.voucher.channelId))!.chargedCumulativeAmount)).toBe(BigInt(before.chargedCumulativeAmount) + 100_000n);
+    expect(BigInt((await storage.get(p.voucher.channelId))!.chargedCumulativeAmount)).toBe(
+      BigInt(before.chargedCumulativeAmount) + 100_000n,
+    );
   });
 });
 
@@ -196,10 +256,18 @@ describe('an MCP tool call paid with a voucher in a form the escrow refuses', ()
     const { key, payer } = await fundedPayer();
     expect((await payer.fetch(PREMIUM)).status).toBe(200); // the deposit
     const mcp = new Client({ name: 'voucher-forms', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)) }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input: string | URL, init?: RequestInit) => handleMcp(new Request(input, init)),
+      }),
+    );
     try {
       const call = (payment?: PaymentPayload) =>
-        mcp.callTool({ name: 'get_premium', arguments: { state: 'TX' }, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) }) as Promise<CallToolResult>;
+        mcp.callTool({
+          name: 'get_premium',
+          arguments: { state: 'TX' },
+          ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+        }) as Promise<CallToolResult>;
       const offer = (await call()).structuredContent as unknown as PaymentRequired;
       const good = await payer.client.createPaymentPayload(offer);
       const { voucher } = channelPayload(good);
@@ -209,7 +277,12 @@ describe('an MCP tool call paid with a voucher in a form the escrow refuses', ()
         expect(refused.isError, label).toBe(true);
         expect((refused.structuredContent as unknown as PaymentRequired).error, label).toMatch(reason);
         // The terms again, and nothing of the answer.
-        expect(Object.keys(refused.structuredContent!).filter((k) => !['x402Version', 'error', 'resource', 'accepts', 'extensions'].includes(k)), label).toEqual([]);
+        expect(
+          Object.keys(refused.structuredContent!).filter(
+            (k) => !['x402Version', 'error', 'resource', 'accepts', 'extensions'].includes(k),
+          ),
+          label,
+        ).toEqual([]);
         expect((await storage.get(voucher.channelId))!.chargedCumulativeAmount, label).toBe(before);
       }
       const paid = await call(good);

@@ -20,18 +20,33 @@ export interface BatchPayer {
 }
 
 /** A batch-settlement payer with `privateKey`, on the chain at `rpcUrl`, through `fetch` (default: the network's). */
-export function batchPayer(privateKey: Hex, rpcUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch, options: { salt?: Hex; deposit?: bigint } = {}): BatchPayer {
-  const chain = defineChain({ id: CHAIN_ID, name: 'Base (local anvil)', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+export function batchPayer(
+  privateKey: Hex,
+  rpcUrl: string,
+  fetch: typeof globalThis.fetch = globalThis.fetch,
+  options: { salt?: Hex; deposit?: bigint } = {},
+): BatchPayer {
+  const chain = defineChain({
+    id: CHAIN_ID,
+    name: 'Base (local anvil)',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const account = privateKeyToAccount(privateKey);
   const reader = createPublicClient({ chain, transport: http(rpcUrl) });
   const storage = new InMemoryClientChannelStorage();
   const deposit = options.deposit;
-  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, reader as never), {
+  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(account, reader), {
     storage,
     ...(options.salt ? { salt: options.salt } : {}),
     // A deposit of the caller's choosing (else the server's announced minimum): the client caps a deposit at
     // depositMultiplier times its per-payment spend cap ($1 by default), so the multiplier makes room for it.
-    ...(deposit ? { depositPolicy: { depositMultiplier: Number(deposit / 1_000_000n) + 3 }, depositStrategy: () => deposit.toString() } : {}),
+    ...(deposit
+      ? {
+          depositPolicy: { depositMultiplier: Number(deposit / 1_000_000n) + 3 },
+          depositStrategy: () => deposit.toString(),
+        }
+      : {}),
   });
   const client = new x402Client().register(NETWORK, scheme);
   return { address: account.address, scheme, client, storage, fetch: wrapFetchWithPayment(fetch, client) };

@@ -19,7 +19,9 @@ export const BRIDGE = join(ROOT, 'bridge', 'cli.mjs');
 export const MACHINE_NODE = existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
 
 export interface BridgeClient {
-  listTools(): Promise<{ tools: { name: string; description?: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
+  listTools(): Promise<{
+    tools: { name: string; description?: string; inputSchema: unknown; outputSchema?: unknown }[];
+  }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
   close(): Promise<void>;
   /** What the bridge wrote to standard error so far. */
@@ -27,27 +29,52 @@ export interface BridgeClient {
 }
 
 /** Spawns the bridge with `args` and `env` (added to a plain environment), connected to a client of the SDK `sdk`. */
-export async function launchBridge(sdk: 'v2' | 'v1', args: string[], env: Record<string, string>): Promise<BridgeClient> {
-  const params = { command: MACHINE_NODE, args: [BRIDGE, ...args], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stderr: 'pipe' as const };
+export async function launchBridge(
+  sdk: 'v2' | 'v1',
+  args: string[],
+  env: Record<string, string>,
+): Promise<BridgeClient> {
+  const params = {
+    command: MACHINE_NODE,
+    args: [BRIDGE, ...args],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stderr: 'pipe' as const,
+  };
   let stderr = '';
   if (sdk === 'v2') {
     const transport = new StdioClientTransport(params);
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'bridge-test', version: '2.0.0' });
     await client.connect(transport);
-    return { listTools: () => client.listTools() as never, callTool: (p) => client.callTool(p) as never, close: () => client.close(), stderr: () => stderr };
+    return {
+      listTools: () => client.listTools(),
+      callTool: (p) => client.callTool(p),
+      close: () => client.close(),
+      stderr: () => stderr,
+    };
   }
   const transport = new StdioV1(params);
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new ClientV1({ name: 'bridge-test', version: '1.0.0' });
   await client.connect(transport);
-  return { listTools: () => client.listTools() as never, callTool: (p) => client.callTool(p) as never, close: () => client.close(), stderr: () => stderr };
+  return {
+    listTools: () => client.listTools(),
+    callTool: (p) => client.callTool(p),
+    close: () => client.close(),
+    stderr: () => stderr,
+  };
 }
 
 /** Runs the bridge once as a command (`refund`, a bad flag): its exit code and both outputs. */
-export function runBridge(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runBridge(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(MACHINE_NODE, [BRIDGE, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(MACHINE_NODE, [BRIDGE, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -74,8 +101,14 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const request = Buffer.concat(chunks).toString('utf8');
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length')) as Record<string, string>;
-    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : request });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length'),
+    ) as Record<string, string>;
+    const answer = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : request,
+    });
     const response = await answer.text();
     exchanges.push({ request, response });
     if (drop?.test(request)) {
@@ -83,7 +116,14 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
       req.socket.destroy();
       return;
     }
-    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding')));
+    res.writeHead(
+      answer.status,
+      Object.fromEntries(
+        [...answer.headers].filter(
+          ([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding',
+        ),
+      ),
+    );
     res.end(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -29,7 +29,12 @@ import type { FacilitatorClient } from '@x402/core/server';
 import { x402Client, type SpendControls } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { BATCH_SETTLEMENT_ADDRESS as SDK_BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS as SDK_ERC3009_DEPOSIT_COLLECTOR_ADDRESS, getDefaultAsset, toFacilitatorEvmSigner } from '@x402/evm';
+import {
+  BATCH_SETTLEMENT_ADDRESS as SDK_BATCH_SETTLEMENT_ADDRESS,
+  ERC3009_DEPOSIT_COLLECTOR_ADDRESS as SDK_ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
+  getDefaultAsset,
+  toFacilitatorEvmSigner,
+} from '@x402/evm';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
@@ -54,11 +59,26 @@ export const ERC3009_DEPOSIT_COLLECTOR_ADDRESS: Address = SDK_ERC3009_DEPOSIT_CO
 
 /** Anvil's well-known dev keys #0–#4 (mnemonic "test test … junk"). Worthless outside a local chain. */
 export const ANVIL_ACCOUNTS = [
-  { address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' },
-  { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
-  { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' },
-  { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6' },
-  { address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', privateKey: '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a' },
+  {
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  },
+  {
+    address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  },
+  {
+    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  },
+  {
+    address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  },
+  {
+    address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
+    privateKey: '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a',
+  },
 ] as const satisfies readonly { address: Address; privateKey: Hex }[];
 
 /** What the payer is funded with: 100 USDC in atomic units (6 decimals). */
@@ -111,8 +131,23 @@ const CONTRACT_SOURCES = {
 } as const;
 
 const tokenAbi = [
-  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'account', type: 'address' }], outputs: [{ type: 'uint256' }] },
-  { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [] },
+  {
+    type: 'function',
+    name: 'balanceOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'account', type: 'address' }],
+    outputs: [{ type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'mint',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [],
+  },
 ] as const;
 
 function anvilBinary(): string {
@@ -166,16 +201,22 @@ const CONTRACTS: Record<keyof Bytecode, [file: keyof typeof CONTRACT_SOURCES, co
  * Runtime bytecode of the test contracts, compiled with solc-js (optimizer on) and cached in the OS temp folder
  * under a sha256 of the sources, the solc version and the settings, so only the first run pays the ~4 s compile.
  */
-export async function compileContracts(): Promise<Bytecode> {
-  const sources = Object.fromEntries(Object.entries(CONTRACT_SOURCES).map(([file, path]) => [file, { content: readFileSync(path, 'utf8') }]));
-  const solcVersion = (JSON.parse(readFileSync(require.resolve('solc/package.json'), 'utf8')) as { version: string }).version;
+async function compileContracts(): Promise<Bytecode> {
+  const sources = Object.fromEntries(
+    Object.entries(CONTRACT_SOURCES).map(([file, path]) => [file, { content: readFileSync(path, 'utf8') }]),
+  );
+  const solcVersion = (JSON.parse(readFileSync(require.resolve('solc/package.json'), 'utf8')) as { version: string })
+    .version;
   const settings = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' };
-  const key = createHash('sha256').update(JSON.stringify([solcVersion, settings, sources])).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify([solcVersion, settings, sources]))
+    .digest('hex');
   const cachePath = join(tmpdir(), `x402-test-contracts-${key.slice(0, 24)}.json`);
   if (existsSync(cachePath)) {
     try {
       const cached = JSON.parse(readFileSync(cachePath, 'utf8')) as Bytecode;
-      if (Object.keys(CONTRACTS).every((name) => /^0x[0-9a-f]{200,}$/.test(cached[name as keyof Bytecode]))) return cached;
+      if (Object.keys(CONTRACTS).every((name) => /^0x[0-9a-f]{200,}$/.test(cached[name as keyof Bytecode])))
+        return cached;
     } catch {
       // fall through and recompile
     }
@@ -191,7 +232,8 @@ export async function compileContracts(): Promise<Bytecode> {
     contracts?: Record<string, Record<string, { evm: { deployedBytecode: { object: string } } }>>;
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`The test contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  if (errors.length > 0)
+    throw new Error(`The test contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   const result = {} as Bytecode;
   for (const [name, [file, contract]] of Object.entries(CONTRACTS)) {
     const object = output.contracts?.[file]?.[contract]?.evm.deployedBytecode.object;
@@ -205,9 +247,13 @@ export async function compileContracts(): Promise<Bytecode> {
 }
 
 function spawnAnvil(port: number): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID), '--silent'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    anvilBinary(),
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID), '--silent'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => {
@@ -251,7 +297,10 @@ async function launchAnvil(): Promise<{ child: ChildProcess; rpcUrl: string }> {
       }
     }
     await stopChild(child);
-    lastError = child.exitCode !== null && child.exitCode !== 0 ? `anvil exited with code ${child.exitCode}: ${stderr()}` : `anvil did not answer eth_chainId on ${rpcUrl} within 10 s. ${stderr()}`;
+    lastError =
+      child.exitCode !== null && child.exitCode !== 0
+        ? `anvil exited with code ${child.exitCode}: ${stderr()}`
+        : `anvil did not answer eth_chainId on ${rpcUrl} within 10 s. ${stderr()}`;
   }
   throw new Error(lastError);
 }
@@ -282,7 +331,9 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
     },
   });
   const account = privateKeyToAccount(ANVIL_ACCOUNTS[0].privateKey, { nonceManager });
-  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl), pollingInterval: 50 }).extend(publicActions);
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl), pollingInterval: 50 }).extend(
+    publicActions,
+  );
   // Sends go one at a time. viem consumes a nonce before it estimates gas, so when a concurrent settle reverts
   // at estimation (a double spend), the nonces already handed to other sends leave a gap and those
   // transactions would sit in anvil's queue until the facilitator's 180 s receipt timeout. Sending is a few ms
@@ -290,7 +341,7 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
   const serial = serializer();
   const signer = toFacilitatorEvmSigner({
     address: account.address,
-    readContract: (args) => wallet.readContract(args as never),
+    readContract: (args) => wallet.readContract(args),
     verifyTypedData: (args) => wallet.verifyTypedData(args as never),
     writeContract: (args) => serial(() => wallet.writeContract(args as never)),
     sendTransaction: (args) => serial(() => wallet.sendTransaction(args as never)),
@@ -302,7 +353,13 @@ function makeFacilitator(rpcUrl: string): FacilitatorClient {
   // batch-settlement: the same gas payer relays; a separate key (anvil #4, never a sender) signs the
   // ClaimBatch and Refund authorizations, and its address is what servers put in channels as receiverAuthorizer.
   const authorizer = privateKeyToAccount(ANVIL_ACCOUNTS[4].privateKey);
-  facilitator.register(NETWORK, new BatchSettlementEvmScheme(signer, { address: authorizer.address, signTypedData: (args) => authorizer.signTypedData(args as never) }));
+  facilitator.register(
+    NETWORK,
+    new BatchSettlementEvmScheme(signer, {
+      address: authorizer.address,
+      signTypedData: (args) => authorizer.signTypedData(args),
+    }),
+  );
   return {
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
@@ -341,11 +398,21 @@ export async function startLocalChain(): Promise<LocalChain> {
     });
     const reader = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
     // The minter is account #3 (not the facilitator's account #0), so minting never races settles for nonces.
-    const minter = createWalletClient({ account: privateKeyToAccount(ANVIL_ACCOUNTS[3].privateKey), chain, transport: http(rpcUrl), pollingInterval: 50 });
+    const minter = createWalletClient({
+      account: privateKeyToAccount(ANVIL_ACCOUNTS[3].privateKey),
+      chain,
+      transport: http(rpcUrl),
+      pollingInterval: 50,
+    });
     const serialMint = serializer();
     const mint = (to: Address, amount: bigint) =>
       serialMint(async () => {
-        const hash = await minter.writeContract({ address: USDC, abi: tokenAbi, functionName: 'mint', args: [to, amount] });
+        const hash = await minter.writeContract({
+          address: USDC,
+          abi: tokenAbi,
+          functionName: 'mint',
+          args: [to, amount],
+        });
         const receipt = await reader.waitForTransactionReceipt({ hash });
         if (receipt.status !== 'success') throw new Error(`mint reverted (${hash})`);
       });
@@ -358,7 +425,8 @@ export async function startLocalChain(): Promise<LocalChain> {
       payer: { address: payer.address, privateKey: payer.privateKey },
       payee: ANVIL_ACCOUNTS[2].address,
       other: ANVIL_ACCOUNTS[3].address,
-      balanceOf: (address) => reader.readContract({ address: USDC, abi: tokenAbi, functionName: 'balanceOf', args: [address] }),
+      balanceOf: (address) =>
+        reader.readContract({ address: USDC, abi: tokenAbi, functionName: 'balanceOf', args: [address] }),
       mint,
       facilitator: makeFacilitator(rpcUrl),
       batchSettlement: BATCH_SETTLEMENT_ADDRESS,
@@ -401,9 +469,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
  * A body that is not that shape answers 400 `{error}`; a facilitator that throws answers 500 `{error}`
  * (HTTPFacilitatorClient turns both into a plain Error "Facilitator verify failed (status): …").
  */
-export async function serveFacilitator(
-  client: FacilitatorClient,
-): Promise<{ url: string; stop(): Promise<void>; /** TCP connections opened to it so far (keep-alive keeps them few) and calls by path. */ connections(): number; calls: Map<string, number> }> {
+export async function serveFacilitator(client: FacilitatorClient): Promise<{
+  url: string;
+  stop(): Promise<void>;
+  /** TCP connections opened to it so far (keep-alive keeps them few) and calls by path. */ connections(): number;
+  calls: Map<string, number>;
+}> {
   const calls = new Map<string, number>();
   const server = createServer((req, res) => {
     void (async () => {
@@ -423,7 +494,12 @@ export async function serveFacilitator(
             return sendJson(res, 400, { error: 'body is not JSON' });
           }
           const { paymentPayload, paymentRequirements } = body ?? {};
-          if (typeof paymentPayload !== 'object' || paymentPayload === null || typeof paymentRequirements !== 'object' || paymentRequirements === null) {
+          if (
+            typeof paymentPayload !== 'object' ||
+            paymentPayload === null ||
+            typeof paymentRequirements !== 'object' ||
+            paymentRequirements === null
+          ) {
             return sendJson(res, 400, { error: 'body needs paymentPayload and paymentRequirements objects' });
           }
           const p = paymentPayload as PaymentPayload;
@@ -477,7 +553,10 @@ export function payerClient(privateKey: Hex, network: `${string}:${string}` = NE
 }
 
 /** `fetch` that answers a 402 by signing with the payer (official @x402/fetch) and retrying with PAYMENT-SIGNATURE. */
-export function payingFetch(chain: ChainPayer, options: PayingFetchOptions = {}): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
+export function payingFetch(
+  chain: ChainPayer,
+  options: PayingFetchOptions = {},
+): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
   const client = payerClient(options.privateKey ?? chain.payer.privateKey);
   if (options.spendControls !== undefined) client.setSpendControls(options.spendControls);
   return wrapFetchWithPayment(options.fetch ?? globalThis.fetch, client);

@@ -17,7 +17,9 @@ export const MCP_SDK = /\/node_modules\/@modelcontextprotocol\/(?:server|core|sd
 
 /** The package (`viem`, `@x402/core`) of each module URL that matches `pattern`, once each, sorted. */
 export const packagesMatching = (urls: readonly string[], pattern: RegExp): string[] =>
-  [...new Set(urls.filter((u) => pattern.test(u)).map((u) => u.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)![1]))].sort();
+  [
+    ...new Set(urls.filter((u) => pattern.test(u)).map((u) => u.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)![1])),
+  ].sort();
 
 /** A file to record into, and what reads it: every module URL recorded so far; `dispose` removes it. */
 export function moduleRecord(): { file: string; loaded: () => string[]; dispose: () => void } {
@@ -25,7 +27,9 @@ export function moduleRecord(): { file: string; loaded: () => string[]; dispose:
   const file = join(dir, 'loaded.txt');
   const loaded = () => {
     try {
-      return readFileSync(file, 'utf8').split('\n').filter((line) => line && !line.startsWith('# '));
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line && !line.startsWith('# '));
     } catch {
       return [];
     }
@@ -76,10 +80,15 @@ export async function fetchRecorded(
     const childEnv: Record<string, string | undefined> = { ...process.env, ...env, RECORD_MODULES_TO: record.file };
     for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name]; // unset
     // Asynchronous: a loopback facilitator in this process must be free to answer the child.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', RECORDER, '--input-type=module', '-e', script], { cwd, env: childEnv, maxBuffer: 1 << 26 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', RECORDER, '--input-type=module', '-e', script],
+      { cwd, env: childEnv, maxBuffer: 1 << 26 },
+    );
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, Omit<RecordedAnswer, 'loaded'>>;
     const lines = readFileSync(record.file, 'utf8').split('\n');
-    const upTo = (marker: string) => lines.slice(0, lines.indexOf(`# ${marker}`)).filter((line) => line && !line.startsWith('# '));
+    const upTo = (marker: string) =>
+      lines.slice(0, lines.indexOf(`# ${marker}`)).filter((line) => line && !line.startsWith('# '));
     return {
       imported: upTo('imported'),
       answers: Object.fromEntries(Object.entries(out).map(([key, answer]) => [key, { ...answer, loaded: upTo(key) }])),

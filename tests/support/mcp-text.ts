@@ -16,6 +16,7 @@ export function expectTextHolds(text: string, body: unknown) {
   };
   for (const leaf of leaves(body)) {
     if (typeof leaf === 'number') expect(text, String(leaf)).toContain(String(leaf));
-    if (typeof leaf === 'string' && ((/\d/.test(leaf) && leaf.length < 40) || /^https?:\/\//.test(leaf))) expect(text).toContain(leaf);
+    if (typeof leaf === 'string' && ((/\d/.test(leaf) && leaf.length < 40) || /^https?:\/\//.test(leaf)))
+      expect(text).toContain(leaf);
   }
 }

@@ -12,7 +12,7 @@ export const filesUnder = (dir: string): string[] =>
     .map((e) => join(e.parentPath, e.name));
 
 /** Numbers of four or more digits, as printed in JSON or in a page (thousands separators dropped); years left out. */
-export function figuresIn(text: string): string[] {
+function figuresIn(text: string): string[] {
   return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? [])
     .map((token) => Number(token.replace(/,/g, '')))
     .filter((n) => n >= 1000 && !(Number.isInteger(n) && n >= 1900 && n <= 2100))
@@ -23,7 +23,9 @@ export function figuresIn(text: string): string[] {
  * The prices in the asset's atomic units ("100000" for 0.10 USD): every 402 challenge and llms.txt state
  * them, so a figure that happens to be equal (a $100,000 fine) cannot be told from a price there.
  */
-const PRICE_AMOUNTS = new Set(ROUTE_CONTRACTS.flatMap((r) => (r.priceUsd ? [atomicAmount(r.priceUsd, paymentTerms(null))] : [])));
+const PRICE_AMOUNTS = new Set(
+  ROUTE_CONTRACTS.flatMap((r) => (r.priceUsd ? [atomicAmount(r.priceUsd, paymentTerms(null))] : [])),
+);
 
 export function pricedFigures(shardsDir: string): Set<string> {
   const collect = (dir: string) => new Set(filesUnder(dir).flatMap((f) => figuresIn(readFileSync(f, 'utf8'))));
@@ -32,7 +34,8 @@ export function pricedFigures(shardsDir: string): Set<string> {
 }
 
 /** The priced figures a text contains. */
-export const pricedFiguresIn = (text: string, priced: Set<string>): string[] => figuresIn(text).filter((n) => priced.has(n));
+export const pricedFiguresIn = (text: string, priced: Set<string>): string[] =>
+  figuresIn(text).filter((n) => priced.has(n));
 
 /** Pages for people: the home page and /snapshots/** (paths on the site, e.g. `/snapshots/2025-08/index.html`). */
 const PEOPLE_PAGES = /^\/(index\.html)?$|^\/snapshots\//;

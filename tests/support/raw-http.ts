@@ -4,7 +4,13 @@
 import { connect } from 'node:net';
 
 /** A request's bytes: the request line, Host, the given headers in order, Content-Length for a body, the body. */
-export function rawRequestBytes(method: string, target: string, host: string, headers: [string, string][] = [], body?: string | Buffer): Buffer {
+export function rawRequestBytes(
+  method: string,
+  target: string,
+  host: string,
+  headers: [string, string][] = [],
+  body?: string | Buffer,
+): Buffer {
   const payload = body === undefined ? undefined : Buffer.from(body);
   const lines = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, ...headers.map(([k, v]) => `${k}: ${v}`)];
   if (payload) lines.push(`Content-Length: ${payload.length}`);
@@ -12,9 +18,21 @@ export function rawRequestBytes(method: string, target: string, host: string, he
 }
 
 /** A request body sent chunked (Transfer-Encoding), in chunks of `size` bytes. */
-export function rawChunkedRequestBytes(method: string, target: string, host: string, headers: [string, string][], body: string | Buffer, size = 7): Buffer {
+export function rawChunkedRequestBytes(
+  method: string,
+  target: string,
+  host: string,
+  headers: [string, string][],
+  body: string | Buffer,
+  size = 7,
+): Buffer {
   const payload = Buffer.from(body);
-  const lines = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, ...headers.map(([k, v]) => `${k}: ${v}`), 'Transfer-Encoding: chunked'];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+    'Transfer-Encoding: chunked',
+  ];
   const parts: Buffer[] = [Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1')];
   for (let at = 0; at < payload.length; at += size) {
     const chunk = payload.subarray(at, at + size);
@@ -37,7 +55,8 @@ export function responseEnd(data: Buffer, head = false): number {
   if (head || status === 204 || status === 304 || (status >= 100 && status < 200)) return start;
   const length = /\r\ncontent-length: *(\d+)/i.exec(header);
   if (length) return data.length >= start + Number(length[1]) ? start + Number(length[1]) : -1;
-  if (!/\r\ntransfer-encoding: *chunked/i.test(header)) throw new Error(`a response without a length: ${header.slice(0, 200)}`);
+  if (!/\r\ntransfer-encoding: *chunked/i.test(header))
+    throw new Error(`a response without a length: ${header.slice(0, 200)}`);
   let at = start;
   for (;;) {
     const lineEnd = data.indexOf('\r\n', at);
@@ -56,7 +75,11 @@ export function responseEnd(data: Buffer, head = false): number {
  * With `split`, the first `split` bytes go alone and the rest 30 ms later (the Node server's raw front takes
  * only a request that arrives whole, so a split one is Node's HTTP server's to answer: server/raw-front.ts).
  */
-export function rawExchange(port: number, request: Buffer, options: { host?: string; head?: boolean; timeoutMs?: number; split?: number } = {}): Promise<Buffer> {
+export function rawExchange(
+  port: number,
+  request: Buffer,
+  options: { host?: string; head?: boolean; timeoutMs?: number; split?: number } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let data = Buffer.alloc(0);
     const { split } = options;
@@ -65,7 +88,9 @@ export function rawExchange(port: number, request: Buffer, options: { host?: str
       socket.write(request.subarray(0, split));
       setTimeout(() => socket.writable && socket.write(request.subarray(split)), 30);
     });
-    socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no complete answer within ${options.timeoutMs ?? 10_000} ms`)));
+    socket.setTimeout(options.timeoutMs ?? 10_000, () =>
+      socket.destroy(new Error(`no complete answer within ${options.timeoutMs ?? 10_000} ms`)),
+    );
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
       try {
@@ -87,7 +112,9 @@ export function rawExchange(port: number, request: Buffer, options: { host?: str
 export function parseResponse(raw: Buffer): { statusLine: string; headers: [string, string][]; body: Buffer } {
   const headerEnd = raw.indexOf('\r\n\r\n');
   const [statusLine, ...lines] = raw.subarray(0, headerEnd).toString('latin1').split('\r\n');
-  const headers = lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]);
+  const headers = lines.map(
+    (l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string],
+  );
   let body = raw.subarray(headerEnd + 4);
   if (headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v === 'chunked')) {
     const parts: Buffer[] = [];

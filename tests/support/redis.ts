@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { freePort } from './server.ts';
 
-export const REDIS_SERVER = '/usr/bin/redis-server';
+const REDIS_SERVER = '/usr/bin/redis-server';
 
 export interface LocalRedis {
   url: string;
@@ -14,7 +14,11 @@ export interface LocalRedis {
 /** Starts redis-server on a free port (or `port`) and waits until it accepts connections. */
 export async function startRedis(port?: number): Promise<LocalRedis> {
   const chosen = port ?? (await freePort());
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const accepts = () =>
     new Promise<boolean>((resolve) => {

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '..', '..');
 
 export function astroBuild(env: Record<string, string>): void {
-  execFileSync('npx', ['astro', 'build'], { cwd: ROOT, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env }, stdio: 'pipe' });
+  execFileSync('npx', ['astro', 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    stdio: 'pipe',
+  });
 }
 
 export async function freePort(): Promise<number> {
@@ -27,12 +31,22 @@ export async function freePort(): Promise<number> {
  * Runs server.ts (what `npm run serve` runs) over the Astro build whose entry is `entry`; with the gate on, in a
  * channels directory of its own unless `env` names one (one server owns a directory at a time).
  */
-export async function startServer(entry: string, env: Record<string, string>): Promise<{ base: string; stop: () => void; child: ChildProcess }> {
+export async function startServer(
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ base: string; stop: () => void; child: ChildProcess }> {
   const port = await freePort();
   const channels = mkdtempSync(join(tmpdir(), 'slmd-channels-'));
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ASTRO_ENTRY: entry, X402_CHANNELS_DIR: channels, ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ASTRO_ENTRY: entry,
+      X402_CHANNELS_DIR: channels,
+      ...env,
+    },
     stdio: 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -67,7 +81,9 @@ export function rawRequest(
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer to ${method} ${path.slice(0, 200)} within ${timeoutMs} ms`)));
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(new Error(`no answer to ${method} ${path.slice(0, 200)} within ${timeoutMs} ms`)),
+    );
     req.on('error', reject);
     req.end();
   });

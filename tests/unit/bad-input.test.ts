@@ -33,7 +33,12 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a malformed period (2024-13)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-02.csv', 'FL,2024-02,all,,,policies,1101,,,', 'FL,2024-13,all,,,policies,1101,,,');
+    replaceOnce(
+      data,
+      'publications/office/2024-02.csv',
+      'FL,2024-02,all,,,policies,1101,,,',
+      'FL,2024-13,all,,,policies,1101,,,',
+    );
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
       line: 11, // 2nd figure row
@@ -45,7 +50,12 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a non-numeric premium (12a)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,,', 'FL,2024-01,all,,,premium,12a,,,');
+    replaceOnce(
+      data,
+      'publications/office/2024-01.csv',
+      'FL,2024-01,all,,,premium,1111111.11,,,',
+      'FL,2024-01,all,,,premium,12a,,,',
+    );
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-01.csv',
       line: 10,
@@ -94,24 +104,40 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('a missing column in the CSV header', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-02.csv', 'metric,value,qualifier,printed,note\n', 'metric,value,qualifier,printed\n');
+    replaceOnce(
+      data,
+      'publications/office/2024-02.csv',
+      'metric,value,qualifier,printed,note\n',
+      'metric,value,qualifier,printed\n',
+    );
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
       line: 9,
       column: 1,
-      says: ["missing column 'note'", 'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,printed,note'],
+      says: [
+        "missing column 'note'",
+        'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,printed,note',
+      ],
     });
     expectUntouched();
   });
 
   it('a publication in the format before the printed column (state,...,qualifier,note)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-02.csv', 'metric,value,qualifier,printed,note\n', 'metric,value,qualifier,note\n');
+    replaceOnce(
+      data,
+      'publications/office/2024-02.csv',
+      'metric,value,qualifier,printed,note\n',
+      'metric,value,qualifier,note\n',
+    );
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-02.csv',
       line: 9,
       column: 1,
-      says: ["missing column 'printed'", 'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,printed,note'],
+      says: [
+        "missing column 'printed'",
+        'expected the CSV header state,period,line,county,insurer,metric,value,qualifier,printed,note',
+      ],
     });
     expectUntouched();
   });
@@ -130,7 +156,12 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('an unqualified rounded value (1600000000)', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-03.csv', 'FL,2024-03,all,,,premium,1333333.33,,,', 'FL,2024-03,all,,,premium,1600000000,,,');
+    replaceOnce(
+      data,
+      'publications/office/2024-03.csv',
+      'FL,2024-03,all,,,premium,1333333.33,,,',
+      'FL,2024-03,all,,,premium,1600000000,,,',
+    );
     expectOneProblem(failingBuild(data), {
       file: 'publications/office/2024-03.csv',
       line: 10,
@@ -168,7 +199,12 @@ describe('buildShards refuses bad input and leaves the previous build untouched'
 
   it('reports the problems of every file in one run', () => {
     const data = tmp.fixtureCopy();
-    replaceOnce(data, 'publications/office/2024-01.csv', 'FL,2024-01,all,,,premium,1111111.11,,,', 'FL,2024-01,all,,,premium,12a,,,');
+    replaceOnce(
+      data,
+      'publications/office/2024-01.csv',
+      'FL,2024-01,all,,,premium,1111111.11,,,',
+      'FL,2024-01,all,,,premium,12a,,,',
+    );
     replaceOnce(data, 'publications/office/tx-2023-annual.csv', 'TX,2023,all,,,items,', 'ZZ,2023,all,,,items,');
     const problems = failingBuild(data);
     expect(problems.map((p) => [p.file.split('/').at(-1), p.line, p.column])).toEqual([

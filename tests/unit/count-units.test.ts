@@ -18,12 +18,21 @@ describe('a quarter printed in another unit than its months', () => {
     // The fixture's IL months 2023-01..12 print policies (1013, 1025, 1037, 1049, 1061, 1073, ...); the
     // office's quarterly release prints the quarter's filings, transactions, and no premium of its own.
     appendLines(data, 'bases.csv', 'IL,quarter,premium reported to the fixture office,');
-    writeData(data, 'publications/office/il-2023-q1.csv', publication({ publisher: 'SLAI', title: 'IL first quarter', report_date: '2023-04-05', data_as_of: '2023-03-31' }, [
-      'IL,2023-Q1,all,,,transactions,4500,,"4,500",filings in the quarter',
-    ]));
-    writeData(data, 'publications/office/il-2023-year.csv', publication({ publisher: 'SLAI', title: 'IL year 2023', report_date: '2024-01-20', data_as_of: '2023-12-31' }, [
-      'IL,2023,all,,,transactions,17890,,"17,890",filings in the year',
-    ]));
+    writeData(
+      data,
+      'publications/office/il-2023-q1.csv',
+      publication(
+        { publisher: 'SLAI', title: 'IL first quarter', report_date: '2023-04-05', data_as_of: '2023-03-31' },
+        ['IL,2023-Q1,all,,,transactions,4500,,"4,500",filings in the quarter'],
+      ),
+    );
+    writeData(
+      data,
+      'publications/office/il-2023-year.csv',
+      publication({ publisher: 'SLAI', title: 'IL year 2023', report_date: '2024-01-20', data_as_of: '2023-12-31' }, [
+        'IL,2023,all,,,transactions,17890,,"17,890",filings in the year',
+      ]),
+    );
     out = tmp.build(data);
   });
 
@@ -45,7 +54,9 @@ describe('a quarter printed in another unit than its months', () => {
 
   it('prints a year’s count in another unit beside the policies its months sum to', () => {
     const y2023 = asOf(rowOf(years(), '2023'), '2099-01-01')!;
-    expect(y2023[4]).toBe([1013, 1025, 1037, 1049, 1061, 1073, 1085, 1097, 1109, 1121, 1133, 1145].reduce((a, b) => a + b));
+    expect(y2023[4]).toBe(
+      [1013, 1025, 1037, 1049, 1061, 1073, 1085, 1097, 1109, 1121, 1133, 1145].reduce((a, b) => a + b),
+    );
     expect(y2023[11]).toEqual({ transactions: { value: 17890, as_printed: '17,890' } });
   });
 });

@@ -20,7 +20,10 @@ const AFTER_CLOSE = 'not valid CSV: expected a comma after the closing quote of 
 function read(text: string) {
   const problems = new Problems();
   const csv = readCsv('t.csv', text, COLUMNS, problems);
-  const rows = [...(csv?.rows ?? [])].map((r) => [r.line, ...COLUMNS.map((c) => [r.cells[c].value, r.cells[c].column])]);
+  const rows = [...(csv?.rows ?? [])].map((r) => [
+    r.line,
+    ...COLUMNS.map((c) => [r.cells[c].value, r.cells[c].column]),
+  ]);
   return { csv, rows, problems: problems.list.map((p) => [p.line, p.column, p.message]) };
 }
 
@@ -70,7 +73,11 @@ describe('the CSV reader', () => {
   });
 
   it('a quoted header field: an unknown column is named at its quote; an unclosed one refuses the file', () => {
-    expect(read('id,"nam",note\n1,a,b\n').problems).toContainEqual([1, 4, "unknown column 'nam': expected only id,name,note"]);
+    expect(read('id,"nam",note\n1,a,b\n').problems).toContainEqual([
+      1,
+      4,
+      "unknown column 'nam': expected only id,name,note",
+    ]);
     const unclosed = read('id,"name,note\n1,a,b\n');
     expect(unclosed.csv).toBeNull();
     expect(unclosed.problems).toEqual([[1, 4, NOT_CLOSED]]);
@@ -131,7 +138,9 @@ describe('the CSV reader', () => {
       [1001, 6, NOT_CLOSED],
       [1502, 6, NOT_CLOSED],
     ]);
-    expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 2500 }, (_, i) => i + 2).filter((l) => l !== 1001 && l !== 1502));
+    expect(rows.map((r) => r[0])).toEqual(
+      Array.from({ length: 2500 }, (_, i) => i + 2).filter((l) => l !== 1001 && l !== 1502),
+    );
     expect(rows.at(-1)).toEqual([2501, ['2499', 1], ['n', 6], ['x', 8]]);
   });
 

@@ -2,7 +2,11 @@
 // line and column and leaves the previous build untouched; the free samples follow the rules of docs/design.md §18-20 on the
 // fixture records (tests/fixtures/data/datasets, test data); the real records are traceable.
 import { describe, expect, it } from 'vitest';
-import type { RatesSampleResponse, SolvencySampleResponse, SyndicatesSampleResponse } from '../../domain/contract-datasets.ts';
+import type {
+  RatesSampleResponse,
+  SolvencySampleResponse,
+  SyndicatesSampleResponse,
+} from '../../domain/contract-datasets.ts';
 import { normalizeName } from '../../domain/names.ts';
 import { loadDataset } from '../../ingest/load.ts';
 import { callHandler } from '../support/handlers.ts';
@@ -22,7 +26,12 @@ describe('the ingest refuses a bad dataset record, naming file, line and column'
   it('an unknown state', () => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, RECEIVERS, ACME, ACME.replace('NY,', 'ZZ,'));
-    expectOneProblem(failingBuild(data), { file: RECEIVERS, line: 10, column: 1, says: ["unknown state 'ZZ'", 'two-letter U.S. state code'] });
+    expectOneProblem(failingBuild(data), {
+      file: RECEIVERS,
+      line: 10,
+      column: 1,
+      says: ["unknown state 'ZZ'", 'two-letter U.S. state code'],
+    });
     expectUntouched();
   });
 
@@ -30,10 +39,20 @@ describe('the ingest refuses a bad dataset record, naming file, line and column'
     const data = tmp.fixtureCopy();
     const row = `${ACME}NY Property/Casualty Insurance Security Fund;NJ PLIGA,NY,2023,2024-03-15`;
     replaceOnce(data, RECEIVERS, row, row.replace('2024-03-15', '2024-02-30'));
-    expectOneProblem(failingBuild(data), { file: RECEIVERS, line: 10, column: column(row, '2024-03-15'), says: ["got '2024-02-30'", 'YYYY-MM-DD', 'bare year'] });
+    expectOneProblem(failingBuild(data), {
+      file: RECEIVERS,
+      line: 10,
+      column: column(row, '2024-03-15'),
+      says: ["got '2024-02-30'", 'YYYY-MM-DD', 'bare year'],
+    });
     const later = tmp.fixtureCopy();
     replaceOnce(later, RECEIVERS, row, row.replace('2024-03-15', '2024-08-01'));
-    expectOneProblem(failingBuild(later), { file: RECEIVERS, line: 10, column: column(row, '2024-03-15'), says: ['2024-08-01 is after', 'report_date 2024-06-30'] });
+    expectOneProblem(failingBuild(later), {
+      file: RECEIVERS,
+      line: 10,
+      column: column(row, '2024-03-15'),
+      says: ['2024-08-01 is after', 'report_date 2024-06-30'],
+    });
     expectUntouched();
   });
 
@@ -42,14 +61,29 @@ describe('the ingest refuses a bad dataset record, naming file, line and column'
     const filing = 'FL,ABCD-123456789,Acme Casualty Company,12345,04.0,Homeowners,property,Acme Home,12.5,';
     replaceOnce(data, FILINGS, filing, filing.replace('12.5', '12,5%'));
     // `12,5%` splits the row into one field more than the header: the reader names the row.
-    expectOneProblem(failingBuild(data), { file: FILINGS, line: 10, column: 1, says: ['expected 17 fields', 'found 18'] });
+    expectOneProblem(failingBuild(data), {
+      file: FILINGS,
+      line: 10,
+      column: 1,
+      says: ['expected 17 fields', 'found 18'],
+    });
     const pct = tmp.fixtureCopy();
     replaceOnce(pct, FILINGS, filing, filing.replace('12.5', 'twelve'));
-    expectOneProblem(failingBuild(pct), { file: FILINGS, line: 10, column: column(filing, '12.5'), says: ["not a number: 'twelve'", 'rate change in percent'] });
+    expectOneProblem(failingBuild(pct), {
+      file: FILINGS,
+      line: 10,
+      column: column(filing, '12.5'),
+      says: ["not a number: 'twelve'", 'rate change in percent'],
+    });
     const exam = tmp.fixtureCopy();
     const examination = 'MA,"The Summit Life and Health Co., Inc.",,examination,,,';
     replaceOnce(exam, ACTIONS, examination, 'MA,"The Summit Life and Health Co., Inc.",,examination,,500,');
-    expectOneProblem(failingBuild(exam), { file: ACTIONS, line: 12, column: column(examination, ',,,') + 2, says: ['a examination carries no fine'] });
+    expectOneProblem(failingBuild(exam), {
+      file: ACTIONS,
+      line: 12,
+      column: column(examination, ',,,') + 2,
+      says: ['a examination carries no fine'],
+    });
     expectUntouched();
   });
 
@@ -96,7 +130,10 @@ describe('the free samples on the fixture records', () => {
       ['ACME CASUALTY CO', 25000],
       ['Summit Life & Health Company', 7500.5],
     ]);
-    expect(s.publications.map((p) => p.url)).toEqual(['https://example.org/regulator/2023', 'https://example.org/receiver/estates']);
+    expect(s.publications.map((p) => p.url)).toEqual([
+      'https://example.org/regulator/2023',
+      'https://example.org/receiver/estates',
+    ]);
     expect([s.report_date, s.data_as_of]).toEqual(['2024-06-30', '2024-06-30']);
     expect(s.note).toContain('not a judgment about the carrier');
   });
@@ -119,7 +156,12 @@ describe('the free samples on the fixture records', () => {
 
   it('/v1/syndicates/sample: a current year of account with no forecast has null capacity and result', async () => {
     const s = await get<SyndicatesSampleResponse>('/v1/syndicates/sample');
-    expect([s.syndicate_count, s.with_forecast_count, s.forecast_years, s.edition]).toEqual([2, 2, { from: 2022, to: 2023 }, '30 September 2024']);
+    expect([s.syndicate_count, s.with_forecast_count, s.forecast_years, s.edition]).toEqual([
+      2,
+      2,
+      { from: 2022, to: 2023 },
+      '30 September 2024',
+    ]);
     const first = s.examples[0];
     expect(first.syndicate_no).toBe('1234');
     expect(first.years).toEqual([
@@ -143,7 +185,9 @@ describe('the real records', () => {
   });
 
   it('spot check against the page: MAP syndicate 2791 capacity for 2023 and 2024 (Argenta, Q3 2025 forecasts)', () => {
-    const rows = dataset.records.syndicates.filter((r) => r.values.syndicate_no === '2791' && r.pub.url.includes('MAPQ32025updatedforecasts'));
+    const rows = dataset.records.syndicates.filter(
+      (r) => r.values.syndicate_no === '2791' && r.pub.url.includes('MAPQ32025updatedforecasts'),
+    );
     expect(rows.map((r) => [r.values.year_of_account, r.values.capacity_gbp_000])).toEqual([
       ['2023', 473906],
       ['2024', 650000],

@@ -12,7 +12,15 @@ import { expectOneProblem, readTree, refusals } from './helpers.ts';
 
 const { tmp, built, failingBuild, expectUntouched } = refusals('encoding');
 const MARCH = 'publications/office/2024-03.csv';
-const EVERY_CSV = ['states.csv', 'categories.csv', 'line-ids.csv', 'lines/FL.csv', ...['2023-q4', '2024-01', '2024-02', '2024-03', 'il-2022-annual', 'il-2023-12', 'il-2024-02', 'tx-2023-annual'].map((p) => `publications/office/${p}.csv`)];
+const EVERY_CSV = [
+  'states.csv',
+  'categories.csv',
+  'line-ids.csv',
+  'lines/FL.csv',
+  ...['2023-q4', '2024-01', '2024-02', '2024-03', 'il-2022-annual', 'il-2023-12', 'il-2024-02', 'tx-2023-annual'].map(
+    (p) => `publications/office/${p}.csv`,
+  ),
+];
 
 /** Rewrites data file `rel` as `edit` makes it from its text (returned as bytes, or text saved as UTF-8). */
 function rewrite(data: string, rel: string, edit: (text: string) => Buffer | string): void {
@@ -35,7 +43,9 @@ describe('accepted: a UTF-8 BOM and CRLF line ends build exactly as without them
 
   it('CRLF line ends in every CSV, with and without a BOM', () => {
     const data = tmp.fixtureCopy();
-    EVERY_CSV.forEach((rel, i) => rewrite(data, rel, (text) => `${i % 2 ? '\uFEFF' : ''}${text.replaceAll('\n', '\r\n')}`));
+    EVERY_CSV.forEach((rel, i) =>
+      rewrite(data, rel, (text) => `${i % 2 ? '\uFEFF' : ''}${text.replaceAll('\n', '\r\n')}`),
+    );
     expect(readTree(tmp.build(data))).toEqual(built());
   });
 });
@@ -51,7 +61,12 @@ describe('refused, and named for what it is', () => {
       return Buffer.concat([Buffer.from(bom), name === 'utf16le' ? le : le.swap16()]);
     };
     rewrite(data, MARCH, utf16);
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 1, column: 1, says: ['saved as UTF-16', 'save it as UTF-8'] });
+    expectOneProblem(failingBuild(data), {
+      file: MARCH,
+      line: 1,
+      column: 1,
+      says: ['saved as UTF-16', 'save it as UTF-8'],
+    });
     expectUntouched();
   });
 
@@ -66,7 +81,12 @@ describe('refused, and named for what it is', () => {
   it('a Latin-1 byte: not valid UTF-8, at the line and column of the byte', () => {
     const data = tmp.fixtureCopy();
     rewrite(data, MARCH, inNote(Buffer.from([0xe9]))); // "é" as Latin-1 saves it
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 47, says: ['not valid UTF-8', '0xE9', 'save the file as UTF-8'] });
+    expectOneProblem(failingBuild(data), {
+      file: MARCH,
+      line: 18,
+      column: 47,
+      says: ['not valid UTF-8', '0xE9', 'save the file as UTF-8'],
+    });
     expectUntouched();
   });
 
@@ -80,8 +100,15 @@ describe('refused, and named for what it is', () => {
   it('a BOM inside the file (here in an insurer name, where it would make a second insurer)', () => {
     const data = tmp.fixtureCopy();
     // 2024-01.csv line 17: `FL,2024-01,all,,Gamma Insurance Co,...`; the name starts at column 17
-    rewrite(data, 'publications/office/2024-01.csv', (text) => text.replace(',,Gamma Insurance Co,insurer_premium', ',,\uFEFFGamma Insurance Co,insurer_premium'));
-    expectOneProblem(failingBuild(data), { file: 'publications/office/2024-01.csv', line: 17, column: 17, says: ['byte order mark', 'inside the file'] });
+    rewrite(data, 'publications/office/2024-01.csv', (text) =>
+      text.replace(',,Gamma Insurance Co,insurer_premium', ',,\uFEFFGamma Insurance Co,insurer_premium'),
+    );
+    expectOneProblem(failingBuild(data), {
+      file: 'publications/office/2024-01.csv',
+      line: 17,
+      column: 17,
+      says: ['byte order mark', 'inside the file'],
+    });
     expectUntouched();
   });
 

@@ -15,9 +15,13 @@ describe('firstSentence', () => {
   });
 
   it('does not end inside parentheses, at an abbreviation, or at a period inside a word or number', () => {
-    expect(firstSentence('Two-letter state code, case-insensitive (e.g. FL, tx). More.')).toBe('Two-letter state code, case-insensitive (e.g. FL, tx).');
+    expect(firstSentence('Two-letter state code, case-insensitive (e.g. FL, tx). More.')).toBe(
+      'Two-letter state code, case-insensitive (e.g. FL, tx).',
+    );
     expect(firstSentence('A code (see below. It varies) here. Next.')).toBe('A code (see below. It varies) here.');
-    expect(firstSentence('Lines, i.e. coverage lines, etc. and more. Next.')).toBe('Lines, i.e. coverage lines, etc. and more.');
+    expect(firstSentence('Lines, i.e. coverage lines, etc. and more. Next.')).toBe(
+      'Lines, i.e. coverage lines, etc. and more.',
+    );
     expect(firstSentence('A rate of 4.5 percent, v1.2. Next.')).toBe('A rate of 4.5 percent, v1.2.');
   });
 });
@@ -34,8 +38,11 @@ describe('a missing required parameter', () => {
   for (const { route, name } of required)
     it(`${route.path} without '${name}': the message quotes what it expects whole`, async () => {
       // Every other required parameter given its example, so the one left out is the one named.
-      const exampleOf = (n: string) => String(((route.params!.shape[n] as z.ZodType).meta?.() as { example?: unknown } | undefined)?.example ?? 'x');
-      const others = required.filter((r) => r.route === route && r.name !== name).map((r) => `${r.name}=${encodeURIComponent(exampleOf(r.name))}`);
+      const exampleOf = (n: string) =>
+        String(((route.params!.shape[n] as z.ZodType).meta?.() as { example?: unknown } | undefined)?.example ?? 'x');
+      const others = required
+        .filter((r) => r.route === route && r.name !== name)
+        .map((r) => `${r.name}=${encodeURIComponent(exampleOf(r.name))}`);
       const response = await dispatch(new Request(`http://localhost${route.path}?${others.join('&')}`));
       const { message } = ((await response.json()) as { error: { message: string } }).error;
       expect(response.status).toBe(400);

@@ -19,7 +19,18 @@
 // `printed` is null or the figures printed for the period that fill no series field (docs/design.md §9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildShards } from '../../ingest/build.ts';
-import { FIXTURE_DATA, type SeriesShard, type SnapshotTuple, asOf, cited, numberPaths, readJson, readTree, rowOf, tempRoot } from './helpers.ts';
+import {
+  FIXTURE_DATA,
+  type SeriesShard,
+  type SnapshotTuple,
+  asOf,
+  cited,
+  numberPaths,
+  readJson,
+  readTree,
+  rowOf,
+  tempRoot,
+} from './helpers.ts';
 
 const tmp = tempRoot('fixture');
 let out: string;
@@ -31,8 +42,18 @@ beforeAll(() => {
 });
 
 const COLUMNS = [
-  'as_of', 'report_date', 'data_as_of', 'premium', 'policy_count', 'new_business_premium', 'renewal_premium', 'new_business_policy_pct', 'renewal_policy_pct',
-  'published', 'sources', 'printed',
+  'as_of',
+  'report_date',
+  'data_as_of',
+  'premium',
+  'policy_count',
+  'new_business_premium',
+  'renewal_premium',
+  'new_business_policy_pct',
+  'renewal_policy_pct',
+  'published',
+  'sources',
+  'printed',
 ];
 /** 2024-01.csv: `FL,2024-01,all,,,items,1501,,,...`: exact, but in another unit than FL's policies: printed. */
 const JAN_ITEMS = { items: { value: 1501, as_printed: null } };
@@ -129,9 +150,35 @@ describe('vintages (FL all-lines months)', () => {
     expect(s.count_unit).toBe('policies');
     expect(rowOf(s, '2024-01')!.snapshots).toEqual([
       // 2024-01.csv: premium 1111111.11, policies 1001, new 40 %, renewal 60 % (and items, printed)
-      ['2024-02-01', '2024-02-01', '2024-01-31', 1111111.11, 1001, null, null, 40, 60, true, cited([1], ...JAN_FIGURES), JAN_ITEMS],
+      [
+        '2024-02-01',
+        '2024-02-01',
+        '2024-01-31',
+        1111111.11,
+        1001,
+        null,
+        null,
+        40,
+        60,
+        true,
+        cited([1], ...JAN_FIGURES),
+        JAN_ITEMS,
+      ],
       // 2024-02.csv restates policies only: 1011; the other fields keep their earlier values and sources
-      ['2024-03-01', '2024-03-01', '2024-02-29', 1111111.11, 1011, null, null, 40, 60, true, { ...cited([1], ...JAN_FIGURES), policy_count: [2] }, JAN_ITEMS],
+      [
+        '2024-03-01',
+        '2024-03-01',
+        '2024-02-29',
+        1111111.11,
+        1011,
+        null,
+        null,
+        40,
+        60,
+        true,
+        { ...cited([1], ...JAN_FIGURES), policy_count: [2] },
+        JAN_ITEMS,
+      ],
     ]);
   });
 
@@ -148,10 +195,36 @@ describe('vintages (FL all-lines months)', () => {
     const feb = rowOf(shard('FL/all/month.json'), '2024-02')!;
     expect(feb.snapshots).toEqual([
       // 2024-02.csv printed premium only as "$1.2M" (qualifier rounded) → null, and printed; policies 1101, 50 % / 50 %
-      ['2024-03-01', '2024-03-01', '2024-02-29', null, 1101, null, null, 50, 50, true, cited([2], ...FEB_FIGURES), FEB_ROUNDED],
+      [
+        '2024-03-01',
+        '2024-03-01',
+        '2024-02-29',
+        null,
+        1101,
+        null,
+        null,
+        50,
+        50,
+        true,
+        cited([2], ...FEB_FIGURES),
+        FEB_ROUNDED,
+      ],
       // 2024-03.csv prints it exactly: 1222222.22; the rest is kept. "$1.2M" agrees with it to its own precision
       // (0.1M), so it was a shortened citation, not a restatement (docs/design.md §1): from then on it is not printed
-      ['2024-04-01', '2024-04-01', '2024-03-31', 1222222.22, 1101, null, null, 50, 50, true, { ...cited([2], ...FEB_FIGURES.filter((f) => f !== 'printed.premium')), premium: [3] }, null],
+      [
+        '2024-04-01',
+        '2024-04-01',
+        '2024-03-31',
+        1222222.22,
+        1101,
+        null,
+        null,
+        50,
+        50,
+        true,
+        { ...cited([2], ...FEB_FIGURES.filter((f) => f !== 'printed.premium')), premium: [3] },
+        null,
+      ],
     ]);
     expect(asOf(feb, '2024-03-31')![3]).toBeNull();
     expect(asOf(feb, '2024-04-01')![3]).toBe(1222222.22);
@@ -159,7 +232,20 @@ describe('vintages (FL all-lines months)', () => {
 
   it('has March from its first publication only', () => {
     expect(rowOf(shard('FL/all/month.json'), '2024-03')!.snapshots).toEqual([
-      ['2024-04-01', '2024-04-01', '2024-03-31', 1333333.33, 1203, null, null, null, null, true, cited([3], 'premium', 'policy_count'), null],
+      [
+        '2024-04-01',
+        '2024-04-01',
+        '2024-03-31',
+        1333333.33,
+        1203,
+        null,
+        null,
+        null,
+        null,
+        true,
+        cited([3], 'premium', 'policy_count'),
+        null,
+      ],
     ]);
   });
 
@@ -188,7 +274,25 @@ describe('vintages (FL all-lines months)', () => {
     const s = shard('TX/all/year.json');
     expect(s).toMatchObject({ state: 'TX', line: 'all', county: null, granularity: 'year', count_unit: 'items' });
     expect(s.rows).toEqual([
-      { period: '2023', snapshots: [['2024-02-10', '2024-02-10', '2023-12-31', 9876543210, 654321, null, null, null, null, true, cited([7], 'premium', 'policy_count'), null]] },
+      {
+        period: '2023',
+        snapshots: [
+          [
+            '2024-02-10',
+            '2024-02-10',
+            '2023-12-31',
+            9876543210,
+            654321,
+            null,
+            null,
+            null,
+            null,
+            true,
+            cited([7], 'premium', 'policy_count'),
+            null,
+          ],
+        ],
+      },
     ]);
   });
 
@@ -197,7 +301,25 @@ describe('vintages (FL all-lines months)', () => {
     // tx-2023-annual.csv: TX 2023-H1 premium 4567890123, no count; as printed
     expect(s).toMatchObject({ state: 'TX', line: 'all', county: null, granularity: 'half_year', count_unit: null });
     expect(s.rows).toEqual([
-      { period: '2023-H1', snapshots: [['2024-02-10', '2024-02-10', '2023-12-31', 4567890123, null, null, null, null, null, true, cited([7], 'premium'), null]] },
+      {
+        period: '2023-H1',
+        snapshots: [
+          [
+            '2024-02-10',
+            '2024-02-10',
+            '2023-12-31',
+            4567890123,
+            null,
+            null,
+            null,
+            null,
+            null,
+            true,
+            cited([7], 'premium'),
+            null,
+          ],
+        ],
+      },
     ]);
   });
 });
@@ -206,7 +328,20 @@ describe('quarter and year roll-ups', () => {
   it('uses the source-published 2023-Q4 row as printed', () => {
     // 2023-q4.csv: premium 3456789.00, policies 3001; no months of 2023 exist. Printed by the source: published.
     expect(rowOf(shard('FL/all/quarter.json'), '2023-Q4')!.snapshots).toEqual([
-      ['2024-01-15', '2024-01-15', '2023-12-31', 3456789, 3001, null, null, null, null, true, cited([0], 'premium', 'policy_count'), null],
+      [
+        '2024-01-15',
+        '2024-01-15',
+        '2023-12-31',
+        3456789,
+        3001,
+        null,
+        null,
+        null,
+        null,
+        true,
+        cited([0], 'premium', 'policy_count'),
+        null,
+      ],
     ]);
   });
 
@@ -221,7 +356,20 @@ describe('quarter and year roll-ups', () => {
     // Feb and Mar 2024-03.csv; policies Jan and Feb 2024-02.csv, Mar 2024-03.csv. It prints nothing of its
     // own (the months' printed figures are for the months).
     expect(rowOf(s, '2024-Q1')!.snapshots).toEqual([
-      ['2024-04-01', '2024-04-01', '2024-03-31', 3666666.66, 3315, null, null, null, null, false, { premium: [1, 3], policy_count: [2, 3] }, null],
+      [
+        '2024-04-01',
+        '2024-04-01',
+        '2024-03-31',
+        3666666.66,
+        3315,
+        null,
+        null,
+        null,
+        null,
+        false,
+        { premium: [1, 3], policy_count: [2, 3] },
+        null,
+      ],
     ]);
     expect(asOf(rowOf(s, '2024-Q1'), '2024-03-31')).toBeUndefined(); // Feb and Jan exist, March does not
   });
@@ -236,10 +384,34 @@ describe('quarter and year roll-ups', () => {
 
   it('sums a category to the cent: Commercial Property = lines 2 and 10 for 2024-03', () => {
     const s = shard('FL/category-commercial-property/month.json');
-    expect(s).toMatchObject({ state: 'FL', line: 'Commercial Property', county: null, granularity: 'month', count_unit: 'policies' });
+    expect(s).toMatchObject({
+      state: 'FL',
+      line: 'Commercial Property',
+      county: null,
+      granularity: 'month',
+      count_unit: 'policies',
+    });
     // line 2: 500000.50 / 401; line 10: 100000.25 / 51 → 600000.75 / 452; a category sum: published false
     expect(s.rows).toEqual([
-      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 600000.75, 452, null, null, null, null, false, cited([3], 'premium', 'policy_count'), null]] },
+      {
+        period: '2024-03',
+        snapshots: [
+          [
+            '2024-04-01',
+            '2024-04-01',
+            '2024-03-31',
+            600000.75,
+            452,
+            null,
+            null,
+            null,
+            null,
+            false,
+            cited([3], 'premium', 'policy_count'),
+            null,
+          ],
+        ],
+      },
     ]);
   });
 
@@ -248,12 +420,36 @@ describe('quarter and year roll-ups', () => {
     // one line's value, but still a category sum made here: published false
     expect(s.line).toBe('General Liability');
     expect(s.rows).toEqual([
-      { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', 200000.75, null, null, null, null, null, false, cited([3], 'premium'), null]] },
+      {
+        period: '2024-03',
+        snapshots: [
+          [
+            '2024-04-01',
+            '2024-04-01',
+            '2024-03-31',
+            200000.75,
+            null,
+            null,
+            null,
+            null,
+            null,
+            false,
+            cited([3], 'premium'),
+            null,
+          ],
+        ],
+      },
     ]);
   });
 
   it('makes no category shard for a line without a category (Contingency)', () => {
-    const categoryDirs = [...new Set(seriesFiles().filter((f) => f.includes('/category-')).map((f) => f.split('/')[3]))];
+    const categoryDirs = [
+      ...new Set(
+        seriesFiles()
+          .filter((f) => f.includes('/category-'))
+          .map((f) => f.split('/')[3]),
+      ),
+    ];
     expect(categoryDirs.sort()).toEqual(['category-commercial-property', 'category-general-liability']);
     const index = readJson(out, 'private/index.json');
     expect(index.states.FL.categories).toEqual([
@@ -279,13 +475,43 @@ describe('IL: printed months and year, summed quarters and year', () => {
     expect(s).toMatchObject({ state: 'IL', line: 'all', county: null, granularity: 'month', count_unit: 'policies' });
     expect(s.rows).toEqual([
       // il-2022-annual.csv prints December 2022 beside the year
-      { period: '2022-12', snapshots: [['2023-02-15', '2023-02-15', '2022-12-31', 987654.32, 1234, null, null, null, null, true, IL_BOTH(4), null]] },
+      {
+        period: '2022-12',
+        snapshots: [
+          ['2023-02-15', '2023-02-15', '2022-12-31', 987654.32, 1234, null, null, null, null, true, IL_BOTH(4), null],
+        ],
+      },
       ...IL_2023.map((m) => ({
         period: m.period,
-        snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', m.premium, m.policies, null, null, null, null, true, IL_BOTH(5), null]],
+        snapshots: [
+          [
+            '2024-01-20',
+            '2024-01-20',
+            '2023-12-31',
+            m.premium,
+            m.policies,
+            null,
+            null,
+            null,
+            null,
+            true,
+            IL_BOTH(5),
+            null,
+          ],
+        ],
       })),
-      { period: '2024-01', snapshots: [['2024-03-20', '2024-03-20', '2024-02-29', 1100000.11, 1101, null, null, null, null, true, IL_BOTH(6), null]] },
-      { period: '2024-02', snapshots: [['2024-03-20', '2024-03-20', '2024-02-29', 1200000.22, 1202, null, null, null, null, true, IL_BOTH(6), null]] },
+      {
+        period: '2024-01',
+        snapshots: [
+          ['2024-03-20', '2024-03-20', '2024-02-29', 1100000.11, 1101, null, null, null, null, true, IL_BOTH(6), null],
+        ],
+      },
+      {
+        period: '2024-02',
+        snapshots: [
+          ['2024-03-20', '2024-03-20', '2024-02-29', 1200000.22, 1202, null, null, null, null, true, IL_BOTH(6), null],
+        ],
+      },
     ]);
     expect(IL_2023[0]).toEqual({ period: '2023-01', premium: 1001000.25, policies: 1013 });
     expect(IL_2023[11]).toEqual({ period: '2023-12', premium: 1012000.25, policies: 1145 });
@@ -300,10 +526,30 @@ describe('IL: printed months and year, summed quarters and year', () => {
     // Q4: 1010000.25 + 1011000.25 + 1012000.25 = 3033000.75; 1121 + 1133 + 1145 = 3399
     // 2022-Q4 has December only; 2024-Q1 lacks March.
     expect(s.rows).toEqual([
-      { period: '2023-Q1', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3006000.75, 3075, null, null, null, null, false, IL_BOTH(5), null]] },
-      { period: '2023-Q2', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3015000.75, 3183, null, null, null, null, false, IL_BOTH(5), null]] },
-      { period: '2023-Q3', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3024000.75, 3291, null, null, null, null, false, IL_BOTH(5), null]] },
-      { period: '2023-Q4', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 3033000.75, 3399, null, null, null, null, false, IL_BOTH(5), null]] },
+      {
+        period: '2023-Q1',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 3006000.75, 3075, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
+      {
+        period: '2023-Q2',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 3015000.75, 3183, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
+      {
+        period: '2023-Q3',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 3024000.75, 3291, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
+      {
+        period: '2023-Q4',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 3033000.75, 3399, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
     ]);
   });
 
@@ -312,11 +558,34 @@ describe('IL: printed months and year, summed quarters and year', () => {
     expect(s).toMatchObject({ state: 'IL', line: 'all', county: null, granularity: 'year', count_unit: 'policies' });
     expect(s.rows).toEqual([
       // il-2022-annual.csv: IL 2022 premium 11234567.89, policies 12345, as printed
-      { period: '2022', snapshots: [['2023-02-15', '2023-02-15', '2022-12-31', 11234567.89, 12345, null, null, null, null, true, IL_BOTH(4), null]] },
+      {
+        period: '2022',
+        snapshots: [
+          [
+            '2023-02-15',
+            '2023-02-15',
+            '2022-12-31',
+            11234567.89,
+            12345,
+            null,
+            null,
+            null,
+            null,
+            true,
+            IL_BOTH(4),
+            null,
+          ],
+        ],
+      },
       // 12 * 1000000.25 + 1000 * (1 + ... + 12) = 12000003 + 78000 = 12078003.00
       // 12 * 1001 + 12 * (1 + ... + 12) = 12012 + 936 = 12948 (= 3075 + 3183 + 3291 + 3399)
       // Summed here (from the months, or from the half-years summed from them): published false.
-      { period: '2023', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 12078003, 12948, null, null, null, null, false, IL_BOTH(5), null]] },
+      {
+        period: '2023',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 12078003, 12948, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
     ]);
   });
 
@@ -325,10 +594,26 @@ describe('IL: printed months and year, summed quarters and year', () => {
     // IL has no half-year basis of its own in bases.csv and prints no half-year: the months' basis holds.
     // H1: 3006000.75 + 3015000.75 = 6021001.50; 3075 + 3183 = 6258 (Q1 + Q2 above)
     // H2: 3024000.75 + 3033000.75 = 6057001.50; 3291 + 3399 = 6690
-    expect(s).toMatchObject({ state: 'IL', line: 'all', county: null, granularity: 'half_year', count_unit: 'policies' });
+    expect(s).toMatchObject({
+      state: 'IL',
+      line: 'all',
+      county: null,
+      granularity: 'half_year',
+      count_unit: 'policies',
+    });
     expect(s.rows).toEqual([
-      { period: '2023-H1', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 6021001.5, 6258, null, null, null, null, false, IL_BOTH(5), null]] },
-      { period: '2023-H2', snapshots: [['2024-01-20', '2024-01-20', '2023-12-31', 6057001.5, 6690, null, null, null, null, false, IL_BOTH(5), null]] },
+      {
+        period: '2023-H1',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 6021001.5, 6258, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
+      {
+        period: '2023-H2',
+        snapshots: [
+          ['2024-01-20', '2024-01-20', '2023-12-31', 6057001.5, 6690, null, null, null, null, false, IL_BOTH(5), null],
+        ],
+      },
     ]);
   });
 });
@@ -346,7 +631,25 @@ describe('line shards', () => {
       const s = shard(`FL/line-${id}/month.json`);
       expect(s.line).toBe(code);
       expect(s.rows).toEqual([
-        { period: '2024-03', snapshots: [['2024-04-01', '2024-04-01', '2024-03-31', premium, count, null, null, null, null, true, cited([3], 'premium', ...(count === null ? [] : ['policy_count'])), null]] },
+        {
+          period: '2024-03',
+          snapshots: [
+            [
+              '2024-04-01',
+              '2024-04-01',
+              '2024-03-31',
+              premium,
+              count,
+              null,
+              null,
+              null,
+              null,
+              true,
+              cited([3], 'premium', ...(count === null ? [] : ['policy_count'])),
+              null,
+            ],
+          ],
+        },
       ]);
     }
   });
@@ -356,14 +659,56 @@ describe('county rows', () => {
   it('are annual, with the county name uppercased in the shard and slugged in the path', () => {
     // 2023-q4.csv: FL 2023 MIAMI-DADE premium 765432.10; Broward premium 123456.78, policies 1234
     const broward = shard('FL/all/counties/broward/year.json');
-    expect(broward).toMatchObject({ state: 'FL', line: 'all', county: 'BROWARD', granularity: 'year', count_unit: 'policies' });
+    expect(broward).toMatchObject({
+      state: 'FL',
+      line: 'all',
+      county: 'BROWARD',
+      granularity: 'year',
+      count_unit: 'policies',
+    });
     expect(broward.rows).toEqual([
-      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 123456.78, 1234, null, null, null, null, true, cited([0], 'premium', 'policy_count'), null]] },
+      {
+        period: '2023',
+        snapshots: [
+          [
+            '2024-01-15',
+            '2024-01-15',
+            '2023-12-31',
+            123456.78,
+            1234,
+            null,
+            null,
+            null,
+            null,
+            true,
+            cited([0], 'premium', 'policy_count'),
+            null,
+          ],
+        ],
+      },
     ]);
     const miami = shard('FL/all/counties/miami-dade/year.json');
     expect(miami.county).toBe('MIAMI-DADE');
     expect(miami.rows).toEqual([
-      { period: '2023', snapshots: [['2024-01-15', '2024-01-15', '2023-12-31', 765432.1, null, null, null, null, null, true, cited([0], 'premium'), null]] },
+      {
+        period: '2023',
+        snapshots: [
+          [
+            '2024-01-15',
+            '2024-01-15',
+            '2023-12-31',
+            765432.1,
+            null,
+            null,
+            null,
+            null,
+            null,
+            true,
+            cited([0], 'premium'),
+            null,
+          ],
+        ],
+      },
     ]);
     const countyFiles = seriesFiles().filter((f) => f.includes('/counties/'));
     expect(countyFiles.every((f) => f.endsWith('/year.json'))).toBe(true);
@@ -396,7 +741,10 @@ describe('insurers', () => {
   });
 
   it('has no insurer file for states without insurer rows', () => {
-    expect(files.filter((f) => f.startsWith('private/insurers/'))).toEqual(['private/insurers/FL.json', 'private/insurers/IL.json']);
+    expect(files.filter((f) => f.startsWith('private/insurers/'))).toEqual([
+      'private/insurers/FL.json',
+      'private/insurers/IL.json',
+    ]);
   });
 
   it('sums IL 2023 from its twelve complete monthly lists, beside the months as printed', () => {
@@ -452,9 +800,23 @@ describe('free/coverage.json', () => {
         stamping_office_name_basis: 'confirmed',
         period_types: {
           // months 2024-01..03, last printed by 2024-03.csv on 2024-04-01
-          month: { from: '2024-01', to: '2024-03', periods: 3, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office },
+          month: {
+            from: '2024-01',
+            to: '2024-03',
+            periods: 3,
+            latest_report_date: '2024-04-01',
+            count_unit: 'policies',
+            basis: office,
+          },
           // 2023-Q4 printed (2024-01-15), 2024-Q1 summed as of 2024-04-01
-          quarter: { from: '2023-Q4', to: '2024-Q1', periods: 2, latest_report_date: '2024-04-01', count_unit: 'policies', basis: office },
+          quarter: {
+            from: '2023-Q4',
+            to: '2024-Q1',
+            periods: 2,
+            latest_report_date: '2024-04-01',
+            count_unit: 'policies',
+            basis: office,
+          },
           // no statewide year: 2024 is incomplete and 2023 exists only per county; no half-year: 2024-H1 lacks April-June
         },
         capabilities: { has_county_data: true, has_insurer_data: true, has_new_renewal_split: true },
@@ -468,18 +830,61 @@ describe('free/coverage.json', () => {
         stamping_office_name_basis: 'confirmed',
         period_types: {
           // months 2022-12 (il-2022-annual) .. 2024-02, last printed by il-2024-02.csv on 2024-03-20
-          month: { from: '2022-12', to: '2024-02', periods: 15, latest_report_date: '2024-03-20', count_unit: 'policies', basis: office },
+          month: {
+            from: '2022-12',
+            to: '2024-02',
+            periods: 15,
+            latest_report_date: '2024-03-20',
+            count_unit: 'policies',
+            basis: office,
+          },
           // 2023-Q1..Q4 summed as of 2024-01-20; 2022-Q4 lacks Oct/Nov and 2024-Q1 lacks March
-          quarter: { from: '2023-Q1', to: '2023-Q4', periods: 4, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          quarter: {
+            from: '2023-Q1',
+            to: '2023-Q4',
+            periods: 4,
+            latest_report_date: '2024-01-20',
+            count_unit: 'policies',
+            basis: office,
+          },
           // 2023-H1..H2 summed as of 2024-01-20, on the months' basis
-          half_year: { from: '2023-H1', to: '2023-H2', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          half_year: {
+            from: '2023-H1',
+            to: '2023-H2',
+            periods: 2,
+            latest_report_date: '2024-01-20',
+            count_unit: 'policies',
+            basis: office,
+          },
           // 2022 printed (2023-02-15), 2023 summed (2024-01-20)
-          year: { from: '2022', to: '2023', periods: 2, latest_report_date: '2024-01-20', count_unit: 'policies', basis: office },
+          year: {
+            from: '2022',
+            to: '2023',
+            periods: 2,
+            latest_report_date: '2024-01-20',
+            count_unit: 'policies',
+            basis: office,
+          },
         },
         // insurer rows in il-2023-12.csv and il-2024-02.csv; no county rows, no new/renewal shares
         capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
         // the year summed from the twelve monthly lists ('2023' sorts before '2023-01'), the months, 2024-01
-        insurer_periods: ['2023', '2023-01', '2023-02', '2023-03', '2023-04', '2023-05', '2023-06', '2023-07', '2023-08', '2023-09', '2023-10', '2023-11', '2023-12', '2024-01'],
+        insurer_periods: [
+          '2023',
+          '2023-01',
+          '2023-02',
+          '2023-03',
+          '2023-04',
+          '2023-05',
+          '2023-06',
+          '2023-07',
+          '2023-08',
+          '2023-09',
+          '2023-10',
+          '2023-11',
+          '2023-12',
+          '2024-01',
+        ],
       },
       {
         state: 'NY',
@@ -497,8 +902,22 @@ describe('free/coverage.json', () => {
         stamping_office_name_basis: 'unconfirmed',
         period_types: {
           // 2023-H1 premium only: no count
-          half_year: { from: '2023-H1', to: '2023-H1', periods: 1, latest_report_date: '2024-02-10', count_unit: null, basis: 'premium submitted, as WSIA compiles it (fixture)' },
-          year: { from: '2023', to: '2023', periods: 1, latest_report_date: '2024-02-10', count_unit: 'items', basis: 'premium filed with the fixture office' },
+          half_year: {
+            from: '2023-H1',
+            to: '2023-H1',
+            periods: 1,
+            latest_report_date: '2024-02-10',
+            count_unit: null,
+            basis: 'premium submitted, as WSIA compiles it (fixture)',
+          },
+          year: {
+            from: '2023',
+            to: '2023',
+            periods: 1,
+            latest_report_date: '2024-02-10',
+            count_unit: 'items',
+            basis: 'premium filed with the fixture office',
+          },
         },
         // the published ranking of rankings/office/tx-2021-top-companies.csv
         capabilities: { has_county_data: false, has_insurer_data: true, has_new_renewal_split: false },
@@ -540,16 +959,61 @@ describe('free/sample', () => {
       source: 'Florida Surplus Lines Service Office (FSLSO)',
     });
     expect(body.data).toEqual([
-      { period: '2024-01', premium: 1111111.11, policy_count: 1011, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 40, renewal_policy_pct: 60, printed: JAN_ITEMS },
+      {
+        period: '2024-01',
+        premium: 1111111.11,
+        policy_count: 1011,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: 40,
+        renewal_policy_pct: 60,
+        printed: JAN_ITEMS,
+      },
       // the "$1.2M" of 2024-02.csv agrees with the exact 1222222.22 to its precision: not shown (docs/design.md §1)
-      { period: '2024-02', premium: 1222222.22, policy_count: 1101, new_business_premium: null, renewal_premium: null, new_business_policy_pct: 50, renewal_policy_pct: 50, printed: null },
-      { period: '2024-03', premium: 1333333.33, policy_count: 1203, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null, printed: null },
+      {
+        period: '2024-02',
+        premium: 1222222.22,
+        policy_count: 1101,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: 50,
+        renewal_policy_pct: 50,
+        printed: null,
+      },
+      {
+        period: '2024-03',
+        premium: 1333333.33,
+        policy_count: 1203,
+        new_business_premium: null,
+        renewal_premium: null,
+        new_business_policy_pct: null,
+        renewal_policy_pct: null,
+        printed: null,
+      },
     ]);
     // January's latest vintage shows 2024-01.csv and 2024-02.csv, February's 2024-02.csv and 2024-03.csv
     expect(body.publications).toEqual([
-      { publisher: 'FSLSO', title: 'January 2024', url: 'https://example.org/fl/2024-01', report_date: '2024-02-01', report_date_basis: 'estimated' },
-      { publisher: 'FSLSO', title: 'February 2024', url: 'https://example.org/fl/2024-02', report_date: '2024-03-01', report_date_basis: 'printed' },
-      { publisher: 'FSLSO', title: 'March 2024', url: 'https://example.org/fl/2024-03', report_date: '2024-04-01', report_date_basis: 'printed' },
+      {
+        publisher: 'FSLSO',
+        title: 'January 2024',
+        url: 'https://example.org/fl/2024-01',
+        report_date: '2024-02-01',
+        report_date_basis: 'estimated',
+      },
+      {
+        publisher: 'FSLSO',
+        title: 'February 2024',
+        url: 'https://example.org/fl/2024-02',
+        report_date: '2024-03-01',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'FSLSO',
+        title: 'March 2024',
+        url: 'https://example.org/fl/2024-03',
+        report_date: '2024-04-01',
+        report_date_basis: 'printed',
+      },
     ]);
     expect(body.note).toMatch(/\/v1\/premium/);
   });
@@ -568,7 +1032,14 @@ describe('free/sample', () => {
       source: 'Surplus Line Association of Illinois (SLAI)',
     });
     const row = (period: string, premium: number, policy_count: number) => ({
-      period, premium, policy_count, new_business_premium: null, renewal_premium: null, new_business_policy_pct: null, renewal_policy_pct: null, printed: null,
+      period,
+      premium,
+      policy_count,
+      new_business_premium: null,
+      renewal_premium: null,
+      new_business_policy_pct: null,
+      renewal_policy_pct: null,
+      printed: null,
     });
     expect(body.data).toEqual([
       row('2023-02', 1002000.25, 1025),
@@ -587,8 +1058,20 @@ describe('free/sample', () => {
     ]);
     // 2023-02..12 from il-2023-12.csv, 2024-01..02 from il-2024-02.csv (not il-2022-annual.csv: 2022-12 is left out)
     expect(body.publications).toEqual([
-      { publisher: 'SLAI', title: 'December 2023', url: 'https://example.org/il/2023-12', report_date: '2024-01-20', report_date_basis: 'printed' },
-      { publisher: 'SLAI', title: 'February 2024', url: 'https://example.org/il/2024-02', report_date: '2024-03-20', report_date_basis: 'printed' },
+      {
+        publisher: 'SLAI',
+        title: 'December 2023',
+        url: 'https://example.org/il/2023-12',
+        report_date: '2024-01-20',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'SLAI',
+        title: 'February 2024',
+        url: 'https://example.org/il/2024-02',
+        report_date: '2024-03-20',
+        report_date_basis: 'printed',
+      },
     ]);
   });
 
@@ -612,7 +1095,14 @@ describe('free/sample', () => {
 
   it('NY: no data at all, the source still named', () => {
     const body = readJson(out, 'free/sample/NY.json');
-    expect(body).toMatchObject({ state: 'NY', data: [], publications: [], report_date: null, data_as_of: null, source: 'Excess Line Association of New York (ELANY)' });
+    expect(body).toMatchObject({
+      state: 'NY',
+      data: [],
+      publications: [],
+      report_date: null,
+      data_as_of: null,
+      source: 'Excess Line Association of New York (ELANY)',
+    });
   });
 });
 
@@ -620,16 +1110,70 @@ describe('private/index.json', () => {
   it('lists every publication in id order, as answers cite them', () => {
     // each from its file's header; 2024-01.csv's report_date_basis is 'estimated: ...'
     expect(readJson(out, 'private/index.json').publications).toEqual([
-      { publisher: 'FSLSO', title: 'Fourth quarter 2023', url: 'https://example.org/fl/2023-q4', report_date: '2024-01-15', report_date_basis: 'printed' },
-      { publisher: 'FSLSO', title: 'January 2024', url: 'https://example.org/fl/2024-01', report_date: '2024-02-01', report_date_basis: 'estimated' },
-      { publisher: 'FSLSO', title: 'February 2024', url: 'https://example.org/fl/2024-02', report_date: '2024-03-01', report_date_basis: 'printed' },
-      { publisher: 'FSLSO', title: 'March 2024', url: 'https://example.org/fl/2024-03', report_date: '2024-04-01', report_date_basis: 'printed' },
-      { publisher: 'SLAI', title: 'Annual 2022', url: 'https://example.org/il/2022', report_date: '2023-02-15', report_date_basis: 'printed' },
-      { publisher: 'SLAI', title: 'December 2023', url: 'https://example.org/il/2023-12', report_date: '2024-01-20', report_date_basis: 'printed' },
-      { publisher: 'SLAI', title: 'February 2024', url: 'https://example.org/il/2024-02', report_date: '2024-03-20', report_date_basis: 'printed' },
-      { publisher: 'SLTX', title: 'Annual 2023', url: 'https://example.org/tx/2023', report_date: '2024-02-10', report_date_basis: 'printed' },
+      {
+        publisher: 'FSLSO',
+        title: 'Fourth quarter 2023',
+        url: 'https://example.org/fl/2023-q4',
+        report_date: '2024-01-15',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'FSLSO',
+        title: 'January 2024',
+        url: 'https://example.org/fl/2024-01',
+        report_date: '2024-02-01',
+        report_date_basis: 'estimated',
+      },
+      {
+        publisher: 'FSLSO',
+        title: 'February 2024',
+        url: 'https://example.org/fl/2024-02',
+        report_date: '2024-03-01',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'FSLSO',
+        title: 'March 2024',
+        url: 'https://example.org/fl/2024-03',
+        report_date: '2024-04-01',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'SLAI',
+        title: 'Annual 2022',
+        url: 'https://example.org/il/2022',
+        report_date: '2023-02-15',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'SLAI',
+        title: 'December 2023',
+        url: 'https://example.org/il/2023-12',
+        report_date: '2024-01-20',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'SLAI',
+        title: 'February 2024',
+        url: 'https://example.org/il/2024-02',
+        report_date: '2024-03-20',
+        report_date_basis: 'printed',
+      },
+      {
+        publisher: 'SLTX',
+        title: 'Annual 2023',
+        url: 'https://example.org/tx/2023',
+        report_date: '2024-02-10',
+        report_date_basis: 'printed',
+      },
       // the ranking's, after the figures' (its id is rankings/office/...)
-      { publisher: 'SLTX', title: 'Fixture top companies 2021', url: 'https://example.org/fixture-top-companies-2021', report_date: '2022-01-15', report_date_basis: 'printed' },
+      {
+        publisher: 'SLTX',
+        title: 'Fixture top companies 2021',
+        url: 'https://example.org/fixture-top-companies-2021',
+        report_date: '2022-01-15',
+        report_date_basis: 'printed',
+      },
     ]);
   });
 
@@ -654,8 +1198,19 @@ describe('private/index.json', () => {
       lines: [],
       categories: [],
       counties: [],
-      shards: ['series/IL/all/half_year.json', 'series/IL/all/month.json', 'series/IL/all/quarter.json', 'series/IL/all/year.json'],
+      shards: [
+        'series/IL/all/half_year.json',
+        'series/IL/all/month.json',
+        'series/IL/all/quarter.json',
+        'series/IL/all/year.json',
+      ],
     });
-    expect(index.states.NY).toEqual({ source: 'Excess Line Association of New York (ELANY)', lines: [], categories: [], counties: [], shards: [] });
+    expect(index.states.NY).toEqual({
+      source: 'Excess Line Association of New York (ELANY)',
+      lines: [],
+      categories: [],
+      counties: [],
+      shards: [],
+    });
   });
 });

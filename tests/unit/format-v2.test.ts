@@ -8,7 +8,16 @@
 // starts 1 + length(metric) + 18. bases.csv of the fixture has a header and 7 rows: an appended row is line 9.
 import { describe, expect, it } from 'vitest';
 import { printedExactly } from '../../ingest/sources/values.ts';
-import { type SeriesShard, appendLines, expectOneProblem, publication, readJson, refusals, rowOf, writeData } from './helpers.ts';
+import {
+  type SeriesShard,
+  appendLines,
+  expectOneProblem,
+  publication,
+  readJson,
+  refusals,
+  rowOf,
+  writeData,
+} from './helpers.ts';
 import { citedPositions } from './helpers.ts';
 
 const { tmp, built, failingBuild, expectUntouched } = refusals('format-v2');
@@ -17,7 +26,11 @@ const NEW = 'publications/office/2023-12-new.csv';
 /** A fixture copy with one new publication for FL December 2023 holding `rows`. */
 function withRows(...rows: string[]): string {
   const data = tmp.fixtureCopy();
-  writeData(data, NEW, publication({ title: 'December 2023', report_date: '2024-01-25', data_as_of: '2023-12-31' }, rows));
+  writeData(
+    data,
+    NEW,
+    publication({ title: 'December 2023', report_date: '2024-01-25', data_as_of: '2023-12-31' }, rows),
+  );
   return data;
 }
 
@@ -29,7 +42,10 @@ describe('refusals: the printed column', () => {
   it('a qualified row without printed words', () => {
     // "rounded," ends at column 41: printed starts at column 42 (value at 26, "1200000," is 8, qualifier at 34)
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,premium,1200000,rounded,,')), {
-      file: NEW, line: 10, column: 42, says: ['the words as printed are needed', 'a qualified figure'],
+      file: NEW,
+      line: 10,
+      column: 42,
+      says: ['the words as printed are needed', 'a qualified figure'],
     });
     expectUntouched();
   });
@@ -37,14 +53,20 @@ describe('refusals: the printed column', () => {
   it('a printed-only metric without printed words', () => {
     // premium_yoy_pct is 15 letters: value at 34, "-3.5," is 5, qualifier at 39 (empty), printed at 40
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,premium_yoy_pct,-3.5,,,')), {
-      file: NEW, line: 10, column: 40, says: ['the words as printed are needed', 'premium_yoy_pct'],
+      file: NEW,
+      line: 10,
+      column: 40,
+      says: ['the words as printed are needed', 'premium_yoy_pct'],
     });
     expectUntouched();
   });
 
   it('a change below -100', () => {
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,premium_yoy_pct,-100.5,,-100.5%,')), {
-      file: NEW, line: 10, column: 34, says: ['a change must be from -100', '-100.5'],
+      file: NEW,
+      line: 10,
+      column: 34,
+      says: ['a change must be from -100', '-100.5'],
     });
     expectUntouched();
   });
@@ -52,7 +74,10 @@ describe('refusals: the printed column', () => {
   it('a share above 100', () => {
     // new_business_premium_pct is 24 letters: value at 43
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,new_business_premium_pct,100.5,,100.5%,')), {
-      file: NEW, line: 10, column: 43, says: ['a share must be 0-100', '100.5'],
+      file: NEW,
+      line: 10,
+      column: 43,
+      says: ['a share must be 0-100', '100.5'],
     });
     expectUntouched();
   });
@@ -62,35 +87,57 @@ describe('refusals: bases.csv', () => {
   it('a state × period type with figures but no bases.csv row', () => {
     // NY has no row at all in the fixture's bases.csv; two NY month figures give one problem, at the first
     const data = tmp.fixtureCopy();
-    writeData(data, 'publications/office/ny-2024-01.csv', publication({ publisher: 'ELANY', title: 'NY January', report_date: '2024-02-15', data_as_of: '2024-01-31' }, [
-      'NY,2024-01,all,,,premium,2345678.91,,,',
-      'NY,2024-01,all,,,transactions,3211,,,',
-    ]));
+    writeData(
+      data,
+      'publications/office/ny-2024-01.csv',
+      publication({ publisher: 'ELANY', title: 'NY January', report_date: '2024-02-15', data_as_of: '2024-01-31' }, [
+        'NY,2024-01,all,,,premium,2345678.91,,,',
+        'NY,2024-01,all,,,transactions,3211,,,',
+      ]),
+    );
     expectOneProblem(failingBuild(data), {
-      file: 'publications/office/ny-2024-01.csv', line: 10, column: 1,
+      file: 'publications/office/ny-2024-01.csv',
+      line: 10,
+      column: 1,
       says: ['no basis for NY month', 'bases.csv', "'NY,month,"],
     });
     expectUntouched();
   });
 
   it('a half-year figure of a state whose bases.csv lists no half_year', () => {
-    expectOneProblem(failingBuild(withRows('FL,2023-Q4,all,,,premium,3456789.00,,,', 'FL,2023-H2,all,,,premium,6543210.00,,,')), {
-      file: NEW, line: 11, column: 1, says: ['no basis for FL half_year', 'bases.csv', "'FL,half_year,"],
-    });
+    expectOneProblem(
+      failingBuild(withRows('FL,2023-Q4,all,,,premium,3456789.00,,,', 'FL,2023-H2,all,,,premium,6543210.00,,,')),
+      {
+        file: NEW,
+        line: 11,
+        column: 1,
+        says: ['no basis for FL half_year', 'bases.csv', "'FL,half_year,"],
+      },
+    );
     expectUntouched();
   });
 
   it('an unknown state', () => {
     const data = tmp.fixtureCopy();
     appendLines(data, 'bases.csv', 'ZZ,month,premium reported somewhere,');
-    expectOneProblem(failingBuild(data), { file: 'bases.csv', line: 9, column: 1, says: ["unknown state 'ZZ'", 'states.csv'] });
+    expectOneProblem(failingBuild(data), {
+      file: 'bases.csv',
+      line: 9,
+      column: 1,
+      says: ["unknown state 'ZZ'", 'states.csv'],
+    });
     expectUntouched();
   });
 
   it('an unknown period type', () => {
     const data = tmp.fixtureCopy();
     appendLines(data, 'bases.csv', 'NY,week,premium reported to the fixture office,');
-    expectOneProblem(failingBuild(data), { file: 'bases.csv', line: 9, column: 4, says: ["'week'", 'month', 'half_year', 'year_to_date'] });
+    expectOneProblem(failingBuild(data), {
+      file: 'bases.csv',
+      line: 9,
+      column: 4,
+      says: ["'week'", 'month', 'half_year', 'year_to_date'],
+    });
     expectUntouched();
   });
 
@@ -105,7 +152,10 @@ describe('refusals: bases.csv', () => {
 describe('refusals: printed words that do not show the value exact', () => {
   it("'$1.24B' for 1240000000 unqualified (3 significant digits)", () => {
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,premium,1240000000,,$1.24B,')), {
-      file: NEW, line: 10, column: 26, says: ['1240000000', '3 significant digits', 'rounded'],
+      file: NEW,
+      line: 10,
+      column: 26,
+      says: ['1240000000', '3 significant digits', 'rounded'],
     });
     expectUntouched();
   });
@@ -113,21 +163,30 @@ describe('refusals: printed words that do not show the value exact', () => {
   it("'71,500' for 71600: the printed number is not the value", () => {
     // policies is 8 letters: value at 27
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,policies,71600,,"71,500",')), {
-      file: NEW, line: 10, column: 27, says: ['71600', '3 significant digits'],
+      file: NEW,
+      line: 10,
+      column: 27,
+      says: ['71600', '3 significant digits'],
     });
     expectUntouched();
   });
 
   it("'$602.0 million' for 603000000: the printed number does not expand to the value", () => {
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,premium,603000000,,$602.0 million,')), {
-      file: NEW, line: 10, column: 26, says: ['603000000'],
+      file: NEW,
+      line: 10,
+      column: 26,
+      says: ['603000000'],
     });
     expectUntouched();
   });
 
   it("'$602 million' for 602000000: printed to 3 significant digits only", () => {
     expectOneProblem(failingBuild(withRows('FL,2023-12,all,,,premium,602000000,,$602 million,')), {
-      file: NEW, line: 10, column: 26, says: ['602000000', '3 significant digits'],
+      file: NEW,
+      line: 10,
+      column: 26,
+      says: ['602000000', '3 significant digits'],
     });
     expectUntouched();
   });
@@ -143,20 +202,40 @@ describe('accepted', () => {
   const cite = [`https://example.org/${encodeURIComponent('December 2023')}`];
 
   it("'71,500' for 71500 and '$602.0 million' for 602000000 are exact, unqualified", () => {
-    const data = withRows('FL,2023-12,all,,,premium,602000000,,$602.0 million,', 'FL,2023-12,all,,,policies,71500,,"71,500",');
-    expect(december(data)).toEqual([['2024-01-25', '2024-01-25', '2023-12-31', 602000000, 71500, null, null, null, null, true, cite, null]]);
+    const data = withRows(
+      'FL,2023-12,all,,,premium,602000000,,$602.0 million,',
+      'FL,2023-12,all,,,policies,71500,,"71,500",',
+    );
+    expect(december(data)).toEqual([
+      ['2024-01-25', '2024-01-25', '2023-12-31', 602000000, 71500, null, null, null, null, true, cite, null],
+    ]);
   });
 
   it("'$1.24B' for 1240000000 when qualified: printed, not in the series field", () => {
     const data = withRows('FL,2023-12,all,,,premium,1240000000,rounded,$1.24B,');
-    expect(december(data)).toEqual([[
-      '2024-01-25', '2024-01-25', '2023-12-31', null, null, null, null, null, null, true, cite,
-      { premium: { value: 1240000000, as_printed: '$1.24B', qualifier: 'rounded' } },
-    ]]);
+    expect(december(data)).toEqual([
+      [
+        '2024-01-25',
+        '2024-01-25',
+        '2023-12-31',
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        true,
+        cite,
+        { premium: { value: 1240000000, as_printed: '$1.24B', qualifier: 'rounded' } },
+      ],
+    ]);
   });
 
   it('a change of exactly -100 and a share of exactly 100', () => {
-    const data = withRows('FL,2023-12,all,,,premium_yoy_pct,-100,,-100%,', 'FL,2023-12,all,,,new_business_premium_pct,100,,100%,');
+    const data = withRows(
+      'FL,2023-12,all,,,premium_yoy_pct,-100,,-100%,',
+      'FL,2023-12,all,,,new_business_premium_pct,100,,100%,',
+    );
     const [snap] = december(data);
     expect((snap[11] as Record<string, { value: number }>).premium_yoy_pct.value).toBe(-100);
     expect((snap[11] as Record<string, { value: number }>).new_business_premium_pct.value).toBe(100);

@@ -87,7 +87,10 @@ export function refusals(prefix: string) {
 }
 
 /** Checks that `problems` is one problem in `file` (a path ending) at `line` (and `column`), saying each of `says`. */
-export function expectOneProblem(problems: Problem[], want: { file: string; line: number; column?: number; says: string[] }): Problem {
+export function expectOneProblem(
+  problems: Problem[],
+  want: { file: string; line: number; column?: number; says: string[] },
+): Problem {
   expect(problems).toHaveLength(1);
   const [p] = problems;
   expect(p.file.endsWith(`/${want.file}`) || p.file === want.file, `${p.file} should end with ${want.file}`).toBe(true);
@@ -123,7 +126,10 @@ export function writeData(dataDir: string, rel: string, text: string): void {
 }
 
 /** A publication file: the `# key: value` header (with `# rows`), the CSV header, then `rows`. */
-export function publication(h: { publisher?: string; title: string; report_date: string; data_as_of: string }, rows: string[]): string {
+export function publication(
+  h: { publisher?: string; title: string; report_date: string; data_as_of: string },
+  rows: string[],
+): string {
   return [
     `# publisher: ${h.publisher ?? 'FSLSO'}`,
     '# source: Fixture office monthly newsletter',
@@ -154,7 +160,8 @@ export function readTree(dir: string): Map<string, Buffer> {
 }
 
 /** A snapshot's sources column (index 10): each figure named (a series field, or `printed.<key>`) → `positions`. */
-export const cited = (positions: number[], ...figures: string[]): Record<string, number[]> => Object.fromEntries(figures.map((f) => [f, positions]));
+export const cited = (positions: number[], ...figures: string[]): Record<string, number[]> =>
+  Object.fromEntries(figures.map((f) => [f, positions]));
 
 /**
  * Where the number `value` occurs in the JSON files below `shards`: one `file path.to.it` per occurrence
@@ -166,7 +173,8 @@ export function numberPaths(shards: string, value: number): string[] {
     if (node === value) found.push(`${file} ${path.join('.')}`);
     else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(file, v, [...path, k]);
   };
-  for (const [file, bytes] of readTree(shards)) if (file.endsWith('.json')) walk(file, JSON.parse(bytes.toString('utf8')), []);
+  for (const [file, bytes] of readTree(shards))
+    if (file.endsWith('.json')) walk(file, JSON.parse(bytes.toString('utf8')), []);
   return found;
 }
 
@@ -182,29 +190,54 @@ export function uncited(tree: Map<string, Buffer>): Map<string, any> {
     // The bulk CSV names each figure's publication in its report_date and publication_url columns, before latest;
     // the Parquet file holds the same rows, and the data package lists the sources and the files' hashes.
     if (path === 'private/bulk/premium.csv') {
-      out.set(path, bytes.toString('utf8').split('\r\n').map((line) => csvFields(line).filter((_, i) => i !== 12 && i !== 13)));
+      out.set(
+        path,
+        bytes
+          .toString('utf8')
+          .split('\r\n')
+          .map((line) => csvFields(line).filter((_, i) => i !== 12 && i !== 13)),
+      );
       continue;
     }
     if (path === 'private/bulk/premium.parquet') continue;
     if (path === 'free/bulk/datapackage.json') {
       const { sources: _sources, resources, ...rest } = JSON.parse(bytes.toString('utf8'));
-      out.set(path, { ...rest, resources: resources.map(({ bytes: _bytes, hash: _hash, ...r }: Record<string, unknown>) => r) });
+      out.set(path, {
+        ...rest,
+        resources: resources.map(({ bytes: _bytes, hash: _hash, ...r }: Record<string, unknown>) => r),
+      });
       continue;
     }
     // A CSV answer names each figure's publication in its last two columns (report_date, publication_url).
     if (path.endsWith('.csv')) {
-      out.set(path, bytes.toString('utf8').split('\r\n').map((line) => csvFields(line).slice(0, -2)));
+      out.set(
+        path,
+        bytes
+          .toString('utf8')
+          .split('\r\n')
+          .map((line) => csvFields(line).slice(0, -2)),
+      );
       continue;
     }
     const body = JSON.parse(bytes.toString('utf8'));
     if (path === 'manifest.json') out.set(path, Object.keys(body.files));
-    else if (path === 'private/index.json' || path.startsWith('free/sample/')) out.set(path, { ...body, publications: undefined });
+    else if (path === 'private/index.json' || path.startsWith('free/sample/'))
+      out.set(path, { ...body, publications: undefined });
     // Which publications exist and what each gave: the same tree, but for the publications themselves.
-    else if (path.startsWith('free/publications/')) out.set(path, { ...body, report_dates: undefined, publications: undefined });
-    else if (path.startsWith('private/insurers/')) out.set(path, { ...body, periods: body.periods.map((p: object) => ({ ...p, publications: undefined })) });
-    else if (path.startsWith('private/rankings/')) out.set(path, { ...body, rankings: body.rankings.map((r: object) => ({ ...r, publications: undefined })) });
+    else if (path.startsWith('free/publications/'))
+      out.set(path, { ...body, report_dates: undefined, publications: undefined });
+    else if (path.startsWith('private/insurers/'))
+      out.set(path, { ...body, periods: body.periods.map((p: object) => ({ ...p, publications: undefined })) });
+    else if (path.startsWith('private/rankings/'))
+      out.set(path, { ...body, rankings: body.rankings.map((r: object) => ({ ...r, publications: undefined })) });
     else if (path.startsWith('private/series/'))
-      out.set(path, { ...body, rows: body.rows.map((r: ShardRow) => ({ ...r, snapshots: r.snapshots.map((t) => t.filter((_, i) => i !== 10)) })) });
+      out.set(path, {
+        ...body,
+        rows: body.rows.map((r: ShardRow) => ({
+          ...r,
+          snapshots: r.snapshots.map((t) => t.filter((_, i) => i !== 10)),
+        })),
+      });
     else out.set(path, body);
   }
   return out;
@@ -226,4 +259,5 @@ export function rowOf(shard: SeriesShard, period: string): ShardRow | undefined 
 }
 
 /** The publications a snapshot cites (its sources column, by figure), as positions in index.json, ascending. */
-export const citedPositions = (sources: Record<string, number[]>): number[] => [...new Set(Object.values(sources).flat())].sort((a, b) => a - b);
+export const citedPositions = (sources: Record<string, number[]>): number[] =>
+  [...new Set(Object.values(sources).flat())].sort((a, b) => a - b);

@@ -15,12 +15,33 @@ const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400
 describe('implausible values are refused where they are written', () => {
   it.each([
     ['a negative premium', 'premium,1111111.11', 'premium,-336700000', 10, 26, ['-336700000', 'cannot be negative']],
-    ['a 31-digit premium (served as 1e+30)', 'premium,1111111.11', 'premium,1000000000000000000000000000000', 10, 26, ['not a plausible amount', 'below 10,000,000,000,000 USD']],
+    [
+      'a 31-digit premium (served as 1e+30)',
+      'premium,1111111.11',
+      'premium,1000000000000000000000000000000',
+      10,
+      26,
+      ['not a plausible amount', 'below 10,000,000,000,000 USD'],
+    ],
     ['money with more than 2 decimals', 'premium,1111111.11', 'premium,1111111.111', 10, 26, ['at most 2 decimals']],
     ['a negative count', 'policies,1001', 'policies,-1001', 11, 27, ['-1001', 'cannot be negative']],
     ['a count that is not whole', 'policies,1001', 'policies,1001.5', 11, 27, ['whole number']],
-    ['a count of a billion', 'policies,1001', 'policies,1000000001', 11, 27, ['not a plausible count', 'below 1,000,000,000']],
-    ['a share no double holds exactly', 'new_business_policy_pct,40', 'new_business_policy_pct,40.0000000000000001', 12, 42, ['cannot be held exactly', 'served as 40']],
+    [
+      'a count of a billion',
+      'policies,1001',
+      'policies,1000000001',
+      11,
+      27,
+      ['not a plausible count', 'below 1,000,000,000'],
+    ],
+    [
+      'a share no double holds exactly',
+      'new_business_policy_pct,40',
+      'new_business_policy_pct,40.0000000000000001',
+      12,
+      42,
+      ['cannot be held exactly', 'served as 40'],
+    ],
   ] as const)('%s', (_, from, to, line, column, says) => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, JANUARY, `FL,2024-01,all,,,${from},`, `FL,2024-01,all,,,${to},`);
@@ -31,7 +52,12 @@ describe('implausible values are refused where they are written', () => {
   it('a qualified figure is held to the same bounds (it stays in the file, citable)', () => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, 'publications/office/2024-02.csv', 'premium,1200000,rounded,', 'premium,-1200000,rounded,');
-    expectOneProblem(failingBuild(data), { file: 'publications/office/2024-02.csv', line: 10, column: 26, says: ['cannot be negative'] });
+    expectOneProblem(failingBuild(data), {
+      file: 'publications/office/2024-02.csv',
+      line: 10,
+      column: 26,
+      says: ['cannot be negative'],
+    });
     expectUntouched();
   });
 });
@@ -41,7 +67,12 @@ describe('implausible dates are refused', () => {
     const data = tmp.fixtureCopy();
     const tomorrow = utcDay(1);
     replaceOnce(data, JANUARY, '# report_date: 2024-02-01', `# report_date: ${tomorrow}`);
-    expectOneProblem(failingBuild(data), { file: JANUARY, line: 5, column: 16, says: [tomorrow, 'in the future', utcDay(0)] });
+    expectOneProblem(failingBuild(data), {
+      file: JANUARY,
+      line: 5,
+      column: 16,
+      says: [tomorrow, 'in the future', utcDay(0)],
+    });
     expectUntouched();
   });
 
@@ -57,10 +88,15 @@ describe('implausible dates are refused', () => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, JANUARY, '# report_date: 2024-02-01', '# report_date: 2024-01-20');
     const problems = failingBuild(data);
-    expect(problems[0]).toMatchObject({ line: 7, column: 15, message: 'data_as_of 2024-01-31 is after report_date 2024-01-20' });
+    expect(problems[0]).toMatchObject({
+      line: 7,
+      column: 15,
+      message: 'data_as_of 2024-01-31 is after report_date 2024-01-20',
+    });
     const rows = problems.slice(1);
     expect(rows.map((p) => [p.line, p.column])).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18].map((line) => [line, 4]));
-    for (const p of rows) expect(p.message).toContain("period 2024-01 ends after the publication's report_date 2024-01-20");
+    for (const p of rows)
+      expect(p.message).toContain("period 2024-01 ends after the publication's report_date 2024-01-20");
     expectUntouched();
   });
 });

@@ -11,19 +11,55 @@ const p = (text: string) => {
 describe('parsePeriod', () => {
   it('reads a month YYYY-MM', () => {
     expect(parsePeriod('2024-07')).toEqual({ type: 'month', key: '2024-07', year: 2024, firstMonth: 7, lastMonth: 7 });
-    expect(parsePeriod('2023-12')).toEqual({ type: 'month', key: '2023-12', year: 2023, firstMonth: 12, lastMonth: 12 });
+    expect(parsePeriod('2023-12')).toEqual({
+      type: 'month',
+      key: '2023-12',
+      year: 2023,
+      firstMonth: 12,
+      lastMonth: 12,
+    });
   });
 
   it('reads a quarter YYYY-Qn: months 3n-2 .. 3n', () => {
-    expect(parsePeriod('2024-Q1')).toEqual({ type: 'quarter', key: '2024-Q1', year: 2024, firstMonth: 1, lastMonth: 3 });
+    expect(parsePeriod('2024-Q1')).toEqual({
+      type: 'quarter',
+      key: '2024-Q1',
+      year: 2024,
+      firstMonth: 1,
+      lastMonth: 3,
+    });
     // Q3: 3*3-2 = 7 .. 3*3 = 9
-    expect(parsePeriod('2024-Q3')).toEqual({ type: 'quarter', key: '2024-Q3', year: 2024, firstMonth: 7, lastMonth: 9 });
-    expect(parsePeriod('2023-Q4')).toEqual({ type: 'quarter', key: '2023-Q4', year: 2023, firstMonth: 10, lastMonth: 12 });
+    expect(parsePeriod('2024-Q3')).toEqual({
+      type: 'quarter',
+      key: '2024-Q3',
+      year: 2024,
+      firstMonth: 7,
+      lastMonth: 9,
+    });
+    expect(parsePeriod('2023-Q4')).toEqual({
+      type: 'quarter',
+      key: '2023-Q4',
+      year: 2023,
+      firstMonth: 10,
+      lastMonth: 12,
+    });
   });
 
   it('reads a half-year YYYY-H1 / YYYY-H2', () => {
-    expect(parsePeriod('2024-H1')).toEqual({ type: 'half_year', key: '2024-H1', year: 2024, firstMonth: 1, lastMonth: 6 });
-    expect(parsePeriod('2024-H2')).toEqual({ type: 'half_year', key: '2024-H2', year: 2024, firstMonth: 7, lastMonth: 12 });
+    expect(parsePeriod('2024-H1')).toEqual({
+      type: 'half_year',
+      key: '2024-H1',
+      year: 2024,
+      firstMonth: 1,
+      lastMonth: 6,
+    });
+    expect(parsePeriod('2024-H2')).toEqual({
+      type: 'half_year',
+      key: '2024-H2',
+      year: 2024,
+      firstMonth: 7,
+      lastMonth: 12,
+    });
   });
 
   it('reads a year YYYY', () => {
@@ -31,8 +67,20 @@ describe('parsePeriod', () => {
   });
 
   it('reads a year to date YYYY-01..MM', () => {
-    expect(parsePeriod('2024-01..07')).toEqual({ type: 'year_to_date', key: '2024-01..07', year: 2024, firstMonth: 1, lastMonth: 7 });
-    expect(parsePeriod('2024-01..12')).toEqual({ type: 'year_to_date', key: '2024-01..12', year: 2024, firstMonth: 1, lastMonth: 12 });
+    expect(parsePeriod('2024-01..07')).toEqual({
+      type: 'year_to_date',
+      key: '2024-01..07',
+      year: 2024,
+      firstMonth: 1,
+      lastMonth: 7,
+    });
+    expect(parsePeriod('2024-01..12')).toEqual({
+      type: 'year_to_date',
+      key: '2024-01..12',
+      year: 2024,
+      firstMonth: 1,
+      lastMonth: 12,
+    });
   });
 
   it.each([
@@ -112,7 +160,16 @@ describe('rollupKey', () => {
 
 describe('isIsoDate', () => {
   // 0099-12-31 and 0004-02-29: Date.UTC would read years 0-99 as 1900-1999.
-  it.each(['2024-02-29', '2000-02-29', '2024-01-31', '2023-12-31', '2024-04-30', '0099-12-31', '0004-02-29', '0000-01-01'])('accepts %s', (d) => {
+  it.each([
+    '2024-02-29',
+    '2000-02-29',
+    '2024-01-31',
+    '2023-12-31',
+    '2024-04-30',
+    '0099-12-31',
+    '0004-02-29',
+    '0000-01-01',
+  ])('accepts %s', (d) => {
     expect(isIsoDate(d)).toBe(true);
   });
   it.each([

@@ -11,7 +11,10 @@ const { tmp, failingBuild, expectUntouched } = refusals('limits');
 const CLI = join(import.meta.dirname, '..', '..', 'ingest', 'cli.ts');
 /** A publication of `n` rows that each give one problem (an unknown state). */
 const junk = (n: number) =>
-  publication({ title: 'junk', report_date: '2024-02-01', data_as_of: '2024-01-31' }, Array.from({ length: n }, (_, i) => `ZZ,2024-01,all,,,policies,${1001 + 2 * i},,,`));
+  publication(
+    { title: 'junk', report_date: '2024-02-01', data_as_of: '2024-01-31' },
+    Array.from({ length: n }, (_, i) => `ZZ,2024-01,all,,,policies,${1001 + 2 * i},,,`),
+  );
 
 describe('limits on what bad input costs', () => {
   it('a data file over 5 MB is refused at once, at 1:1', () => {
@@ -50,12 +53,18 @@ describe('limits on what bad input costs', () => {
     expect(message[0]).toBe('90 problem(s) in the data:');
     expect(message.at(-1)).toBe('... and 40 more problems');
 
-    const cli = spawnSync(process.execPath, [CLI], { env: { ...process.env, DATA_DIR: data, SHARDS_DIR: join(tmp.dir('cli'), 'shards') }, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [CLI], {
+      env: { ...process.env, DATA_DIR: data, SHARDS_DIR: join(tmp.dir('cli'), 'shards') },
+      encoding: 'utf8',
+    });
     expect(cli.status).toBe(1);
     const printed = cli.stderr.trimEnd().split('\n');
     expect(printed).toHaveLength(50 + 2);
     expect(printed.slice(0, 50).every((l) => /junk-[ab]\.csv:\d+:1: unknown state 'ZZ'/.test(l))).toBe(true);
-    expect(printed.slice(-2)).toEqual(['... and 40 more problems', 'ingest: 90 problem(s); nothing was written, the previous shards are untouched.']);
+    expect(printed.slice(-2)).toEqual([
+      '... and 40 more problems',
+      'ingest: 90 problem(s); nothing was written, the previous shards are untouched.',
+    ]);
     expect(cli.stdout).toBe('');
   });
 });

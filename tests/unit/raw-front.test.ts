@@ -11,8 +11,16 @@ import { responseEnd } from '../support/raw-http.ts';
 const BIG = Buffer.alloc(256 * 1024, 'x');
 /** The answers the front has ready, by target: one with its length among its headers, one without. */
 const READY: Record<string, WireAnswer> = {
-  '/ready': { status: 200, headers: { 'content-type': 'text/plain', 'content-length': '5' }, parts: [Buffer.from('ready')] },
-  '/parts': { status: 201, headers: { 'x-kind': 'parts' }, parts: [Buffer.from('a'), Buffer.from(''), Buffer.from('bc')] },
+  '/ready': {
+    status: 200,
+    headers: { 'content-type': 'text/plain', 'content-length': '5' },
+    parts: [Buffer.from('ready')],
+  },
+  '/parts': {
+    status: 201,
+    headers: { 'x-kind': 'parts' },
+    parts: [Buffer.from('a'), Buffer.from(''), Buffer.from('bc')],
+  },
   '/big': { status: 200, headers: { 'content-length': String(BIG.length) }, parts: [BIG] },
 };
 
@@ -33,7 +41,10 @@ beforeEach(async () => {
     const ready = READY[req.url!];
     if (ready) {
       const length = ready.parts.reduce((n, p) => n + p.length, 0);
-      res.writeHead(ready.status, 'content-length' in ready.headers ? ready.headers : { ...ready.headers, 'content-length': String(length) });
+      res.writeHead(
+        ready.status,
+        'content-length' in ready.headers ? ready.headers : { ...ready.headers, 'content-length': String(length) },
+      );
       return void res.end(Buffer.concat(ready.parts));
     }
     res.setHeader('content-type', 'text/plain');
@@ -61,7 +72,11 @@ afterEach(async () => {
 });
 
 /** Writes each chunk in turn (a pause between them), and resolves with the `count` responses that come back (and whether the server closed). */
-function converse(chunks: string[], count: number, heads: boolean[] = []): Promise<{ responses: string[]; closed: boolean }> {
+function converse(
+  chunks: string[],
+  count: number,
+  heads: boolean[] = [],
+): Promise<{ responses: string[]; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = Buffer.alloc(0);
@@ -73,7 +88,11 @@ function converse(chunks: string[], count: number, heads: boolean[] = []): Promi
     };
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
-      for (let end = responseEnd(data, heads[responses.length]); end > 0; end = responseEnd(data, heads[responses.length])) {
+      for (
+        let end = responseEnd(data, heads[responses.length]);
+        end > 0;
+        end = responseEnd(data, heads[responses.length])
+      ) {
         responses.push(data.subarray(0, end).toString('latin1'));
         data = data.subarray(end);
         if (responses.length === count) setTimeout(finish, 50); // anything more, or a close, would show by then
@@ -85,7 +104,7 @@ function converse(chunks: string[], count: number, heads: boolean[] = []): Promi
       else reject(new Error(`closed after ${responses.length} of ${count} responses`));
     });
     socket.on('error', reject);
-    (async () => {
+    void (async () => {
       for (const chunk of chunks) {
         socket.write(Buffer.from(chunk, 'latin1'));
         await new Promise((r) => setTimeout(r, 30));
@@ -108,7 +127,9 @@ describe('the raw front', () => {
         const node = await converse([request.slice(0, 10), request.slice(10)], 1, [method === 'HEAD']);
         expect(log).toEqual([`front ${method} ${target}`, `node ${method} ${target}`]);
         expect(withoutDate(front.responses[0])).toBe(withoutDate(node.responses[0]));
-        expect(front.responses[0]).toMatch(/\r\nDate: [A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\r\n/);
+        expect(front.responses[0]).toMatch(
+          /\r\nDate: [A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\r\n/,
+        );
       }
     }
   });

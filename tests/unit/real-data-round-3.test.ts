@@ -15,7 +15,9 @@ describe('no exact figure hidden by a shortened citation (docs/design.md §1)', 
     const { body, row } = await month('2021-06');
     expect(row.premium).toBe(947480000);
     expect(row.printed?.premium).toBeUndefined();
-    expect(urls(body)).not.toContain('https://staging.sltx.org/news/enews/texas-surplus-lines-premiums-reach-an-unprecedented-970-3m-in-march-2022');
+    expect(urls(body)).not.toContain(
+      'https://staging.sltx.org/news/enews/texas-surplus-lines-premiums-reach-an-unprecedented-970-3m-in-march-2022',
+    );
     expect(body.publications.every((p) => p.report_date <= '2021-08-09')).toBe(true);
     // as of 2021-09-01 as before
     expect((await month('2021-06', '2021-09-01')).row.premium).toBe(947480000);
@@ -49,7 +51,13 @@ describe('SLTX pages of months the API lacked', () => {
       policies_ytd: { value: 223204, period: '2021-01..04' },
       premium_yoy_pct: { value: 0.8 },
     });
-    expect(body.publications).toEqual([expect.objectContaining({ publisher: 'SLTX', url: 'https://sltx.org/news/archive-news/747-99m-in-texas-surplus-lines-premiums-reported-in-april', report_date_basis: 'estimated' })]);
+    expect(body.publications).toEqual([
+      expect.objectContaining({
+        publisher: 'SLTX',
+        url: 'https://sltx.org/news/archive-news/747-99m-in-texas-surplus-lines-premiums-reported-in-april',
+        report_date_basis: 'estimated',
+      }),
+    ]);
   });
 
   it('TX May 2023: 58,065 policies; the premium printed only as "$1.35B"', async () => {
@@ -69,11 +77,16 @@ describe('press copies, where no office page printed the figure', () => {
     // data/README.md's rule (4 significant digits, no qualifier), as "$741.7mn" and "$702.3mn" were before.
     const { body, row } = await month('2019-07');
     expect(row.premium).toBe(768200000);
-    expect(urls(body)).toEqual(['https://cyberrisk-insurer.com/news/texas-surplus-lines-premium-surges-16-in-first-nine-months']);
+    expect(urls(body)).toEqual([
+      'https://cyberrisk-insurer.com/news/texas-surplus-lines-premium-surges-16-in-first-nine-months',
+    ]);
   });
 
   it('TX June and May 2019: $692.9mn and $681.6mn (The Insurer, Cyber Risk Insurer)', async () => {
-    expect((await month('2019-06')).row).toMatchObject({ premium: 692900000, printed: { premium_yoy_pct: { value: 15.1 } } });
+    expect((await month('2019-06')).row).toMatchObject({
+      premium: 692900000,
+      printed: { premium_yoy_pct: { value: 15.1 } },
+    });
     expect((await month('2019-05')).row.premium).toBe(681600000);
   });
 
@@ -90,14 +103,29 @@ describe('press copies, where no office page printed the figure', () => {
     expect(byPeriod['2012']).toMatchObject({
       premium: null,
       policy_count: null,
-      printed: { premium: { value: 4000000000, as_printed: 'more than $4 billion', qualifier: 'more than' }, transactions: { value: 824798, as_printed: '824,798' } },
+      printed: {
+        premium: { value: 4000000000, as_printed: 'more than $4 billion', qualifier: 'more than' },
+        transactions: { value: 824798, as_printed: '824,798' },
+      },
     });
-    expect(byPeriod['2014']).toMatchObject({ premium: null, policy_count: null, printed: { premium: { value: 5000000000, qualifier: 'more than' }, transactions: { value: 925277, as_printed: '925,277' } } });
+    expect(byPeriod['2014']).toMatchObject({
+      premium: null,
+      policy_count: null,
+      printed: {
+        premium: { value: 5000000000, qualifier: 'more than' },
+        transactions: { value: 925277, as_printed: '925,277' },
+      },
+    });
     expect(body.printed_keys.transactions).toMatchObject({ unit: 'count' });
   });
 
   it('TX May 2015, 2016, 2017 and May 2018: printed rounded, never in the premium field', async () => {
-    for (const [period, value] of [['2015-05', 434000000], ['2016-05', 510000000], ['2017-05', 535000000], ['2018-05', 681000000]] as const) {
+    for (const [period, value] of [
+      ['2015-05', 434000000],
+      ['2016-05', 510000000],
+      ['2017-05', 535000000],
+      ['2018-05', 681000000],
+    ] as const) {
       const { row } = await month(period);
       expect(row.premium, period).toBeNull();
       expect(row.printed?.premium, period).toMatchObject({ value, qualifier: 'rounded' });

@@ -19,10 +19,25 @@ describe('research/figures.csv is accounted for', () => {
 
   it('the reasons do not swallow figures the service should serve', () => {
     const states = new Set(['TX', 'FL']);
-    const row = (r: Partial<ResearchRow>): ResearchRow => ({ state: 'TX', period: '2024-02', metric: 'premium', value: '946170000', source_url: '', notes: '', ...r });
+    const row = (r: Partial<ResearchRow>): ResearchRow => ({
+      state: 'TX',
+      period: '2024-02',
+      metric: 'premium',
+      value: '946170000',
+      source_url: '',
+      notes: '',
+      ...r,
+    });
     // Levels, counts and published growth of an office state match no reason: unless served, they are unaccounted.
-    for (const r of [row({}), row({ metric: 'policies', value: '56764' }), row({ metric: 'premium_yoy_pct', value: '12.5' }), row({ state: 'FL', metric: 'items' })])
+    for (const r of [
+      row({}),
+      row({ metric: 'policies', value: '56764' }),
+      row({ metric: 'premium_yoy_pct', value: '12.5' }),
+      row({ state: 'FL', metric: 'items' }),
+    ])
       expect(LEFT_OUT.find((l) => l.matches(r, states))?.reason).toBeUndefined();
-    expect(LEFT_OUT.find((l) => l.matches(row({ state: 'ALL15' }), states))?.reason).toBe('not a stamping-office state');
+    expect(LEFT_OUT.find((l) => l.matches(row({ state: 'ALL15' }), states))?.reason).toBe(
+      'not a stamping-office state',
+    );
   });
 });

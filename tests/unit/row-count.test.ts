@@ -17,7 +17,12 @@ describe('a publication file that is cut short or miscounted is refused', () => 
   it('cut at a row boundary: the declared count names the file and the header line', () => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, MARCH, LAST_ROW, '');
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 8, column: 9, says: ['declares rows: 9 but has 8 figure rows: the file may be truncated'] });
+    expectOneProblem(failingBuild(data), {
+      file: MARCH,
+      line: 8,
+      column: 9,
+      says: ['declares rows: 9 but has 8 figure rows: the file may be truncated'],
+    });
     expectUntouched();
   });
 
@@ -26,7 +31,12 @@ describe('a publication file that is cut short or miscounted is refused', () => 
     const text = readFileSync(join(data, MARCH), 'utf8');
     writeData(data, MARCH, text.slice(0, text.indexOf('9999.99') + '9999.9'.length));
     // "FL,2024-03,Contingency,,,premium,9999.9" is 39 characters: the line end was due at column 40
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 18, column: 40, says: ['does not end with a line end', 'cut short'] });
+    expectOneProblem(failingBuild(data), {
+      file: MARCH,
+      line: 18,
+      column: 40,
+      says: ['does not end with a line end', 'cut short'],
+    });
     expectUntouched();
   });
 
@@ -34,7 +44,12 @@ describe('a publication file that is cut short or miscounted is refused', () => 
     const data = tmp.fixtureCopy();
     const text = readFileSync(join(data, MARCH), 'utf8');
     writeData(data, MARCH, text + 'FL,2024-03,Contingency,,,policies,12,,,added without counting it\n');
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 8, column: 9, says: ['declares rows: 9 but has 10 figure rows', 'update the count'] });
+    expectOneProblem(failingBuild(data), {
+      file: MARCH,
+      line: 8,
+      column: 9,
+      says: ['declares rows: 9 but has 10 figure rows', 'update the count'],
+    });
     expectUntouched();
   });
 
@@ -48,7 +63,12 @@ describe('a publication file that is cut short or miscounted is refused', () => 
   it('a count that is not a number', () => {
     const data = tmp.fixtureCopy();
     replaceOnce(data, MARCH, '# rows: 9\n', '# rows: nine\n');
-    expectOneProblem(failingBuild(data), { file: MARCH, line: 8, column: 9, says: ["expected the number of figure rows after the CSV header, got 'nine'"] });
+    expectOneProblem(failingBuild(data), {
+      file: MARCH,
+      line: 8,
+      column: 9,
+      says: ["expected the number of figure rows after the CSV header, got 'nine'"],
+    });
     expectUntouched();
   });
 

@@ -11,7 +11,11 @@ import { SET_ASIDE_FILE, type SetAsideStore, fileSetAside, memorySetAside } from
 const dir = mkdtempSync(join(tmpdir(), 'set-aside-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ID = `0x${'Ab'.repeat(32)}`;
-const entry = (channelId: string, reason = 'Claim failed: invalid_batch_settlement_evm_claim_simulation_failed') => ({ channelId, reason, at: '2026-11-28T09:00:00.000Z' });
+const entry = (channelId: string, reason = 'Claim failed: invalid_batch_settlement_evm_claim_simulation_failed') => ({
+  channelId,
+  reason,
+  at: '2026-11-28T09:00:00.000Z',
+});
 
 async function behavesAsAStore(store: SetAsideStore) {
   expect(await store.get(ID)).toBeUndefined();
@@ -39,13 +43,15 @@ describe('a set-aside store', () => {
     expect(await server.get(ids[1])).toBeDefined();
   });
 
-  it('two processes changing one directory at once lose none of each other\'s changes', async () => {
+  it("two processes changing one directory at once lose none of each other's changes", async () => {
     const sub = join(dir, 'd');
     const script = (from: number) => `
       const { fileSetAside } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', 'api', 'payment', 'set-aside.ts'))});
       const store = fileSetAside(${JSON.stringify(sub)});
       for (let i = ${from}; i < ${from} + 60; i++) await store.add({ channelId: '0x' + i.toString(16).padStart(64, '0'), reason: 'r', at: 't' });`;
-    await Promise.all([0, 1000].map((from) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script(from)])));
+    await Promise.all(
+      [0, 1000].map((from) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script(from)])),
+    );
     expect((await fileSetAside(sub).list()).length).toBe(120);
   });
 
@@ -56,6 +62,8 @@ describe('a set-aside store', () => {
     writeFileSync(join(sub, SET_ASIDE_FILE), '{"setAside": [ {"channelId": "0x12"');
     await expect(store.get(ID)).rejects.toThrow(`${join(sub, SET_ASIDE_FILE)}: not the set-aside channels' JSON`);
     writeFileSync(join(sub, SET_ASIDE_FILE), '{"setAside": [{"channelId": "0x12", "reason": "r", "at": "t"}]}');
-    await expect(store.list()).rejects.toThrow(`${join(sub, SET_ASIDE_FILE)}: setAside[0]: expected {"channelId": "0x<64 hex>"`);
+    await expect(store.list()).rejects.toThrow(
+      `${join(sub, SET_ASIDE_FILE)}: setAside[0]: expected {"channelId": "0x<64 hex>"`,
+    );
   });
 });

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreesToPrecision, printedPrecision, shortenedCitations } from '../../ingest/citations.ts';
 import { loadDataset } from '../../ingest/load.ts';
 import { buildModel } from '../../ingest/model.ts';
-import { REAL_DATA, type SeriesShard, type SnapshotTuple, asOf, citedPositions, publication, readJson, rowOf, tempRoot, writeData } from './helpers.ts';
+import {
+  REAL_DATA,
+  type SeriesShard,
+  type SnapshotTuple,
+  asOf,
+  citedPositions,
+  publication,
+  readJson,
+  rowOf,
+  tempRoot,
+  writeData,
+} from './helpers.ts';
 
 describe('the precision a printing gives its value', () => {
   it('reads the unit of its last digit from the words, the scale word included', () => {
@@ -44,7 +55,9 @@ describe('agreement to the shorter printing’s own precision', () => {
   it('agrees where the exact figure rounds to the printing (either way at a tie)', () => {
     expect(agreesToPrecision(short(947_500_000, '$947.5M'), exact(947_480_000, '$947.48 million'))).toBe(true);
     expect(agreesToPrecision(short(503_000_000, '$503 million'), exact(502_930_000, '$502.93 million'))).toBe(true);
-    expect(agreesToPrecision(short(14_600_000_000, 'about $14.6 billion', 'about'), exact(14_580_000_000, '$14.58 billion'))).toBe(true);
+    expect(
+      agreesToPrecision(short(14_600_000_000, 'about $14.6 billion', 'about'), exact(14_580_000_000, '$14.58 billion')),
+    ).toBe(true);
     expect(agreesToPrecision(short(947_500_000, '$947.5M'), exact(947_450_000))).toBe(true);
     expect(agreesToPrecision(short(947_500_000, '$947.5M'), exact(947_550_000))).toBe(true);
   });
@@ -60,15 +73,29 @@ describe('agreement to the shorter printing’s own precision', () => {
     expect(agreesToPrecision(short(830_000_000, 'nearly $830M', 'nearly'), exact(829_600_000))).toBe(true);
     expect(agreesToPrecision(short(830_000_000, 'nearly $830M', 'nearly'), exact(830_400_000))).toBe(false);
     expect(agreesToPrecision(short(830_000_000, 'nearly $830M', 'nearly'), exact(828_900_000))).toBe(false);
-    expect(agreesToPrecision(short(174_000, 'more than 174K filings', 'more than'), exact(174_117, '174,117'))).toBe(true);
+    expect(agreesToPrecision(short(174_000, 'more than 174K filings', 'more than'), exact(174_117, '174,117'))).toBe(
+      true,
+    );
     expect(agreesToPrecision(short(174_000, 'more than 174K filings', 'more than'), exact(173_950))).toBe(false);
-    expect(agreesToPrecision(short(3_000_000_000, 'more than $3 billion', 'more than'), exact(3_900_000_000, '$3.90 billion'))).toBe(true);
-    expect(agreesToPrecision(short(3_000_000_000, 'more than $3 billion', 'more than'), exact(4_100_000_000, '$4.10 billion'))).toBe(false);
+    expect(
+      agreesToPrecision(
+        short(3_000_000_000, 'more than $3 billion', 'more than'),
+        exact(3_900_000_000, '$3.90 billion'),
+      ),
+    ).toBe(true);
+    expect(
+      agreesToPrecision(
+        short(3_000_000_000, 'more than $3 billion', 'more than'),
+        exact(4_100_000_000, '$4.10 billion'),
+      ),
+    ).toBe(false);
   });
 
   it('needs the exact printing to be the finer one: dropping a "nearly" adds no digit', () => {
     // SLTX printed January 2022 as "nearly $690.9M"; The Insurer printed it "$690.9mn", without the word
-    expect(agreesToPrecision(short(690_900_000, 'nearly $690.9M', 'nearly'), exact(690_900_000, '$690.9mn'))).toBe(false);
+    expect(agreesToPrecision(short(690_900_000, 'nearly $690.9M', 'nearly'), exact(690_900_000, '$690.9mn'))).toBe(
+      false,
+    );
     expect(agreesToPrecision(short(947_500_000, '$947.5M'), exact(947_500_000, '$947.5 million'))).toBe(false);
   });
 
@@ -85,11 +112,18 @@ describe('agreement to the shorter printing’s own precision', () => {
     expect(agreesToPrecision(coarse(622_700_000, '$622.7 million'), exact(622_700_000, '$622.7mn'))).toBe(false);
     expect(agreesToPrecision(coarse(622_750_000, '$622.75 million'), exact(622_700_000, '$622.7 million'))).toBe(false);
     // an exact printing is not read as rounded unless it is marked exact (a qualifier it lacks says nothing)
-    expect(agreesToPrecision({ value: 622_700_000, printed: '$622.7 million', qualifier: null }, exact(622_750_000, '$622.75 million'))).toBe(false);
+    expect(
+      agreesToPrecision(
+        { value: 622_700_000, printed: '$622.7 million', qualifier: null },
+        exact(622_750_000, '$622.75 million'),
+      ),
+    ).toBe(false);
   });
 
   it('never agrees for a figure on another basis, an ambiguous one, or a qualifier it does not know', () => {
-    expect(agreesToPrecision(short(19_100_000_000, '$19.1bn', 'other basis'), exact(19_080_000_000, '$19.08 billion'))).toBe(false);
+    expect(
+      agreesToPrecision(short(19_100_000_000, '$19.1bn', 'other basis'), exact(19_080_000_000, '$19.08 billion')),
+    ).toBe(false);
     expect(agreesToPrecision(short(128_500, 'or 128,500 for the month', 'ambiguous'), exact(128_512))).toBe(false);
     expect(agreesToPrecision(short(947_500_000, 'up to $947.5M', 'up to'), exact(947_480_000))).toBe(false);
   });
@@ -105,59 +139,115 @@ describe('in the model: fixture-like publications', () => {
   let refs: { url: string }[];
   const months = () => readJson<SeriesShard>(out, 'private/series/FL/all/month.json');
   /** as_of, premium, policy_count, the publications cited (as urls), printed */
-  const view = (s: SnapshotTuple) => [s[0], s[3], s[4], citedPositions(s[10]).map((i) => refs[i].url).sort(), s[11]];
+  const view = (s: SnapshotTuple) => [
+    s[0],
+    s[3],
+    s[4],
+    citedPositions(s[10])
+      .map((i) => refs[i].url)
+      .sort(),
+    s[11],
+  ];
 
   beforeAll(() => {
     const data = tmp.fixtureCopy();
     mkdirSync(join(data, 'publications/press'));
     // April: a press copy prints the premium exactly; the office later cites it shortened, agreeing to 0.1M.
-    writeData(data, 'publications/press/2024-05-10-wire.csv', publication({ ...PRESS, title: 'Wire on April', report_date: '2024-05-10', data_as_of: '2024-04-30' }, [
-      'FL,2024-04,all,,,premium,1404040.40,,"$1,404,040.40",',
-    ]));
-    writeData(data, 'publications/office/2024-06-01-may.csv', publication({ title: 'Office May', report_date: '2024-06-01', data_as_of: '2024-05-31' }, [
-      'FL,2024-04,all,,,premium,1400000,rounded,$1.4 million,April as cited in the May report',
-      // May: the office prints "about $1.6 million" first; a later press copy prints the exact figure.
-      'FL,2024-05,all,,,premium,1600000,about,about $1.6 million,',
-    ]));
-    writeData(data, 'publications/press/2024-06-10-wire.csv', publication({ ...PRESS, title: 'Wire on May', report_date: '2024-06-10', data_as_of: '2024-05-31' }, [
-      'FL,2024-05,all,,,premium,1598765.43,,,',
-    ]));
+    writeData(
+      data,
+      'publications/press/2024-05-10-wire.csv',
+      publication({ ...PRESS, title: 'Wire on April', report_date: '2024-05-10', data_as_of: '2024-04-30' }, [
+        'FL,2024-04,all,,,premium,1404040.40,,"$1,404,040.40",',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/office/2024-06-01-may.csv',
+      publication({ title: 'Office May', report_date: '2024-06-01', data_as_of: '2024-05-31' }, [
+        'FL,2024-04,all,,,premium,1400000,rounded,$1.4 million,April as cited in the May report',
+        // May: the office prints "about $1.6 million" first; a later press copy prints the exact figure.
+        'FL,2024-05,all,,,premium,1600000,about,about $1.6 million,',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/press/2024-06-10-wire.csv',
+      publication({ ...PRESS, title: 'Wire on May', report_date: '2024-06-10', data_as_of: '2024-05-31' }, [
+        'FL,2024-05,all,,,premium,1598765.43,,,',
+      ]),
+    );
     // June: a press copy prints it exactly; the office later prints "$1.8 million", which disagrees beyond 0.1M.
-    writeData(data, 'publications/press/2024-07-10-wire.csv', publication({ ...PRESS, title: 'Wire on June', report_date: '2024-07-10', data_as_of: '2024-06-30' }, [
-      'FL,2024-06,all,,,premium,1666666.66,,,',
-    ]));
+    writeData(
+      data,
+      'publications/press/2024-07-10-wire.csv',
+      publication({ ...PRESS, title: 'Wire on June', report_date: '2024-07-10', data_as_of: '2024-06-30' }, [
+        'FL,2024-06,all,,,premium,1666666.66,,,',
+      ]),
+    );
     // July: the office prints "nearly $1.777M"; the press drops the word, printing no finer a figure.
     // August: the office prints "more than 174K" policies, and the exact 174,117 a month later.
-    writeData(data, 'publications/office/2024-08-15-july.csv', publication({ title: 'Office July', report_date: '2024-08-15', data_as_of: '2024-07-31' }, [
-      'FL,2024-06,all,,,premium,1800000,rounded,$1.8 million,June as restated in the July report',
-      'FL,2024-07,all,,,premium,1777000,nearly,nearly $1.777M,',
-    ]));
-    writeData(data, 'publications/press/2024-08-16-wire.csv', publication({ ...PRESS, title: 'Wire on July', report_date: '2024-08-16', data_as_of: '2024-07-31' }, [
-      'FL,2024-07,all,,,premium,1777000,,$1.777 million,',
-    ]));
-    writeData(data, 'publications/office/2024-09-01-august.csv', publication({ title: 'Office August', report_date: '2024-09-01', data_as_of: '2024-08-31' }, [
-      'FL,2024-08,all,,,policies,174000,more than,more than 174K filings,',
-    ]));
-    writeData(data, 'publications/office/2024-10-01-september.csv', publication({ title: 'Office September', report_date: '2024-10-01', data_as_of: '2024-09-30' }, [
-      'FL,2024-08,all,,,policies,174117,,"174,117",',
-    ]));
+    writeData(
+      data,
+      'publications/office/2024-08-15-july.csv',
+      publication({ title: 'Office July', report_date: '2024-08-15', data_as_of: '2024-07-31' }, [
+        'FL,2024-06,all,,,premium,1800000,rounded,$1.8 million,June as restated in the July report',
+        'FL,2024-07,all,,,premium,1777000,nearly,nearly $1.777M,',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/press/2024-08-16-wire.csv',
+      publication({ ...PRESS, title: 'Wire on July', report_date: '2024-08-16', data_as_of: '2024-07-31' }, [
+        'FL,2024-07,all,,,premium,1777000,,$1.777 million,',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/office/2024-09-01-august.csv',
+      publication({ title: 'Office August', report_date: '2024-09-01', data_as_of: '2024-08-31' }, [
+        'FL,2024-08,all,,,policies,174000,more than,more than 174K filings,',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/office/2024-10-01-september.csv',
+      publication({ title: 'Office September', report_date: '2024-10-01', data_as_of: '2024-09-30' }, [
+        'FL,2024-08,all,,,policies,174117,,"174,117",',
+      ]),
+    );
     // Two exact printings of one figure to different precisions (docs/design.md §1). September: the office's
     // "$2.345 million", then a press copy's "$2,345,500", a tie. October: the office's "$2.456 million" and a
     // press copy's "$2,456,600", 600 apart: two figures. November: the press's finer figure first.
-    writeData(data, 'publications/office/2024-11-01-october.csv', publication({ title: 'Office October', report_date: '2024-11-01', data_as_of: '2024-10-31' }, [
-      'FL,2024-09,all,,,premium,2345000,,$2.345 million,',
-      'FL,2024-10,all,,,premium,2456000,,$2.456 million,',
-    ]));
-    writeData(data, 'publications/press/2024-11-20-wire.csv', publication({ ...PRESS, title: 'Wire on autumn', report_date: '2024-11-20', data_as_of: '2024-10-31' }, [
-      'FL,2024-09,all,,,premium,2345500,,"$2,345,500",',
-      'FL,2024-10,all,,,premium,2456600,,"$2,456,600",',
-    ]));
-    writeData(data, 'publications/press/2024-12-10-wire.csv', publication({ ...PRESS, title: 'Wire on November', report_date: '2024-12-10', data_as_of: '2024-11-30' }, [
-      'FL,2024-11,all,,,premium,2567890.12,,"$2,567,890.12",',
-    ]));
-    writeData(data, 'publications/office/2025-01-01-december.csv', publication({ title: 'Office December', report_date: '2025-01-01', data_as_of: '2024-12-31' }, [
-      'FL,2024-11,all,,,premium,2568000,,$2.568 million,November as cited in the December report',
-    ]));
+    writeData(
+      data,
+      'publications/office/2024-11-01-october.csv',
+      publication({ title: 'Office October', report_date: '2024-11-01', data_as_of: '2024-10-31' }, [
+        'FL,2024-09,all,,,premium,2345000,,$2.345 million,',
+        'FL,2024-10,all,,,premium,2456000,,$2.456 million,',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/press/2024-11-20-wire.csv',
+      publication({ ...PRESS, title: 'Wire on autumn', report_date: '2024-11-20', data_as_of: '2024-10-31' }, [
+        'FL,2024-09,all,,,premium,2345500,,"$2,345,500",',
+        'FL,2024-10,all,,,premium,2456600,,"$2,456,600",',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/press/2024-12-10-wire.csv',
+      publication({ ...PRESS, title: 'Wire on November', report_date: '2024-12-10', data_as_of: '2024-11-30' }, [
+        'FL,2024-11,all,,,premium,2567890.12,,"$2,567,890.12",',
+      ]),
+    );
+    writeData(
+      data,
+      'publications/office/2025-01-01-december.csv',
+      publication({ title: 'Office December', report_date: '2025-01-01', data_as_of: '2024-12-31' }, [
+        'FL,2024-11,all,,,premium,2568000,,$2.568 million,November as cited in the December report',
+      ]),
+    );
     out = tmp.build(data);
     refs = readJson<{ publications: { url: string }[] }>(out, 'private/index.json').publications;
   });
@@ -228,13 +318,21 @@ describe('in the real data (data/)', () => {
   const dataset = loadDataset(REAL_DATA);
   const model = buildModel(dataset);
   const txMonth = (period: string) =>
-    model.series.find((s) => s.state === 'TX' && s.lineKey === 'all' && !s.county && s.periodType === 'month')!.rows.find((r) => r.period === period)!;
-  const inForce = (period: string, date: string) => txMonth(period).snapshots.filter((s) => s.asOf <= date).at(-1);
+    model.series
+      .find((s) => s.state === 'TX' && s.lineKey === 'all' && !s.county && s.periodType === 'month')!
+      .rows.find((r) => r.period === period)!;
+  const inForce = (period: string, date: string) =>
+    txMonth(period)
+      .snapshots.filter((s) => s.asOf <= date)
+      .at(-1);
 
   it('finds every shortened citation of an exact figure', () => {
     // state period metric: the shortened printing (its publication) → the first exact one (its publication)
     const found = [...shortenedCitations(dataset.figures).values()]
-      .map(({ short: s, exact: e }) => `${s.state} ${s.period.key} ${s.line} ${s.metric}: "${s.printed}" (${s.pub.id}) → ${e.value} (${e.pub.id})`)
+      .map(
+        ({ short: s, exact: e }) =>
+          `${s.state} ${s.period.key} ${s.line} ${s.metric}: "${s.printed}" (${s.pub.id}) → ${e.value} (${e.pub.id})`,
+      )
       .sort();
     expect(found).toEqual([
       'FL 2025-07 all policies: "more than 174K filings" (fslso/2025-07-newsletter) → 174117 (fslso/2025-10-newsletter)',
@@ -255,14 +353,17 @@ describe('in the real data (data/)', () => {
   });
 
   it('TX June 2021 is 947,480,000 from 2021-07-01 on, in the latest answer too; SLTX’s "$947.5M" is not printed', () => {
-    for (const date of ['2021-07-01', '2021-09-01', '2022-04-11', '2099-01-01']) expect(inForce('2021-06', date)!.values.premium, date).toBe(947480000);
+    for (const date of ['2021-07-01', '2021-09-01', '2022-04-11', '2099-01-01'])
+      expect(inForce('2021-06', date)!.values.premium, date).toBe(947480000);
     expect(txMonth('2021-06').snapshots.at(-1)!.printed.premium).toBeUndefined();
   });
 
   it('TX February 2020 is SLTX’s 502,900,000 from 2020-04-03, the press’s finer 502,930,000 from 2020-09-30 on; "$503 million" is not printed', () => {
     expect(inForce('2020-02', '2020-04-02')).toBeUndefined();
-    for (const date of ['2020-04-03', '2020-09-29']) expect(inForce('2020-02', date)!.values.premium, date).toBe(502900000);
-    for (const date of ['2020-09-30', '2021-01-26', '2099-01-01']) expect(inForce('2020-02', date)!.values.premium, date).toBe(502930000);
+    for (const date of ['2020-04-03', '2020-09-29'])
+      expect(inForce('2020-02', date)!.values.premium, date).toBe(502900000);
+    for (const date of ['2020-09-30', '2021-01-26', '2099-01-01'])
+      expect(inForce('2020-02', date)!.values.premium, date).toBe(502930000);
     expect(txMonth('2020-02').snapshots.at(-1)!.printed.premium).toBeUndefined();
   });
 
@@ -270,7 +371,8 @@ describe('in the real data (data/)', () => {
     expect(inForce('2020-03', '2020-04-02')).toBeUndefined();
     expect(inForce('2020-03', '2020-04-03')!.values.premium).toBe(622700000);
     expect(inForce('2020-03', '2020-04-30')!.values.premium).toBe(622700000);
-    for (const date of ['2020-05-01', '2099-01-01']) expect(inForce('2020-03', date)!.values.premium, date).toBe(622750000);
+    for (const date of ['2020-05-01', '2099-01-01'])
+      expect(inForce('2020-03', date)!.values.premium, date).toBe(622750000);
     // the office's shorter printing is neither shown nor cited for the field once the finer one is out
     const latest = txMonth('2020-03').snapshots.at(-1)!;
     expect(latest.printed.premium).toBeUndefined();
@@ -286,6 +388,9 @@ describe('in the real data (data/)', () => {
 
   it('TX January 2022 stays null: The Insurer’s "$690.9mn" only drops SLTX’s "nearly"', () => {
     expect(txMonth('2022-01').snapshots.at(-1)!.values.premium).toBeNull();
-    expect(txMonth('2022-01').snapshots.at(-1)!.printed.premium).toMatchObject({ as_printed: 'nearly $690.9M', qualifier: 'nearly' });
+    expect(txMonth('2022-01').snapshots.at(-1)!.printed.premium).toMatchObject({
+      as_printed: 'nearly $690.9M',
+      qualifier: 'nearly',
+    });
   });
 });

@@ -9,11 +9,13 @@ import { MAX_HEAD_BYTES, simpleRequestAt } from '../../server/simple-request.ts'
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 const at0 = (text: string) => simpleRequestAt(bytes(text), 0);
 const GET = 'GET /v1/coverage HTTP/1.1\r\nHost: example.com\r\n\r\n';
-const post = (body: string, extra = '') => `POST /mcp HTTP/1.1\r\nHost: h\r\n${extra}Content-Length: ${Buffer.byteLength(body, 'latin1')}\r\n\r\n${body}`;
+const post = (body: string, extra = '') =>
+  `POST /mcp HTTP/1.1\r\nHost: h\r\n${extra}Content-Length: ${Buffer.byteLength(body, 'latin1')}\r\n\r\n${body}`;
 
 describe('simpleRequestAt takes the plainest requests', () => {
   it('reads a GET: method, target as sent, headers by lower-case name, where it ends', () => {
-    const text = 'GET /v1/premium?state=FL&x=%20 HTTP/1.1\r\nHOST: a.example:80\r\nAccept:  text/plain \t\r\nX-Empty:\r\n\r\n';
+    const text =
+      'GET /v1/premium?state=FL&x=%20 HTTP/1.1\r\nHOST: a.example:80\r\nAccept:  text/plain \t\r\nX-Empty:\r\n\r\n';
     const request = at0(text)!;
     expect(request.method).toBe('GET');
     expect(request.target).toBe('/v1/premium?state=FL&x=%20');
@@ -53,12 +55,15 @@ describe('simpleRequestAt takes the plainest requests', () => {
     // A body not yet whole under a head seen whole before is still not taken.
     expect(at0(head('{"id":1}') + '{"id"')).toBeNull();
     // Past the 256 heads remembered, every head is read afresh and alike.
-    for (let i = 0; i < 300; i++) expect(at0(`GET /v1/lines?n=${i} HTTP/1.1\r\nHost: h\r\n\r\n`)?.target).toBe(`/v1/lines?n=${i}`);
+    for (let i = 0; i < 300; i++)
+      expect(at0(`GET /v1/lines?n=${i} HTTP/1.1\r\nHost: h\r\n\r\n`)?.target).toBe(`/v1/lines?n=${i}`);
     expect(at0(GET)?.headers.get('host')).toBe('example.com');
   });
 
   it('takes Connection: keep-alive, in any case, and no other Connection', () => {
-    expect(at0(GET.replace('\r\n\r\n', '\r\nConnection: Keep-Alive\r\n\r\n'))?.headers.get('connection')).toBe('Keep-Alive');
+    expect(at0(GET.replace('\r\n\r\n', '\r\nConnection: Keep-Alive\r\n\r\n'))?.headers.get('connection')).toBe(
+      'Keep-Alive',
+    );
     for (const value of ['close', 'upgrade', 'keep-alive, upgrade', 'keep-alive, close', 'te'])
       expect(at0(GET.replace('\r\n\r\n', `\r\nConnection: ${value}\r\n\r\n`)), value).toBeNull();
   });
@@ -99,7 +104,10 @@ describe('simpleRequestAt leaves everything else to Node', () => {
     ['a signed Content-Length', post('abc').replace('Content-Length: 3', 'Content-Length: +3')],
     ['a list as Content-Length', post('abc').replace('Content-Length: 3', 'Content-Length: 3, 3')],
     ['a huge Content-Length', post('abc').replace('Content-Length: 3', 'Content-Length: 99999999')],
-    ['more than 64 headers', `GET / HTTP/1.1\r\nHost: h\r\n${Array.from({ length: 64 }, (_, i) => `X-${i}: 1\r\n`).join('')}\r\n`],
+    [
+      'more than 64 headers',
+      `GET / HTTP/1.1\r\nHost: h\r\n${Array.from({ length: 64 }, (_, i) => `X-${i}: 1\r\n`).join('')}\r\n`,
+    ],
     ['a head over the limit', `GET / HTTP/1.1\r\nHost: h\r\nX: ${'a'.repeat(MAX_HEAD_BYTES)}\r\n\r\n`],
   ];
   for (const [what, text] of refused) it(what, () => expect(at0(text)).toBeNull());
@@ -124,7 +132,8 @@ describe("simpleRequestAt reads what it takes exactly as Node's parser does", ()
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const headers: [string, string][] = [];
-        for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]]);
+        for (let i = 0; i < req.rawHeaders.length; i += 2)
+          headers.push([req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]]);
         reads.push({ method: req.method!, url: req.url!, headers, body: Buffer.concat(chunks).toString('latin1') });
         res.writeHead(204).end();
       });
@@ -146,14 +155,30 @@ describe("simpleRequestAt reads what it takes exactly as Node's parser does", ()
     });
   }
 
-  const token = fc.constantFrom('Host', 'host', 'Accept', 'Content-Type', 'X-Note', 'Connection', 'Origin', 'Mcp-Protocol-Version', 'Content-Length');
+  const token = fc.constantFrom(
+    'Host',
+    'host',
+    'Accept',
+    'Content-Type',
+    'X-Note',
+    'Connection',
+    'Origin',
+    'Mcp-Protocol-Version',
+    'Content-Length',
+  );
   const value = fc.oneof(
     fc.constantFrom('h', 'example.com:8080', 'keep-alive', 'application/json', '', ' spaced ', '\tt\t', 'a  b', '3'),
     fc.string({ unit: fc.constantFrom(...'ab :;,\t"\\/=-'.split('')), maxLength: 12 }),
   );
   const request = fc.record({
     method: fc.constantFrom('GET', 'HEAD', 'POST'),
-    target: fc.constantFrom('/v1/coverage', '/mcp', '/v1/premium?state=FL&year=2024', '/a%20b?c=d#e', "/~!$&'()*+,;=:@"),
+    target: fc.constantFrom(
+      '/v1/coverage',
+      '/mcp',
+      '/v1/premium?state=FL&year=2024',
+      '/a%20b?c=d#e',
+      "/~!$&'()*+,;=:@",
+    ),
     headers: fc.array(fc.tuple(token, value), { maxLength: 6 }),
     body: fc.string({ unit: fc.constantFrom(...'{}":ab \r\n\u00e9'.split('')), maxLength: 20 }),
   });

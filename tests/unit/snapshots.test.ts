@@ -22,7 +22,9 @@ beforeAll(async () => {
 });
 
 async function periods(state: string, granularity: string, reportDate: string): Promise<string[]> {
-  const res = await callHandler(`http://localhost/v1/premium?state=${state}&granularity=${granularity}&report_date=${reportDate}`);
+  const res = await callHandler(
+    `http://localhost/v1/premium?state=${state}&granularity=${granularity}&report_date=${reportDate}`,
+  );
   if (res.status === 404) return [];
   expect(res.status).toBe(200);
   return ((await res.json()) as PremiumResponse).data.map((r) => r.period);
@@ -34,7 +36,8 @@ const end = (period: string) => lastDay(parsePeriod(period)!);
 describe('snapshots on the real data', () => {
   it('one per month that a state has monthly figures for, newest first', async () => {
     const months = new Set<string>();
-    for (const state of ['CA', 'FL', 'NY', 'TX']) for (const p of await periods(state, 'month', '9999-12-31')) months.add(p);
+    for (const state of ['CA', 'FL', 'NY', 'TX'])
+      for (const p of await periods(state, 'month', '9999-12-31')) months.add(p);
     expect(snapshots.map((s) => s.month)).toEqual([...months].sort().reverse());
   });
 
@@ -42,8 +45,11 @@ describe('snapshots on the real data', () => {
     for (const s of snapshots) {
       const current = s.states.filter((b) => b.current);
       expect(current.length, s.month).toBeGreaterThan(0);
-      for (const b of current) expect(await periods(b.state, 'month', s.asOf), `${s.month} ${b.state}`).toContain(s.month);
-      const knownTheDayBefore = await Promise.all(current.map(async (b) => (await periods(b.state, 'month', dayBefore(s.asOf))).includes(s.month)));
+      for (const b of current)
+        expect(await periods(b.state, 'month', s.asOf), `${s.month} ${b.state}`).toContain(s.month);
+      const knownTheDayBefore = await Promise.all(
+        current.map(async (b) => (await periods(b.state, 'month', dayBefore(s.asOf))).includes(s.month)),
+      );
       expect(knownTheDayBefore.every(Boolean), s.month).toBe(false);
     }
   });
@@ -53,7 +59,9 @@ describe('snapshots on the real data', () => {
     for (const s of snapshots.filter((_, i) => i % 5 === 0)) {
       const monthEnd = end(s.month);
       for (const b of s.states.filter((x) => !x.current)) {
-        expect(end(b.period) <= monthEnd, `${s.month} ${b.state} shows ${b.period}, which ends after the month`).toBe(true);
+        expect(end(b.period) <= monthEnd, `${s.month} ${b.state} shows ${b.period}, which ends after the month`).toBe(
+          true,
+        );
         for (const g of GRANULARITIES) {
           const later = (await periods(b.state, g, s.asOf)).filter((p) => end(p) <= monthEnd && end(p) > end(b.period));
           expect(later, `${s.month} ${b.state} shows ${b.period}, but ${g} has`).toEqual([]);
@@ -76,9 +84,9 @@ describe('snapshots on the real data', () => {
 
   it('lists a revision with both values (TX March 2022 premium, restated on 2022-04-11) and not a rounder reprint', () => {
     const april = snapshots.find((s) => s.month === '2022-04')!;
-    expect(april.restatements.map((r) => [r.state, r.before.field, r.before.value, r.before.asOf, r.after.value])).toEqual([
-      ['TX', 'premium', 970200000, '2022-04-01', 970300000],
-    ]);
+    expect(
+      april.restatements.map((r) => [r.state, r.before.field, r.before.value, r.before.asOf, r.after.value]),
+    ).toEqual([['TX', 'premium', 970200000, '2022-04-01', 970300000]]);
     // 2021-10: September's +14.97% and -2.38% were reprinted as +15% and -2.4%: the same figures, rounder.
     expect(snapshots.find((s) => s.month === '2021-10')!.restatements).toEqual([]);
   });

@@ -17,16 +17,36 @@ let n = 0;
 const spillDir = () => join(root, `spill-${n++}`);
 
 const pub = (id: string): Publication => ({
-  id, file: `data/publications/${id}.csv`, publisher: 'P', source: 'S', title: `Title, "quoted"`, url: 'https://example.org/x',
-  reportDate: '2024-02-01', reportDateEstimated: false, secondary: false, dataAsOf: '2024-01-31',
+  id,
+  file: `data/publications/${id}.csv`,
+  publisher: 'P',
+  source: 'S',
+  title: `Title, "quoted"`,
+  url: 'https://example.org/x',
+  reportDate: '2024-02-01',
+  reportDateEstimated: false,
+  secondary: false,
+  dataAsOf: '2024-01-31',
 });
 const a = pub('office/a');
 const b = pub('press/b');
 
 function figure(state: string, over: Partial<Figure> = {}): Figure {
   return {
-    pub: a, state, period: parsePeriod('2024-01')!, line: 'all', county: null, insurer: null, metric: 'premium', value: 1234567.89,
-    exact: true, qualifier: null, printed: null, fileLine: 10, valueColumn: 27, ...over,
+    pub: a,
+    state,
+    period: parsePeriod('2024-01')!,
+    line: 'all',
+    county: null,
+    insurer: null,
+    metric: 'premium',
+    value: 1234567.89,
+    exact: true,
+    qualifier: null,
+    printed: null,
+    fileLine: 10,
+    valueColumn: 27,
+    ...over,
   };
 }
 
@@ -34,10 +54,25 @@ describe('the figures spill', () => {
   it('reads back each figure as it was parked, whatever its text', () => {
     const figures = [
       figure('FL'),
-      figure('FL', { pub: b, period: parsePeriod('2023')!, county: 'ST. LUCIE', metric: 'policies', value: 71500, printed: '71,500 "policies"\tfiled', fileLine: 11, valueColumn: 30 }),
+      figure('FL', {
+        pub: b,
+        period: parsePeriod('2023')!,
+        county: 'ST. LUCIE',
+        metric: 'policies',
+        value: 71500,
+        printed: '71,500 "policies"\tfiled',
+        fileLine: 11,
+        valueColumn: 30,
+      }),
       figure('FL', { insurer: 'Lloyd’s, Syndicate 2791 (“Beazley”)', metric: 'insurer_premium', value: 0.1 + 0.2 }),
       figure('FL', { metric: 'premium_yoy_pct', value: -0, exact: true, printed: '-0.0%' }),
-      figure('FL', { period: parsePeriod('2024-01..03')!, value: 1240000000, exact: false, qualifier: 'nearly', printed: 'nearly $1.24B' }),
+      figure('FL', {
+        period: parsePeriod('2024-01..03')!,
+        value: 1240000000,
+        exact: false,
+        qualifier: 'nearly',
+        printed: 'nearly $1.24B',
+      }),
       figure('FL', { period: parsePeriod('2024-Q1')!, line: '1-2.3', value: 9999999999999.99 }),
       figure('FL', { period: parsePeriod('2024-H2')!, printed: '' }),
     ];

@@ -22,8 +22,10 @@ vi.mock('../../ingest/conflicts.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../ingest/conflicts.ts')>();
   return { ...actual, sameDayConflicts: vi.fn(actual.sameDayConflicts) };
 });
-const { buildModel: realBuildModel } = await vi.importActual<typeof import('../../ingest/model.ts')>('../../ingest/model.ts');
-const { sameDayConflicts: realConflicts } = await vi.importActual<typeof import('../../ingest/conflicts.ts')>('../../ingest/conflicts.ts');
+const { buildModel: realBuildModel } =
+  await vi.importActual<typeof import('../../ingest/model.ts')>('../../ingest/model.ts');
+const { sameDayConflicts: realConflicts } =
+  await vi.importActual<typeof import('../../ingest/conflicts.ts')>('../../ingest/conflicts.ts');
 
 const { tmp, shards, failingBuild, expectUntouched } = refusals('streaming');
 afterEach(() => {
@@ -40,7 +42,9 @@ function besideOutput(): string[] {
 }
 /** A one-row publication printing TX's 2023 premium. */
 const txFlash = (title: string, reportDate: string, premium: string) =>
-  publication({ publisher: 'SLTX', title, report_date: reportDate, data_as_of: '2023-12-31' }, [`TX,2023,all,,,premium,${premium},,,`]);
+  publication({ publisher: 'SLTX', title, report_date: reportDate, data_as_of: '2023-12-31' }, [
+    `TX,2023,all,,,premium,${premium},,,`,
+  ]);
 
 describe('building state by state', () => {
   it('stages the other states before the last is modelled; an error then leaves the previous build untouched and no staging folder', () => {
@@ -52,8 +56,17 @@ describe('building state by state', () => {
     });
     expect(() => buildShards(tmp.fixtureCopy(), shards())).toThrow('modelling TX failed');
     // Each of FL, IL and NY was built and written, beside the output, before TX was modelled.
-    for (const file of ['free/lines/FL.json', 'free/sample/IL.json', 'free/publications/NY.json', 'private/series/FL/all/month.json', 'private/insurers/IL.json'])
-      expect(staged.some((p) => p.endsWith(file)), file).toBe(true);
+    for (const file of [
+      'free/lines/FL.json',
+      'free/sample/IL.json',
+      'free/publications/NY.json',
+      'private/series/FL/all/month.json',
+      'private/insurers/IL.json',
+    ])
+      expect(
+        staged.some((p) => p.endsWith(file)),
+        file,
+      ).toBe(true);
     expect(staged.filter((p) => p.includes('TX'))).toEqual([]);
     expectUntouched();
   });
@@ -86,7 +99,13 @@ describe('building state by state', () => {
     writeData(data, 'publications/office/z-tx.csv', txFlash('TX early Z', '2024-01-15', '2222222222'));
     // ... comes before an FL conflict dated 2024-02-01 (office/2024-01-flash.csv, read second), though
     // FL is built before TX.
-    writeData(data, 'publications/office/2024-01-flash.csv', publication({ title: 'January flash', report_date: '2024-02-01', data_as_of: '2024-01-31' }, ['FL,2024-01,all,,,policies,1002,,,']));
+    writeData(
+      data,
+      'publications/office/2024-01-flash.csv',
+      publication({ title: 'January flash', report_date: '2024-02-01', data_as_of: '2024-01-31' }, [
+        'FL,2024-01,all,,,policies,1002,,,',
+      ]),
+    );
     replaceOnce(data, 'datasets/enforcement/regulator/2023-actions.csv', ',25000,', ',25000x,');
     replaceOnce(data, 'bases.csv', 'TX,half_year,"premium submitted, as WSIA compiles it (fixture)",\n', '');
     const problems = failingBuild(data);
@@ -94,7 +113,7 @@ describe('building state by state', () => {
       "publications/office/il-2024-02.csv:16 unknown state 'ZZ'",
       'publications/office/z-tx.csv:10 conflicting figure',
       'publications/office/2024-01.csv:11 conflicting figure',
-      "datasets/enforcement/regulator/2023-actions.csv:10 not a number",
+      'datasets/enforcement/regulator/2023-actions.csv:10 not a number',
       'publications/office/tx-2023-annual.csv:12 no basis for TX half_year figures',
     ]);
     expectUntouched();

@@ -50,7 +50,11 @@ const MAY_IMPORT: Record<string, string[]> = {
 
 describe('the house', () => {
   it('reads every layer', () => {
-    for (const layer of LAYERS) expect(MODULES.some((m) => m.startsWith(`${layer}/`)), layer).toBe(true);
+    for (const layer of LAYERS)
+      expect(
+        MODULES.some((m) => m.startsWith(`${layer}/`)),
+        layer,
+      ).toBe(true);
   });
 
   it('each layer imports only the layers below it', () => {
@@ -98,7 +102,9 @@ describe('the house', () => {
   });
 
   it('no file is over 450 lines', () => {
-    const long = [...MODULES, ...TOOLING].map((f) => [f, text(f).split('\n').length - 1] as const).filter(([, n]) => n > 450);
+    const long = [...MODULES, ...TOOLING]
+      .map((f) => [f, text(f).split('\n').length - 1] as const)
+      .filter(([, n]) => n > 450);
     expect(long).toEqual([]);
   });
 
@@ -131,9 +137,15 @@ describe('the house', () => {
   });
 
   it('no comment cites a document that is not in the repository', () => {
-    const everything = [...MODULES, ...TOOLING, ...filesUnder('tests').filter((f) => f !== relative(ROOT, import.meta.filename))];
+    const everything = [
+      ...MODULES,
+      ...TOOLING,
+      ...filesUnder('tests').filter((f) => f !== relative(ROOT, import.meta.filename)),
+    ];
     const docs = ['README.md', 'data/README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
-    const citing = [...everything, ...docs].filter((f) => /\bDECISIONS\b|\bSPEC(\.md)?\b|ARCHITECTURE\.md/.test(text(f)));
+    const citing = [...everything, ...docs].filter((f) =>
+      /\bDECISIONS\b|\bSPEC(\.md)?\b|ARCHITECTURE\.md/.test(text(f)),
+    );
     expect(citing).toEqual([]);
   });
 });

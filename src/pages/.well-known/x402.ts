@@ -4,7 +4,7 @@
 // prerendered endpoint needs a file extension in its name). The body is made on the first request, on the
 // site Astro gives (SITE_URL at build) and the payment gate's terms, and kept. Astro loads this page on its first
 // request, and with it the terms' modules (viem's units, x402's asset table): the one free path that loads any of the
-// payment stack (issue 22, cold start).
+// payment stack, so that no other keeps a cold start waiting for it.
 import type { APIRoute } from 'astro';
 import type { Handler } from '../../../api/http.ts';
 import { paymentTerms } from '../../../api/payment/terms.ts';
@@ -13,4 +13,5 @@ import { wellKnownX402Handler } from '../../../api/well-known-x402.ts';
 export const prerender = false;
 
 let handler: Handler | undefined;
-export const ALL: APIRoute = ({ request, site }) => (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request);
+export const ALL: APIRoute = ({ request, site }) =>
+  (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request);

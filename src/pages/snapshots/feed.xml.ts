@@ -5,7 +5,8 @@ import { pageTitle } from '../../snapshots/citation.ts';
 
 export const prerender = true;
 
-const xml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+const xml = (s: string) =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 export const GET: APIRoute = async ({ site }) => {
   const snapshots = await allSnapshots();

@@ -9,4 +9,6 @@ export async function getStaticPaths() {
 }
 
 export const GET: APIRoute = ({ props }) =>
-  new Response(snapshotCsv((props as { snapshot: Snapshot }).snapshot), { headers: { 'Content-Type': 'text/csv; charset=utf-8' } });
+  new Response(snapshotCsv((props as { snapshot: Snapshot }).snapshot), {
+    headers: { 'Content-Type': 'text/csv; charset=utf-8' },
+  });
