@@ -27,7 +27,9 @@ ${SCHEME_RULES}- **Re-checking is free (conditional requests).** ${CONDITIONAL_S
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${(schema.meta() as { id: string }).id}` });
 const json = (schema: Json) => ({ 'application/json': { schema } });
-const cacheHeader = (value: string) => ({ 'Cache-Control': { description: value, schema: { type: 'string', const: value } } });
+const cacheHeader = (value: string) => ({
+  'Cache-Control': { description: value, schema: { type: 'string', const: value } },
+});
 
 /** A query parameter as the OpenAPI document (and /llms.txt) describe it. */
 export interface QueryParameter {
@@ -56,14 +58,18 @@ const PAYMENT_SIGNATURE = {
   name: 'PAYMENT-SIGNATURE',
   in: 'header',
   required: false,
-  description: 'The x402 v2 payment (base64 JSON PaymentPayload) answering this route\'s 402 challenge; good for one answer. Omit it to get the challenge.',
+  description:
+    "The x402 v2 payment (base64 JSON PaymentPayload) answering this route's 402 challenge; good for one answer. Omit it to get the challenge.",
   schema: { type: 'string' },
 };
 
 /** The text/csv answer of a route that takes `format` (docs/design.md §11), described as its `format` parameter describes it. */
 const csvContent = (format: z.ZodType) => ({
   'text/csv': {
-    schema: { type: 'string', description: `With format=csv: RFC 4180 (CRLF line ends), a header line, then ${String(format.meta()?.description).replace(/^json \(default\) or csv: text\/csv, /, '')}` },
+    schema: {
+      type: 'string',
+      description: `With format=csv: RFC 4180 (CRLF line ends), a header line, then ${String(format.meta()?.description).replace(/^json \(default\) or csv: text\/csv, /, '')}`,
+    },
   },
 });
 
@@ -73,7 +79,10 @@ const VALIDATORS = {
       'Strong entity tag, a hash of the body (hex): its SHA-256, or for a priced JSON or CSV answer an HMAC-SHA256 when the deployment sets a key; a compressed answer names its coding inside the quotes (`"<hex>-br"`). Send it back in If-None-Match.',
     schema: { type: 'string' },
   },
-  'Last-Modified': { description: 'The newest report_date the answer cites (else the newest of the build), at midnight GMT.', schema: { type: 'string' } },
+  'Last-Modified': {
+    description: 'The newest report_date the answer cites (else the newest of the build), at midnight GMT.',
+    schema: { type: 'string' },
+  },
 };
 
 /** The conditional request headers every operation takes (RFC 9110 13.1). */
@@ -82,7 +91,8 @@ const CONDITIONAL_HEADERS = [
     name: 'If-None-Match',
     in: 'header',
     required: false,
-    description: 'ETags of answers held (weak comparison, any coding; `*` matches any): the current one gets 304 Not Modified, no body, no payment.',
+    description:
+      'ETags of answers held (weak comparison, any coding; `*` matches any): the current one gets 304 Not Modified, no body, no payment.',
     schema: { type: 'string' },
   },
   {
@@ -90,7 +100,7 @@ const CONDITIONAL_HEADERS = [
     in: 'header',
     required: false,
     description:
-      'Ignored when If-None-Match is sent, or when it is no HTTP-date. One no older than the answer\'s Last-Modified gets 304 Not Modified, no body, no payment. Last-Modified is a publication date: a correction does not move it, so prefer If-None-Match.',
+      "Ignored when If-None-Match is sent, or when it is no HTTP-date. One no older than the answer's Last-Modified gets 304 Not Modified, no body, no payment. Last-Modified is a publication date: a correction does not move it, so prefer If-None-Match.",
     schema: { type: 'string' },
   },
 ];
@@ -118,37 +128,58 @@ function responses(route: RouteContract): Json {
       content: content(route, format),
     },
     304: {
-      description: 'Not Modified: the request named the current ETag in If-None-Match (or an If-Modified-Since no older than Last-Modified). No body; never charged.',
-      headers: { ETag: VALIDATORS.ETag, 'Last-Modified': VALIDATORS['Last-Modified'], ...cacheHeader(route.priceUsd ? PRICED_CACHE : FREE_CACHE) },
+      description:
+        'Not Modified: the request named the current ETag in If-None-Match (or an If-Modified-Since no older than Last-Modified). No body; never charged.',
+      headers: {
+        ETag: VALIDATORS.ETag,
+        'Last-Modified': VALIDATORS['Last-Modified'],
+        ...cacheHeader(route.priceUsd ? PRICED_CACHE : FREE_CACHE),
+      },
     },
   };
   if (route.priceUsd)
     (out[200] as { headers: Json }).headers['PAYMENT-RESPONSE'] = {
-      description: 'When the payment gate is on and the answer holds figures: base64 JSON x402 settlement receipt (success, transaction hash, network, payer). Absent on an answer with no figure, which is not charged.',
+      description:
+        'When the payment gate is on and the answer holds figures: base64 JSON x402 settlement receipt (success, transaction hash, network, payer). Absent on an answer with no figure, which is not charged.',
       schema: { type: 'string' },
     };
-  const error = (description: string) => ({ description, headers: cacheHeader('no-store'), content: json({ $ref: '#/components/schemas/Error' }) });
+  const error = (description: string) => ({
+    description,
+    headers: cacheHeader('no-store'),
+    content: json({ $ref: '#/components/schemas/Error' }),
+  });
   for (const status of route.errors) {
     if (status === 400) out[400] = error('Invalid query parameter: the message names it and what was expected.');
-    if (status === 404) out[404] = error('Unknown state, coverage line or county (or, for /v1/insurers, no ranking for the period).');
+    if (status === 404)
+      out[404] = error('Unknown state, coverage line or county (or, for /v1/insurers, no ranking for the period).');
     if (status === 500)
       out[500] = error(
         `Internal error (for example a missing or damaged data file of the deployment); leaks no detail, is never cached, and the next request tries again.${route.priceUsd ? ' A paid request whose answer fails is not settled: the payer is not charged.' : ''}`,
       );
     if (status === 503)
       out[503] = {
-        ...error('Payment gate on, and the x402 payment facilitator could not be reached (or timed out): nothing was served. Nothing was charged, unless the facilitator was lost while settling, in which case the message says the payment may still complete. Retry after the number of seconds in Retry-After.'),
-        headers: { ...cacheHeader('no-store'), 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } } },
+        ...error(
+          'Payment gate on, and the x402 payment facilitator could not be reached (or timed out): nothing was served. Nothing was charged, unless the facilitator was lost while settling, in which case the message says the payment may still complete. Retry after the number of seconds in Retry-After.',
+        ),
+        headers: {
+          ...cacheHeader('no-store'),
+          'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
+        },
       };
     if (status === 402)
       out[402] = {
         description: `Payment required (payment gate on, no valid payment): ${route.priceUsd} USD per query under x402 version 2. Pay the challenge in PAYMENT-REQUIRED and retry with the signed payment in the PAYMENT-SIGNATURE header. A payment that does not match the terms (or whose payment id conflicts) answers 402 again, its challenge's \`error\` naming the reason as a code; one refused at settlement answers 402 with that code and a PAYMENT-RESPONSE whose \`success\` is false. No data is served either way.`,
         headers: {
           'PAYMENT-REQUIRED': {
-            description: 'Base64-encoded x402 v2 challenge (JSON): `accepts` gives price (`amount` in the asset\'s atomic units), network, payee (`payTo`) and asset; `resource` describes the route, and `extensions.bazaar` its input and output schemas.',
+            description:
+              "Base64-encoded x402 v2 challenge (JSON): `accepts` gives price (`amount` in the asset's atomic units), network, payee (`payTo`) and asset; `resource` describes the route, and `extensions.bazaar` its input and output schemas.",
             schema: { type: 'string' },
           },
-          'PAYMENT-RESPONSE': { description: 'Only after a payment refused at settlement: base64 JSON with success false, an errorReason code, network and payer.', schema: { type: 'string' } },
+          'PAYMENT-RESPONSE': {
+            description:
+              'Only after a payment refused at settlement: base64 JSON with success false, an errorReason code, network and payer.',
+            schema: { type: 'string' },
+          },
           ...cacheHeader(PRICED_CACHE),
         },
         content: json({ type: 'object', maxProperties: 0 }),
@@ -187,7 +218,9 @@ export function paymentInfo(priceUsd: string, terms: PaymentTerms): Json {
 export function openApiDocument(settings: PaymentSettings | null = paymentSettings()): Json {
   const terms = paymentTerms(settings);
   const { schemas } = z.toJSONSchema(z.globalRegistry, { io: 'output', uri: (id) => `#/components/schemas/${id}` });
-  const components = Object.fromEntries(Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [id, schema]));
+  const components = Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [id, schema]),
+  );
   const paths: Json = {};
   for (const route of ROUTE_CONTRACTS) {
     paths[route.path] = {
@@ -196,8 +229,14 @@ export function openApiDocument(settings: PaymentSettings | null = paymentSettin
         summary: route.summary,
         description: `${route.description}\n\n${route.priceUsd ? `Price: ${route.priceUsd} USD per query (x402).` : 'Free.'}`,
         tags: [route.priceUsd ? 'priced' : 'free'],
-        ...(route.priceUsd ? { 'x-price-usd': route.priceUsd, 'x-payment-info': paymentInfo(route.priceUsd, terms) } : { security: [] }),
-        parameters: [...(route.params ? queryParameters(route.params) : []), ...CONDITIONAL_HEADERS, ...(route.priceUsd ? [PAYMENT_SIGNATURE] : [])],
+        ...(route.priceUsd
+          ? { 'x-price-usd': route.priceUsd, 'x-payment-info': paymentInfo(route.priceUsd, terms) }
+          : { security: [] }),
+        parameters: [
+          ...(route.params ? queryParameters(route.params) : []),
+          ...CONDITIONAL_HEADERS,
+          ...(route.priceUsd ? [PAYMENT_SIGNATURE] : []),
+        ],
         responses: responses(route),
       },
     };

@@ -8,16 +8,27 @@ import { bodyOf } from './responses.ts';
 import { coverage } from './store.ts';
 import type { WireAnswer } from './wire-answer.ts';
 
-
 /**
  * The canonical free queries: each free route with no parameter (/v1/publications: every state's, the feed)
  * or with each state the build has; the sample also as CSV. /v1/publications with since is computed.
  */
 export function freeTargets(): string[] {
   const states = coverage().map((c) => c.state);
-  const perState = ['/v1/lines', '/v1/premium/sample', '/v1/publications'].flatMap((path) => states.map((s) => `${path}?state=${s}`));
+  const perState = ['/v1/lines', '/v1/premium/sample', '/v1/publications'].flatMap((path) =>
+    states.map((s) => `${path}?state=${s}`),
+  );
   const sampleCsv = ['/v1/premium/sample?format=csv', ...states.map((s) => `/v1/premium/sample?state=${s}&format=csv`)];
-  return ['/v1/coverage', '/v1/premium/sample', '/v1/publications', '/v1/solvency/sample', '/v1/rates/sample', '/v1/syndicates/sample', '/v1/bulk/datapackage.json', ...perState, ...sampleCsv];
+  return [
+    '/v1/coverage',
+    '/v1/premium/sample',
+    '/v1/publications',
+    '/v1/solvency/sample',
+    '/v1/rates/sample',
+    '/v1/syndicates/sample',
+    '/v1/bulk/datapackage.json',
+    ...perState,
+    ...sampleCsv,
+  ];
 }
 
 /** A handler's answer as the bytes and headers the server writes. */

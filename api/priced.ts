@@ -29,15 +29,22 @@ const httpAnswers = new PaidAnswers<ComputedAnswer>(32 * 2 ** 20);
  * Whether a request may hold its answer already: `*` or an ETag of this API's form in If-None-Match, else an
  * HTTP-date in If-Modified-Since. Only then is the answer computed before payment, to compare.
  */
-const conditional = (request: Request) => mayHoldAnswer(request.headers.get('if-none-match'), request.headers.get('if-modified-since'));
+const conditional = (request: Request) =>
+  mayHoldAnswer(request.headers.get('if-none-match'), request.headers.get('if-modified-since'));
 
 export function pricedRoute(operation: PricedOperation): Handler {
   const { contract, params, csv, file } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
     // The same answer in either format: figures, price and the no-charge rule are the JSON's.
-    const computed = httpAnswers.prepare(operation, parsed, `${url.pathname}?${readableQuery(parsed)}`, (body, hasFigures) =>
-      file ? file(body) : { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures },
+    const computed = httpAnswers.prepare(
+      operation,
+      parsed,
+      `${url.pathname}?${readableQuery(parsed)}`,
+      (body, hasFigures) =>
+        file
+          ? file(body)
+          : { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures },
     );
     const answer = () => {
       const kept = computed();
@@ -48,6 +55,9 @@ export function pricedRoute(operation: PricedOperation): Handler {
       const headers = new Headers(computed().headers);
       if (holdsAnswer(request, headers)) return notModifiedResponse(headers);
     }
-    return behindGate((gate) => gate.charge(request, contract, answer, canonicalUrl(url, parsed)), () => answer().body);
+    return behindGate(
+      (gate) => gate.charge(request, contract, answer, canonicalUrl(url, parsed)),
+      () => answer().body,
+    );
   });
 }

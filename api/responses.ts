@@ -60,7 +60,9 @@ function newestCited(json: Body): string | null {
  * the newest its publications feed cites (docs/design.md §14).
  */
 const lastModifiedOf = (json: Body | null) =>
-  httpDate((json !== null && newestCited(json)) || newestCited(requiredFreeBody('publications/all.json')) || '1970-01-01');
+  httpDate(
+    (json !== null && newestCited(json)) || newestCited(requiredFreeBody('publications/all.json')) || '1970-01-01',
+  );
 
 /** A body's ETag: for a file read from the shards, the SHA-256 its manifest lists (checked when read), else hashed here. */
 function etag(body: Body, key: Uint8Array | undefined): string {
@@ -72,7 +74,13 @@ function etag(body: Body, key: Uint8Array | undefined): string {
  * A 200 answer's bytes and headers, with its validators: the ETag of `body` (keyed by `key` when given), and the
  * Last-Modified of `json`, the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the whole build.
  */
-function okBytes(body: Body, type: string, headers: Record<string, string>, json: Body | null = body, key?: Uint8Array): AnswerBytes {
+function okBytes(
+  body: Body,
+  type: string,
+  headers: Record<string, string>,
+  json: Body | null = body,
+  key?: Uint8Array,
+): AnswerBytes {
   return {
     body,
     headers: {
@@ -88,7 +96,8 @@ function okBytes(body: Body, type: string, headers: Record<string, string>, json
 
 /** A 200 answer of its bytes and headers (route() leaves the body out for HEAD). */
 export const respondOk = ({ body, headers }: AnswerBytes): Response => respond(body, { status: 200, headers });
-const ok = (body: Body, type: string, headers: Record<string, string>, json?: Body | null) => respondOk(okBytes(body, type, headers, json));
+const ok = (body: Body, type: string, headers: Record<string, string>, json?: Body | null) =>
+  respondOk(okBytes(body, type, headers, json));
 
 /** The 200 headers (lower-case names) each 304 answers for, so the Node server can give the 304 the coding the 200 would have had. */
 const representations = new WeakMap<Response, Record<string, string>>();
@@ -96,7 +105,12 @@ export const representationOf = (response: Response) => representations.get(resp
 
 /** Whether the request holds the answer with these headers already (see api/conditional.ts). */
 export const holdsAnswer = (request: Request, headers: Headers) =>
-  notModified(request.headers.get('if-none-match'), request.headers.get('if-modified-since'), headers.get('etag') ?? undefined, headers.get('last-modified') ?? undefined);
+  notModified(
+    request.headers.get('if-none-match'),
+    request.headers.get('if-modified-since'),
+    headers.get('etag') ?? undefined,
+    headers.get('last-modified') ?? undefined,
+  );
 
 /** The 304 Not Modified of a 200 with these headers: no body, its validators, caching and CORS headers. */
 export function notModifiedResponse(headers: Headers): Response {
@@ -112,7 +126,8 @@ const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; 
 
 /** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. `json`: a CSV answer's JSON twin. */
 export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
-export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) => ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) }, json);
+export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) =>
+  ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) }, json);
 
 /**
  * The key of a priced answer's ETag: ETAG_KEY, when the deployment sets one (the same on every instance). A free
@@ -122,9 +137,18 @@ export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) => ok(text, C
 const etagKey = () => (process.env.ETAG_KEY ? Buffer.from(process.env.ETAG_KEY) : undefined);
 
 /** A priced route's answer, serialised, as bytes: kept once computed (api/priced.ts), the same bytes are then the Node server's to compress once. */
-export const pricedJson = (body: unknown) => okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE }, undefined, etagKey());
+export const pricedJson = (body: unknown) =>
+  okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE }, undefined, etagKey());
 export const pricedCsv = ({ text, fileName }: CsvAnswer, body: unknown) =>
-  okBytes(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, toJson(body), etagKey());
+  okBytes(
+    Buffer.from(text),
+    CSV_TYPE,
+    { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) },
+    toJson(body),
+    etagKey(),
+  );
 /** A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's; its ETag is its SHA-256, which the free data package publishes. */
-export const pricedFile = (bytes: Uint8Array<ArrayBuffer>, { mediaType, fileName }: { mediaType: string; fileName: string }) =>
-  okBytes(bytes, mediaType, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, null);
+export const pricedFile = (
+  bytes: Uint8Array<ArrayBuffer>,
+  { mediaType, fileName }: { mediaType: string; fileName: string },
+) => okBytes(bytes, mediaType, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, null);

@@ -23,4 +23,7 @@ export async function wireAnswerOf(response: Response): Promise<WireAnswer> {
 
 /** A wire answer as a Web Response (for Vercel, whose functions answer Responses). */
 export const responseOf = ({ status, headers, parts }: WireAnswer): Response =>
-  new Response(parts.length ? ((parts.length === 1 ? parts[0] : Buffer.concat(parts)) as Uint8Array<ArrayBuffer>) : null, { status, headers });
+  new Response(
+    parts.length ? ((parts.length === 1 ? parts[0] : Buffer.concat(parts)) as Uint8Array<ArrayBuffer>) : null,
+    { status, headers },
+  );

@@ -7,7 +7,14 @@ import type { Duplex } from 'node:stream';
 import type { InFlight } from './in-flight.ts';
 
 /** An answer written straight to a socket, where Node gives no ServerResponse: the API's error body, then close. */
-function socketAnswer(socket: Duplex, status: number, reason: string, message: string, head: boolean, extra = ''): void {
+function socketAnswer(
+  socket: Duplex,
+  status: number,
+  reason: string,
+  message: string,
+  head: boolean,
+  extra = '',
+): void {
   const body = JSON.stringify({ error: { code: 'invalid_request', message } });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
@@ -16,13 +23,25 @@ function socketAnswer(socket: Duplex, status: number, reason: string, message: s
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'request headers too large: the request line and headers must fit in 16 KB'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'request headers too large: the request line and headers must fit in 16 KB',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request timeout: the request was not received in time'],
 };
-const MALFORMED: [number, string, string] = [400, 'Bad Request', 'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage'];
+const MALFORMED: [number, string, string] = [
+  400,
+  'Bad Request',
+  'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage',
+];
 /** Longest request line (method, target, version) taken as a line: past it, what is too long is the target (RFC 9110 15.5.15), not the headers. */
 const MAX_REQUEST_LINE = 8192;
-const URI_TOO_LONG: [number, string, string] = [414, 'URI Too Long', `request target too long: the request line must fit in ${MAX_REQUEST_LINE / 1024} KB; send fewer or shorter parameters`];
+const URI_TOO_LONG: [number, string, string] = [
+  414,
+  'URI Too Long',
+  `request target too long: the request line must fit in ${MAX_REQUEST_LINE / 1024} KB; send fewer or shorter parameters`,
+];
 
 /** Whether the bytes Node's parser refused as too large start with a request line longer than MAX_REQUEST_LINE. */
 function requestLineTooLong(packet: Buffer | undefined): boolean {
@@ -42,7 +61,9 @@ export function clientErrorHandler(inFlight: InFlight): ClientErrorHandler {
     // answered) the malformed request gets its error answer.
     if (inFlight.busy(socket)) return inFlight.closeAfter(socket);
     const [status, reason, message] =
-      err.code === 'HPE_HEADER_OVERFLOW' && requestLineTooLong(err.rawPacket) ? URI_TOO_LONG : (CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED);
+      err.code === 'HPE_HEADER_OVERFLOW' && requestLineTooLong(err.rawPacket)
+        ? URI_TOO_LONG
+        : (CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED);
     socketAnswer(socket, status, reason, message, err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ');
   };
 }
@@ -55,6 +76,13 @@ export const requestTimedOut = (onClientError: ClientErrorHandler) => (socket: S
 export function answerClientErrors(server: Server, onClientError: ClientErrorHandler): void {
   server.on('clientError', onClientError);
   server.on('connect', (_req, socket: Duplex) => {
-    socketAnswer(socket, 405, 'Method Not Allowed', `method 'CONNECT' is not allowed: use GET (or HEAD)`, false, 'Allow: GET, HEAD, OPTIONS\r\n');
+    socketAnswer(
+      socket,
+      405,
+      'Method Not Allowed',
+      `method 'CONNECT' is not allowed: use GET (or HEAD)`,
+      false,
+      'Allow: GET, HEAD, OPTIONS\r\n',
+    );
   });
 }

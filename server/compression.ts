@@ -76,16 +76,25 @@ export function varying(headers: Record<string, string>): Record<string, string>
   let out = withVary.get(headers);
   if (!out) {
     const vary = headers.vary;
-    out = vary && /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary) ? headers : { ...headers, vary: vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding' };
+    out =
+      vary && /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary)
+        ? headers
+        : { ...headers, vary: vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding' };
     withVary.set(headers, out);
   }
   return out;
 }
 
 /** The headers of the encoded form: Content-Encoding, its own Content-Length and ETag (same places), Vary. */
-export function encodedHeaders(headers: Record<string, string>, coding: Coding, length: number): Record<string, string> {
+export function encodedHeaders(
+  headers: Record<string, string>,
+  coding: Coding,
+  length: number,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name in headers) out[name] = name === 'content-length' ? String(length) : name === 'etag' ? codedEtag(headers[name], coding) : headers[name];
+  for (const name in headers)
+    out[name] =
+      name === 'content-length' ? String(length) : name === 'etag' ? codedEtag(headers[name], coding) : headers[name];
   if (!('content-length' in out)) out['content-length'] = String(length);
   out['content-encoding'] = coding;
   return varying(out);

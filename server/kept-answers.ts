@@ -26,7 +26,11 @@ function codedFreeAnswers(prepared: Map<string, WireAnswer>): Map<string, CodedA
 }
 
 /** A kept answer, or its 304 when the request's conditional headers say the client holds it already (api/conditional.ts). */
-function orNotModified(answer: WireAnswer, ifNoneMatch: string | null | undefined, ifModifiedSince: string | null | undefined): WireAnswer {
+function orNotModified(
+  answer: WireAnswer,
+  ifNoneMatch: string | null | undefined,
+  ifModifiedSince: string | null | undefined,
+): WireAnswer {
   if (ifNoneMatch == null && ifModifiedSince == null) return answer;
   if (!notModified(ifNoneMatch, ifModifiedSince, answer.headers.etag, answer.headers['last-modified'])) return answer;
   return { status: 304, headers: notModifiedHeaders(answer.headers), parts: [] };
@@ -56,12 +60,21 @@ export class KeptAnswers {
   writeKept(req: IncomingMessage, res: ServerResponse): boolean {
     const kept = this.#kept(req.method, req.url);
     if (!kept || hostProblemOf(req)) return false;
-    writeWire(res, orNotModified(inCoding(kept, negotiate(req.headers['accept-encoding']), 'fast'), req.headers['if-none-match'], req.headers['if-modified-since']));
+    writeWire(
+      res,
+      orNotModified(
+        inCoding(kept, negotiate(req.headers['accept-encoding']), 'fast'),
+        req.headers['if-none-match'],
+        req.headers['if-modified-since'],
+      ),
+    );
     return true;
   }
 
   /** The raw front's answers: kept ones, and for a POST what `post` gives (the MCP front's kept answers). */
-  readyAnswers(post: (request: SimpleRequest, host: string, coding: Coding | null) => WireAnswer | null): ReadyAnswerOf {
+  readyAnswers(
+    post: (request: SimpleRequest, host: string, coding: Coding | null) => WireAnswer | null,
+  ): ReadyAnswerOf {
     return (request) => {
       const host = request.headers.get('host')!;
       if (!validHost(host)) return null;

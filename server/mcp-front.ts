@@ -87,10 +87,16 @@ export class McpFront {
    * A POST that takes() accepted: the loopback rule applied here, once; then the fast path's answer or the SDK's
    * (api/mcp/handle-mcp.ts, postAnswer). A body declared too large goes as `otherwise` answers it: the SDK's 413.
    */
-  async answerPost(req: IncomingMessage, res: ServerResponse, coding: Coding | null, otherwise: () => Promise<void>): Promise<void> {
+  async answerPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    coding: Coding | null,
+    otherwise: () => Promise<void>,
+  ): Promise<void> {
     const { server, fast } = this.#loaded ?? (await this.#load());
     if (!(Number(req.headers['content-length']) <= server.MAX_BODY_BYTES)) return otherwise(); // unread
-    if (!this.#hostAllowed(req.headers.host, req.headers.origin)) return writeWire(res, withLength(mcpInCoding(await server.forbiddenAnswer(), coding)));
+    if (!this.#hostAllowed(req.headers.host, req.headers.origin))
+      return writeWire(res, withLength(mcpInCoding(await server.forbiddenAnswer(), coding)));
     const body = await bodyBytes(req).catch(() => null);
     if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
     const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);

@@ -16,7 +16,6 @@ import type { Socket } from 'node:net';
 import type { WireAnswer } from '../api/wire-answer.ts';
 import { type SimpleRequest, simpleRequestAt } from './simple-request.ts';
 
-
 /** The ready answer to a request, or null when Node's server must answer it. Must not start anything. */
 export type ReadyAnswerOf = (request: SimpleRequest) => WireAnswer | null;
 
@@ -59,7 +58,12 @@ export function installRawFront(server: Server, options: RawFrontOptions): Set<S
     const onClose = () => held.delete(socket);
     function handOver(unread: Buffer): void {
       held.delete(socket);
-      socket.off('data', onData).off('timeout', onTimeout).off('end', onEnd).off('error', onError).off('close', onClose);
+      socket
+        .off('data', onData)
+        .off('timeout', onTimeout)
+        .off('end', onEnd)
+        .off('error', onError)
+        .off('close', onClose);
       socket.setTimeout(0);
       // Paused before the bytes go back, so none is emitted while no one listens; Node's server reads them first.
       socket.pause();
@@ -90,7 +94,9 @@ function writeAnswer(socket: Socket, server: Server, { status, headers, parts }:
   const second = Math.floor(now / 1000);
   if (second !== dateSecond) {
     dateSecond = second;
-    trailer = Buffer.from(`Date: ${new Date(now).toUTCString()}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(server.keepAliveTimeout / 1000)}\r\n\r\n`);
+    trailer = Buffer.from(
+      `Date: ${new Date(now).toUTCString()}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(server.keepAliveTimeout / 1000)}\r\n\r\n`,
+    );
   }
   socket.cork();
   socket.write(start);

@@ -17,7 +17,8 @@ export const validHost = remembered(
 /** What is wrong with the request's Host header, if anything. */
 export function hostProblemOf(req: IncomingMessage): string | false {
   const named = req.headers.host;
-  if (named === undefined) return req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && 'missing Host header: HTTP/1.1 requires one';
+  if (named === undefined)
+    return req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && 'missing Host header: HTTP/1.1 requires one';
   return !validHost(named) && 'malformed Host header: expected a host name or address, optionally with a port';
 }
 
@@ -30,12 +31,19 @@ export function targetOf(req: IncomingMessage, port: number): { url: URL | strin
   try {
     // Origin form (/path?query) on the Host it names (a placeholder when that is bad, to learn the path);
     // absolute form (http://host/path) names its own host, which overrides Host's (RFC 9112 3.2.2).
-    url = new URL(target.startsWith('/') ? `http://${hostProblem || named === undefined ? `localhost:${port}` : named}${target}` : target);
+    url = new URL(
+      target.startsWith('/')
+        ? `http://${hostProblem || named === undefined ? `localhost:${port}` : named}${target}`
+        : target,
+    );
   } catch {
     // below
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    return { url: 'malformed request target: expected a path such as /v1/coverage', api: isApiPath(target.split('?')[0]) };
+    return {
+      url: 'malformed request target: expected a path such as /v1/coverage',
+      api: isApiPath(target.split('?')[0]),
+    };
   // Host is checked in both forms: the site's own handler builds its URL from it.
   return { url: hostProblem || url, api: isApiPath(url.pathname) };
 }
@@ -44,19 +52,25 @@ export function targetOf(req: IncomingMessage, port: number): { url: URL | strin
  * A Web Request of the Node request: with its body (read as the handler reads it) when `withBody`, or
  * with the body already read when given its bytes; else none.
  */
-export function toRequest(req: IncomingMessage, url: URL, withBody: boolean | Uint8Array<ArrayBuffer> = false): Request {
+export function toRequest(
+  req: IncomingMessage,
+  url: URL,
+  withBody: boolean | Uint8Array<ArrayBuffer> = false,
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   if (withBody instanceof Uint8Array) return new Request(url, { method: req.method, headers, body: withBody });
-  const body = withBody && req.method !== 'GET' && req.method !== 'HEAD' ? (Readable.toWeb(req) as ReadableStream) : undefined;
+  const body =
+    withBody && req.method !== 'GET' && req.method !== 'HEAD' ? (Readable.toWeb(req) as ReadableStream) : undefined;
   return new Request(url, { method: req.method, headers, ...(body ? { body, duplex: 'half' } : {}) });
 }
 
 /** Whether the server listens on a loopback address (an IPv6 one bracketed as a Host names it). */
-export const listensOnLoopback = (host: string) => isLoopbackName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+export const listensOnLoopback = (host: string) =>
+  isLoopbackName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** The loopback rule's verdict on a Host, or a Host and Origin joined by a line feed (which no header value holds). */
 const loopbackVerdict = remembered((key) => {

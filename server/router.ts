@@ -36,17 +36,24 @@ export interface Parts {
   kept: KeptAnswers;
 }
 
-export function router({ port, astro, mcp, kept }: Parts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function router({
+  port,
+  astro,
+  mcp,
+  kept,
+}: Parts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const method = req.method ?? 'GET';
     const { url, api } = targetOf(req, port);
     // `OPTIONS *` asks about the server as a whole (RFC 9110 9.3.7): what every resource here allows.
-    if (method === 'OPTIONS' && req.url === '*' && !hostProblemOf(req)) return void res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS, POST', 'Cache-Control': 'no-store' }).end();
+    if (method === 'OPTIONS' && req.url === '*' && !hostProblemOf(req))
+      return void res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS, POST', 'Cache-Control': 'no-store' }).end();
     // A request malformed as HTTP gets the API's error body wherever it was sent.
     if (typeof url === 'string') return send(res, errorResponse(400, url));
     const openApiAnswer = url.pathname === OPENAPI_PATH ? otherMethodAnswer(method) : null;
     if (openApiAnswer) return send(res, openApiAnswer);
-    if (!REQUEST_METHODS.has(method)) return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+    if (!REQUEST_METHODS.has(method))
+      return api ? send(res, methodNotAllowed(method)) : plain(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
     if (url.pathname === MCP_PATH) return mcp.answer(res, toRequest(req, url, true), codingOf(req));
     if (!api) {
       // Astro sends prerendered files typed by their extension (.xml: application/xml); the feed is Atom (RFC 4287).
@@ -55,7 +62,12 @@ export function router({ port, astro, mcp, kept }: Parts): (req: IncomingMessage
     }
     const response = await dispatch(toRequest(req, url));
     // With the gate off, a priced 200 is kept for the next identical request.
-    if ((method === 'GET' || method === 'HEAD') && PRICED_PATHS.has(url.pathname) && kept.keepsPriced && response.status === 200)
+    if (
+      (method === 'GET' || method === 'HEAD') &&
+      PRICED_PATHS.has(url.pathname) &&
+      kept.keepsPriced &&
+      response.status === 200
+    )
       return writeWire(res, await kept.keep(method, req.url!, response, codingOf(req)));
     await send(res, response, codingOf(req));
   };

@@ -60,7 +60,8 @@ const headOf = remembered((text: string): Head | null => {
   if (!headers.has('host') || (connection !== undefined && connection.toLowerCase() !== 'keep-alive')) return null;
   const method = requestLine[1] as SimpleRequest['method'];
   const declared = headers.get('content-length');
-  if (method !== 'POST') return declared === undefined ? { method, target: requestLine[2], headers, declared: null } : null;
+  if (method !== 'POST')
+    return declared === undefined ? { method, target: requestLine[2], headers, declared: null } : null;
   if (declared === undefined || !/^\d+$/.test(declared) || declared.length > MAX_BODY_DIGITS) return null;
   return { method, target: requestLine[2], headers, declared: Number(declared) };
 }, 256);

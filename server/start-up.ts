@@ -41,7 +41,8 @@ export async function startUp(): Promise<Started> {
     }
   }
   const shardProblems = checkShards();
-  if (shardProblems.length) refuseToStart(`Shards in ${shardsDir()} do not match their manifest (run the ingest)`, shardProblems);
+  if (shardProblems.length)
+    refuseToStart(`Shards in ${shardsDir()} do not match their manifest (run the ingest)`, shardProblems);
   return {
     payment,
     stop: async () => {

@@ -36,12 +36,16 @@
 // for an id the checks would take (a string, a safe integer), and is remembered only when the full check found
 // that very member to be the request's id: the bytes around the id being the same, the checks see the same request.
 import { randomUUID } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/server';
 import { AnswerCache } from '../answer-cache.ts';
 import { MCP_PAYMENT_META } from '../payment/mcp-keys.ts';
 import { PaidCallPath, type PaidPathOptions, unpaid } from './paid-fast.ts';
 import type { WireAnswer } from '../wire-answer.ts';
-
 
 /** The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28; the SDK keeps its list to itself). */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -102,7 +106,8 @@ const HEADERS_READ = ['content-type', 'mcp-protocol-version', 'accept', 'mcp-met
 const MAX_SHAPED_BODY = 4096;
 const MAX_SHAPES_BYTES = 4 * 2 ** 20;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The key a paid call's writing is proven for: its era, its envelope (or 2025 version header), its tool. */
 const paidKey = (meta: Record<string, unknown>, modern: boolean, version: string | undefined, tool: string) =>
@@ -187,8 +192,20 @@ export class McpFastPath {
   /** A paid call with the gate on, to ./paid-fast.ts, with its unpaid twin for proving the writing. */
   #paid(eligible: Eligible, request: () => Request): Promise<WireAnswer> {
     const { meta } = eligible.paid!;
-    const call = { name: eligible.params!.name as string, args: eligible.params!.arguments, meta, id: eligible.id, modern: eligible.modern, key: eligible.key };
-    return this.paid!.answer(call, request, () => this.#request(eligible, this.#sentinel, { ...eligible.params, _meta: unpaid(meta) }), this.#sentinel);
+    const call = {
+      name: eligible.params!.name as string,
+      args: eligible.params!.arguments,
+      meta,
+      id: eligible.id,
+      modern: eligible.modern,
+      key: eligible.key,
+    };
+    return this.paid!.answer(
+      call,
+      request,
+      () => this.#request(eligible, this.#sentinel, { ...eligible.params, _meta: unpaid(meta) }),
+      this.#sentinel,
+    );
   }
 
   /** The answer to a call that is free (free tool, tools/list, or a priced tool with the gate off). */
@@ -252,7 +269,12 @@ export class McpFastPath {
     if (params !== undefined && !isObject(params)) return null;
     const meta = params?._meta;
     const paying = method === 'tools/call' && isObject(meta) && isObject(meta[MCP_PAYMENT_META]);
-    if (modern ? !this.#modernHeaders(params, method, header) : meta !== undefined && !(paying && Object.keys(meta).length === 1)) return null;
+    if (
+      modern
+        ? !this.#modernHeaders(params, method, header)
+        : meta !== undefined && !(paying && Object.keys(meta).length === 1)
+    )
+      return null;
     let priced = false;
     if (method === 'tools/list') {
       if (params !== undefined && Object.keys(params).some((k) => k !== '_meta')) return null;
@@ -269,16 +291,32 @@ export class McpFastPath {
       const version = header('mcp-protocol-version') ?? undefined;
       const paid = { meta: meta as Record<string, unknown>, version };
       // Not the kept answers' key: the payment would make it one request's, and no paid answer is kept.
-      return { key: paidKey(paid.meta, modern, version, params!.name as string), id: id as string | number, method, params, priced, modern, paid };
+      return {
+        key: paidKey(paid.meta, modern, version, params!.name as string),
+        id: id as string | number,
+        method,
+        params,
+        priced,
+        modern,
+        paid,
+      };
     }
-    return { key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`, id: id as string | number, method, params, priced, modern };
+    return {
+      key: `${method} ${params === undefined ? '' : JSON.stringify(params)}`,
+      id: id as string | number,
+      method,
+      params,
+      priced,
+      modern,
+    };
   }
 
   /** A 2026-07-28 request's `_meta` is its envelope alone, for this version, and its headers say what its body says. */
   #modernHeaders(params: Record<string, unknown> | undefined, method: unknown, header: HeaderOf): boolean {
     const meta = params?._meta;
     if (!isObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !keyable(meta)) return false;
-    for (const k in meta) if (!ENVELOPE_KEYS.has(k) && !(k === MCP_PAYMENT_META && method === 'tools/call')) return false;
+    for (const k in meta)
+      if (!ENVELOPE_KEYS.has(k) && !(k === MCP_PAYMENT_META && method === 'tools/call')) return false;
     if (header('mcp-method') !== method) return false;
     return method !== 'tools/call' || (typeof params!.name === 'string' && header('mcp-name') === params!.name);
   }
@@ -306,7 +344,10 @@ export class McpFastPath {
   /** The request as the fast path sends it to the SDK itself: `params` (the request's own by default) and `id`. */
   #request(eligible: Eligible, id: string, params = eligible.params): Request {
     const { method, modern } = eligible;
-    const sent: Record<string, string> = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
+    const sent: Record<string, string> = {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+    };
     if (modern) {
       sent['MCP-Protocol-Version'] = MODERN_PROTOCOL_VERSION;
       sent['Mcp-Method'] = method;
@@ -327,7 +368,12 @@ export class McpFastPath {
     const at = body.indexOf(marker);
     if (at < 0 || body.indexOf(marker, at + 1) >= 0) return null;
     // Copies: the kept bytes hold nothing of the larger buffer they came in.
-    return { status, headers, head: Buffer.from(body.subarray(0, at)), tail: Buffer.from(body.subarray(at + marker.length)) };
+    return {
+      status,
+      headers,
+      head: Buffer.from(body.subarray(0, at)),
+      tail: Buffer.from(body.subarray(at + marker.length)),
+    };
   }
 
   #sdk(request: Request): Promise<WireAnswer> {
@@ -339,7 +385,8 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 /** A byte a JSON number is written with. */
-const isNumberByte = (byte: number) => (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45;
+const isNumberByte = (byte: number) =>
+  (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45;
 
 /** Where the string starting at `at` (a quote) ends: its closing quote's index, or -1 when it does not end. */
 function stringEnd(body: Uint8Array, at: number): number {

@@ -12,7 +12,14 @@
 // GET (and any other method) answers 405: a stateless server has no stream to open.
 // The Node server drives a fast path (api/mcp/fast.ts) through postAnswer: tools/list and tool calls that can
 // only be answered one way are answered from the SDK's own answer kept from before, their id put in.
-import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import {
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
 import { ROUTE_CONTRACTS, TOOL_ROUTES } from '../../domain/route-contracts.ts';
 import { echo } from '../../domain/echo.ts';
 import { MCP_PATH } from '../paths.ts';
@@ -55,12 +62,20 @@ function mcpServer(): Server {
   const server = new Server(
     { name: 'surplus-lines-market-data', title: 'Surplus Lines Market Data', version: '1.0.0' },
     // The hints ride beside the result, so 2025 answers never carry them.
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': LIST_CACHE_HINT, 'server/discover': LIST_CACHE_HINT } },
+    {
+      capabilities: { tools: {} },
+      instructions: INSTRUCTIONS,
+      cacheHints: { 'tools/list': LIST_CACHE_HINT, 'server/discover': LIST_CACHE_HINT },
+    },
   );
   server.setRequestHandler('tools/list', () => ({ tools: DEFINITIONS }));
   server.setRequestHandler('tools/call', (request) => {
     const tool = BY_NAME.get(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool ${echo(request.params.name)}: the tools are ${[...BY_NAME.keys()].join(', ')} (tools/list)`);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `unknown tool ${echo(request.params.name)}: the tools are ${[...BY_NAME.keys()].join(', ')} (tools/list)`,
+      );
     return tool.call(request.params.arguments, request.params._meta);
   });
   return server;
@@ -92,8 +107,18 @@ function preflight(): Response {
 }
 
 function methodNotAllowed(method: string): Response {
-  const body = { jsonrpc: '2.0', error: { code: -32000, message: `method ${echo(method)} is not allowed on ${MCP_PATH}: this MCP server is stateless; send JSON-RPC messages with POST` }, id: null };
-  return new Response(JSON.stringify(body), { status: 405, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json', Allow: 'POST, OPTIONS' } });
+  const body = {
+    jsonrpc: '2.0',
+    error: {
+      code: -32000,
+      message: `method ${echo(method)} is not allowed on ${MCP_PATH}: this MCP server is stateless; send JSON-RPC messages with POST`,
+    },
+    id: null,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 405,
+    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json', Allow: 'POST, OPTIONS' },
+  });
 }
 
 /**
@@ -101,8 +126,21 @@ function methodNotAllowed(method: string): Response {
  * Host and (when a browser sends one) Origin; a web page whose domain was rebound to 127.0.0.1 is refused.
  */
 export function forbiddenAnswer(): Promise<WireAnswer> {
-  const body = { jsonrpc: '2.0', error: { code: -32000, message: 'forbidden: this MCP server listens on a loopback address and answers only requests whose Host (and Origin, if any) name localhost, 127.0.0.1 or [::1]' }, id: null };
-  return wireAnswerOf(new Response(JSON.stringify(body), { status: 403, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json' } }));
+  const body = {
+    jsonrpc: '2.0',
+    error: {
+      code: -32000,
+      message:
+        'forbidden: this MCP server listens on a loopback address and answers only requests whose Host (and Origin, if any) name localhost, 127.0.0.1 or [::1]',
+    },
+    id: null,
+  };
+  return wireAnswerOf(
+    new Response(JSON.stringify(body), {
+      status: 403,
+      headers: { ...CORS_HEADERS, 'Content-Type': 'application/json' },
+    }),
+  );
 }
 
 export interface McpOptions {
@@ -140,7 +178,8 @@ export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
 
 /** The MCP server's answer to a request, as bytes (what the Node server writes; see handleMcp for a Response). */
 export async function mcpAnswer(request: Request, options: McpOptions = {}): Promise<WireAnswer> {
-  if (options.loopbackOnly && !namesLoopback(request.headers.get('host'), request.headers.get('origin'))) return forbiddenAnswer();
+  if (options.loopbackOnly && !namesLoopback(request.headers.get('host'), request.headers.get('origin')))
+    return forbiddenAnswer();
   if (request.method === 'OPTIONS') return wireAnswerOf(preflight());
   if (request.method !== 'POST') return wireAnswerOf(methodNotAllowed(request.method));
   return sdkAnswer(request);
@@ -151,30 +190,49 @@ export async function mcpAnswer(request: Request, options: McpOptions = {}): Pro
  * from the fast path when it takes the request (at once when its answer is kept), else the SDK's. The one way the
  * fast path is driven (server/mcp-front.ts); `again` makes the request anew, its body the bytes read.
  */
-export function postAnswer(fast: McpFastPath, body: Uint8Array, header: HeaderOf, again: () => Request): WireAnswer | Promise<WireAnswer> {
+export function postAnswer(
+  fast: McpFastPath,
+  body: Uint8Array,
+  header: HeaderOf,
+  again: () => Request,
+): WireAnswer | Promise<WireAnswer> {
   return fast.answer(body, header, again) ?? sdkAnswer(again());
 }
 
 /** The MCP server's answer to a request, as a Web Response (Vercel's functions answer Responses). */
-export const handleMcp = async (request: Request, options: McpOptions = {}): Promise<Response> => responseOf(await mcpAnswer(request, options));
+export const handleMcp = async (request: Request, options: McpOptions = {}): Promise<Response> =>
+  responseOf(await mcpAnswer(request, options));
 
 /** The SDK's answer to a POST (after the loopback rule), in the request's era, with CORS; the body read whole, once. */
 async function sdkAnswer(request: Request): Promise<WireAnswer> {
-  const response = (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })) ? await legacyAnswer(request) : await modern.fetch(request);
+  const response = (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES }))
+    ? await legacyAnswer(request)
+    : await modern.fetch(request);
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
-  return { status: response.status, headers: Object.fromEntries(headers), parts: response.body ? [Buffer.from(await response.arrayBuffer())] : [] };
+  return {
+    status: response.status,
+    headers: Object.fromEntries(headers),
+    parts: response.body ? [Buffer.from(await response.arrayBuffer())] : [],
+  };
 }
 
 /** A 2025-era request: a server and the streamable HTTP transport made for it (stateless, JSON answers). */
 async function legacyAnswer(request: Request): Promise<Response> {
   const server = mcpServer();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(request);
     // The body is complete (JSON answers): read it before the server closes.
-    return new Response(response.body ? await response.arrayBuffer() : null, { status: response.status, headers: response.headers });
+    return new Response(response.body ? await response.arrayBuffer() : null, {
+      status: response.status,
+      headers: response.headers,
+    });
   } finally {
     await server.close();
   }

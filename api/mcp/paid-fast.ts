@@ -39,7 +39,8 @@ interface Writing {
   serverInfo: unknown;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A call's `_meta` without its payment: undefined when nothing else is left (a 2025 call's). */
 export function unpaid(meta: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -60,10 +61,15 @@ function written(writing: Writing, result: CallToolResult, id: string | number):
     if (writing.serverInfo !== undefined) {
       const meta = stamped._meta;
       if (meta === undefined) stamped = { ...stamped, _meta: { [SERVER_INFO_META_KEY]: writing.serverInfo } };
-      else if (isObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) stamped = { ...stamped, _meta: { ...meta, [SERVER_INFO_META_KEY]: writing.serverInfo } };
+      else if (isObject(meta) && meta[SERVER_INFO_META_KEY] === undefined)
+        stamped = { ...stamped, _meta: { ...meta, [SERVER_INFO_META_KEY]: writing.serverInfo } };
     }
   }
-  return { status: writing.status, headers: writing.headers, parts: [Buffer.from(JSON.stringify({ result: stamped, jsonrpc: '2.0', id }))] };
+  return {
+    status: writing.status,
+    headers: writing.headers,
+    parts: [Buffer.from(JSON.stringify({ result: stamped, jsonrpc: '2.0', id }))],
+  };
 }
 
 export class PaidCallPath {

@@ -13,17 +13,22 @@ import { type Json, parametersSchema, responseOutline } from '../json-schemas.ts
  * when it is called without a valid payment: its output schema admits both, so clients that check
  * structured output against the schema (the SDK's Client does, even on errors) can read the terms.
  */
-const PAYMENT_REQUIRED_SCHEMA: Json = { properties: { accepts: { type: 'array' } }, required: ['x402Version', 'accepts'] };
+const PAYMENT_REQUIRED_SCHEMA: Json = {
+  properties: { accepts: { type: 'array' } },
+  required: ['x402Version', 'accepts'],
+};
 
 /** The key an array answer is wrapped in (MCP wants an object): the route's last path segment, `lines`, `coverage`. */
-export const wrapKeyOf = (contract: RouteContract) => (contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null);
+export const wrapKeyOf = (contract: RouteContract) =>
+  contract.response.def.type === 'array' ? contract.path.split('/').at(-1)! : null;
 
 /**
  * A tool's parameters: its route's, but `format` (JSON or CSV, for HTTP callers), as a tool answers
  * both JSON and a text table (docs/design.md §11): a call naming `format` is refused as an unknown parameter.
  * The route's zod schema still parses the arguments (its `format` left to its default).
  */
-export const toolParameterNames = (params: z.ZodObject): string[] => Object.keys(params.shape).filter((name) => name !== 'format');
+export const toolParameterNames = (params: z.ZodObject): string[] =>
+  Object.keys(params.shape).filter((name) => name !== 'format');
 
 /**
  * The input schema: the route's parameters with their descriptions and defaults; a required one also
@@ -41,7 +46,11 @@ function inputSchema(params: z.ZodObject | null): ToolDefinition['inputSchema'] 
     const examples = schema.required?.includes(name) && example !== undefined ? { examples: [example] } : {};
     if (LIST_PARAMETERS.includes(name)) {
       const { description, ...text } = property;
-      schema.properties[name] = { description, anyOf: [text, { type: 'array', items: { type: 'string' }, minItems: 1 }], ...examples };
+      schema.properties[name] = {
+        description,
+        anyOf: [text, { type: 'array', items: { type: 'string' }, minItems: 1 }],
+        ...examples,
+      };
     } else schema.properties[name] = { ...property, ...examples };
   }
   if (schema.required) schema.required = schema.required.filter((name) => names.includes(name));
@@ -56,8 +65,12 @@ function inputSchema(params: z.ZodObject | null): ToolDefinition['inputSchema'] 
 function outputSchema(contract: RouteContract): ToolDefinition['outputSchema'] {
   const outline = responseOutline(contract.response);
   const key = wrapKeyOf(contract);
-  const { type: _object, ...answer } = key ? { type: 'object', properties: { [key]: outline }, required: [key] } : outline;
-  return (contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : { type: 'object', ...answer }) as ToolDefinition['outputSchema'];
+  const { type: _object, ...answer } = key
+    ? { type: 'object', properties: { [key]: outline }, required: [key] }
+    : outline;
+  return (
+    contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : { type: 'object', ...answer }
+  ) as ToolDefinition['outputSchema'];
 }
 
 /**

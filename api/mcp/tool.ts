@@ -18,7 +18,6 @@ export interface Tool {
   call(args: unknown, meta: Record<string, unknown> | undefined): Promise<CallToolResult>;
 }
 
-
 /** The structured answer and its text for a free route's bytes (parsed once per body: the store keeps the bytes). */
 const freeAnswers = new WeakMap<Uint8Array, CallToolResult>();
 
@@ -98,12 +97,21 @@ function pricedTool(operation: PricedOperation): Tool {
         return behindGate(
           async (gate) => {
             let given: ToolAnswer | undefined;
-            const outcome = await gate.chargeCall(contract, await resourceOf(), key, meta?.[MCP_PAYMENT_META], () => (given = answer()));
+            const outcome = await gate.chargeCall(
+              contract,
+              await resourceOf(),
+              key,
+              meta?.[MCP_PAYMENT_META],
+              () => (given = answer()),
+            );
             // The answer paid for; else what the gate gives instead (a settled payment id's answer again, a refund's
             // acknowledgement), rendered here.
             const paidFor = given as ToolAnswer | undefined;
             if (outcome.kind === 'answered')
-              return answered(paidFor && paidFor.body === outcome.body ? paidFor : render(outcome.body, true), outcome.receipt);
+              return answered(
+                paidFor && paidFor.body === outcome.body ? paidFor : render(outcome.body, true),
+                outcome.receipt,
+              );
             if (outcome.kind === 'unavailable') return toolError(503, outcome.message);
             return {
               isError: true,
@@ -118,4 +126,5 @@ function pricedTool(operation: PricedOperation): Tool {
   };
 }
 
-export const toolOf = (operation: Operation): Tool => (operation.kind === 'free' ? freeTool(operation) : pricedTool(operation));
+export const toolOf = (operation: Operation): Tool =>
+  operation.kind === 'free' ? freeTool(operation) : pricedTool(operation);

@@ -50,7 +50,11 @@ const channelConfigPayload = z.object({
   receiver: address,
   receiverAuthorizer: address,
   token: address,
-  withdrawDelay: z.number().int().min(0).max(2 ** 40 - 1),
+  withdrawDelay: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40 - 1),
   salt: bytes32,
 });
 const channelPayload = {
@@ -90,7 +94,14 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
   const server = new BatchSettlementEvmScheme(settings.payTo as Hex, {
     storage,
     // The server's own key signs claims and refunds; without one, the facilitator's advertised authorizer does.
-    ...(authorizer ? { receiverAuthorizerSigner: { address: authorizer.address, signTypedData: (args) => authorizer.signTypedData(args as never) } } : {}),
+    ...(authorizer
+      ? {
+          receiverAuthorizerSigner: {
+            address: authorizer.address,
+            signTypedData: (args) => authorizer.signTypedData(args as never),
+          },
+        }
+      : {}),
     withdrawDelay: settings.channels.withdrawDelayS,
     enforceMinDeposit: true,
   });
@@ -133,7 +144,9 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
       if (verified.skipHandler) {
         // A cooperative refund: no answer is asked for; the facilitator returns the channel's rest to the payer.
         const receipt = await facilitatorSettle(step);
-        return receipt.success ? { kind: 'acknowledged', body: verified.skipHandler.body ?? {}, receipt } : refused(receipt.errorReason ?? 'settlement_failed', receipt);
+        return receipt.success
+          ? { kind: 'acknowledged', body: verified.skipHandler.body ?? {}, receipt }
+          : refused(receipt.errorReason ?? 'settlement_failed', receipt);
       }
       const release = (reason: 'handler_threw' | 'handler_failed') =>
         resourceServer.createPaymentCancellationDispatcher(payload, matching, declared, transport).cancel({ reason });
@@ -157,7 +170,8 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
     // A retry's voucher, checked as every kept voucher is (./voucher-check.ts), but not reserved or recorded.
     async payerOf({ payload }) {
       const raw = payload.payload;
-      if (!isBatchSettlementVoucherPayload(raw) && !isBatchSettlementDepositPayload(raw)) return { reason: 'invalid_payment' };
+      if (!isBatchSettlementVoucherPayload(raw) && !isBatchSettlementDepositPayload(raw))
+        return { reason: 'invalid_payment' };
       const { channelConfig: config, voucher } = raw;
       const problem = check.problem(config, voucher);
       if (problem) return { reason: problem };
@@ -171,16 +185,27 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
  * channel store, before the answer leaves. Called as the scheme's own settle step, directly: through the resource
  * server a store that fails here would be logged and the voucher sent on to the facilitator, which cannot settle it.
  */
-async function recordVoucher<A extends { hasFigures: boolean }>(scheme: BatchSettlementEvmScheme, step: PaidStep<A>, computed: A): Promise<Paid<A>> {
+async function recordVoucher<A extends { hasFigures: boolean }>(
+  scheme: BatchSettlementEvmScheme,
+  step: PaidStep<A>,
+  computed: A,
+): Promise<Paid<A>> {
   const { payload, matching, declared, transport } = step;
   let outcome;
   try {
-    outcome = await scheme.schemeHooks.onBeforeSettle!({ paymentPayload: payload, requirements: matching, declaredExtensions: declared, phase: 'after-handler', transportContext: transport });
+    outcome = await scheme.schemeHooks.onBeforeSettle!({
+      paymentPayload: payload,
+      requirements: matching,
+      declaredExtensions: declared,
+      phase: 'after-handler',
+      transportContext: transport,
+    });
   } catch (e) {
     console.error(`x402: channel store unavailable while recording a voucher: ${errorLine(e)}`);
     throw new ChannelsUnavailable();
   }
-  if (outcome && 'skip' in outcome && outcome.skip) return { kind: 'answered', answer: computed, receipt: outcome.result };
+  if (outcome && 'skip' in outcome && outcome.skip)
+    return { kind: 'answered', answer: computed, receipt: outcome.result };
   if (outcome && 'abort' in outcome && outcome.abort) return refused(outcome.reason);
   throw new Error('batch-settlement: the scheme neither recorded nor refused a checked voucher');
 }

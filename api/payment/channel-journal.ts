@@ -4,7 +4,17 @@
 // half a millisecond), and is read back at start. A process killed at any point loses nothing it had answered for.
 // The reservation a request holds while its answer is computed is not written: it dies with the process, as the
 // request does. One server owns a directory at a time (`owner.pid`); processes that share channels use Redis.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, ChannelStorage, ChannelUpdateResult } from '@x402/evm/batch-settlement/server';
 
@@ -69,7 +79,9 @@ export class ChannelJournal implements ChannelStorage {
       }
       const owner = Number(readFileSync(path, 'utf8'));
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner))
-        throw new ChannelJournalError(`${this.dir} is in use by process ${owner}: one server per channels directory (set REDIS_URL for several)`);
+        throw new ChannelJournalError(
+          `${this.dir} is in use by process ${owner}: one server per channels directory (set REDIS_URL for several)`,
+        );
       rmSync(path, { force: true }); // its owner died (killed): the journal is whole up to its last line
     }
   }
@@ -87,7 +99,9 @@ export class ChannelJournal implements ChannelStorage {
   private compact(): void {
     if (this.fd >= 0) closeSync(this.fd);
     const path = join(this.dir, JOURNAL);
-    const text = [...this.channels.values()].map((c) => `${JSON.stringify({ channel: durable(c) } satisfies Entry)}\n`).join('');
+    const text = [...this.channels.values()]
+      .map((c) => `${JSON.stringify({ channel: durable(c) } satisfies Entry)}\n`)
+      .join('');
     writeFileSync(`${path}.tmp`, text);
     renameSync(`${path}.tmp`, path);
     this.fd = openSync(path, 'a');
@@ -108,7 +122,10 @@ export class ChannelJournal implements ChannelStorage {
   }
 
   // Synchronous from read to write: nothing else runs in between, so no lock is needed within the process.
-  async updateChannel(channelId: string, update: (current: Channel | undefined) => Channel | undefined): Promise<ChannelUpdateResult> {
+  async updateChannel(
+    channelId: string,
+    update: (current: Channel | undefined) => Channel | undefined,
+  ): Promise<ChannelUpdateResult> {
     const key = channelId.toLowerCase();
     const current = this.channels.get(key);
     const next = update(current);
@@ -148,7 +165,8 @@ function replayJournal(path: string): Map<string, Channel> {
       throw new ChannelJournalError(`${path}:${i + 1}: not a JSON line; the channel journal is damaged`);
     }
     if ('deleted' in entry && typeof entry.deleted === 'string') channels.delete(entry.deleted);
-    else if ('channel' in entry && typeof entry.channel?.channelId === 'string') channels.set(entry.channel.channelId.toLowerCase(), entry.channel);
+    else if ('channel' in entry && typeof entry.channel?.channelId === 'string')
+      channels.set(entry.channel.channelId.toLowerCase(), entry.channel);
     else throw new ChannelJournalError(`${path}:${i + 1}: expected {"channel": {...}} or {"deleted": "<channel id>"}`);
   });
   return channels;

@@ -6,8 +6,17 @@ import { CORS_HEADERS } from '../responses.ts';
 import { configuredGate, configuredSettings } from './configured.ts';
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...extra } });
-const refusal = (status: number, message: string, extra: Record<string, string> = {}) => json(status, { error: { code: status === 401 ? 'unauthorized' : 'internal', message } }, extra);
+  new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      ...CORS_HEADERS,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...extra,
+    },
+  });
+const refusal = (status: number, message: string, extra: Record<string, string> = {}) =>
+  json(status, { error: { code: status === 401 ? 'unauthorized' : 'internal', message } }, extra);
 
 function sameSecret(given: string, secret: string): boolean {
   const a = Buffer.from(given);
@@ -15,10 +24,18 @@ function sameSecret(given: string, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export async function claimCron(request: Request, env: Record<string, string | undefined> = process.env): Promise<Response> {
-  if (request.method !== 'GET') return refusal(405, `method '${request.method}' is not allowed: use GET`, { Allow: 'GET' });
+export async function claimCron(
+  request: Request,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Response> {
+  if (request.method !== 'GET')
+    return refusal(405, `method '${request.method}' is not allowed: use GET`, { Allow: 'GET' });
   const secret = env.CRON_SECRET;
-  if (!secret) return refusal(503, 'claims are refused: set CRON_SECRET (the scheduler sends it as Authorization: Bearer <CRON_SECRET>)');
+  if (!secret)
+    return refusal(
+      503,
+      'claims are refused: set CRON_SECRET (the scheduler sends it as Authorization: Bearer <CRON_SECRET>)',
+    );
   if (!sameSecret(request.headers.get('authorization') ?? '', `Bearer ${secret}`))
     return refusal(401, 'claims need Authorization: Bearer <CRON_SECRET>', { 'WWW-Authenticate': 'Bearer' });
   const nothing = (note: string) => json(200, { claims: [], refunds: [], failures: [], note });

@@ -37,7 +37,11 @@ export async function claimGateChannels(gate: Gate, settings: PaymentSettings): 
  * One run: claim every voucher not yet claimed (a channel set aside excepted), refund idle channels' rest, settle
  * what was claimed. Whatever the claims did, the refunds and the settlement run.
  */
-export async function claimAndRefund(channels: GateChannels, settings: PaymentSettings, now = Date.now()): Promise<ClaimRun> {
+export async function claimAndRefund(
+  channels: GateChannels,
+  settings: PaymentSettings,
+  now = Date.now(),
+): Promise<ClaimRun> {
   const usd = (atomic: bigint) => `${formatUnits(atomic, settings.asset.decimals)} ${assetSymbol(settings.asset)}`;
   const run: ClaimRun = { claims: [], refunds: [], setAside: [], failures: [] };
   const { manager, storage } = channels;
@@ -48,16 +52,25 @@ export async function claimAndRefund(channels: GateChannels, settings: PaymentSe
   // without asking the chain: a claim batch holding it would revert whole.
   const owing: Channel[] = [];
   for (const c of claimable.filter((c) => owed(c) > 0n)) {
-    const problem = channels.check.problem(c.channelConfig, { channelId: c.channelId, maxClaimableAmount: c.signedMaxClaimable, signature: c.signature });
-    if (problem) await setChannelAside(channels, c, `its kept voucher is one the escrow refuses (${problem})`, run, usd);
+    const problem = channels.check.problem(c.channelConfig, {
+      channelId: c.channelId,
+      maxClaimableAmount: c.signedMaxClaimable,
+      signature: c.signature,
+    });
+    if (problem)
+      await setChannelAside(channels, c, `its kept voucher is one the escrow refuses (${problem})`, run, usd);
     else owing.push(c);
   }
-  for (let i = 0; i < owing.length; i += CLAIMS_PER_TRANSACTION) await claimSplitting(channels, owing.slice(i, i + CLAIMS_PER_TRANSACTION), run, usd);
+  for (let i = 0; i < owing.length; i += CLAIMS_PER_TRANSACTION)
+    await claimSplitting(channels, owing.slice(i, i + CLAIMS_PER_TRANSACTION), run, usd);
 
   // Idle channels chosen here, one refund at a time: the manager's refundIdleChannels stops at the first refund
   // that fails, and would also ask to refund a channel that has nothing left.
   const idleMs = settings.channels.idleDays * 86_400_000;
-  const idle = claimable.filter((c) => now - c.lastRequestTimestamp >= idleMs && rest(c) > 0n && !(c.pendingRequest && c.pendingRequest.expiresAt > now));
+  const idle = claimable.filter(
+    (c) =>
+      now - c.lastRequestTimestamp >= idleMs && rest(c) > 0n && !(c.pendingRequest && c.pendingRequest.expiresAt > now),
+  );
   const setAsideNow = new Set(run.setAside.map((e) => e.channel));
   for (const channel of idle.filter((c) => !setAsideNow.has(c.channelId.toLowerCase()))) {
     try {
@@ -65,7 +78,9 @@ export async function claimAndRefund(channels: GateChannels, settings: PaymentSe
       if (!refund) continue; // a request reserved it meanwhile: no longer idle
       const amount = usd(rest(channel));
       run.refunds.push({ channel: channel.channelId, amount, transaction: refund.transaction });
-      console.log(`x402 refund: channel ${channel.channelId} idle ${settings.channels.idleDays} days, ${amount} to ${channel.channelConfig.payer}, transaction ${refund.transaction}`);
+      console.log(
+        `x402 refund: channel ${channel.channelId} idle ${settings.channels.idleDays} days, ${amount} to ${channel.channelConfig.payer}, transaction ${refund.transaction}`,
+      );
     } catch (e) {
       run.failures.push(`refund of ${channel.channelId}: ${oneLine(e)}`);
       console.error(`x402 refund failed: channel ${channel.channelId}: ${oneLine(e)}`);
@@ -91,11 +106,19 @@ export async function claimAndRefund(channels: GateChannels, settings: PaymentSe
  * aside. Any other failure (the facilitator or its chain unreachable, out of gas money) says nothing of any channel:
  * it is reported, the batch is not split, and the next run tries again.
  */
-async function claimSplitting(channels: GateChannels, batch: Channel[], run: ClaimRun, usd: (atomic: bigint) => string): Promise<void> {
+async function claimSplitting(
+  channels: GateChannels,
+  batch: Channel[],
+  run: ClaimRun,
+  usd: (atomic: bigint) => string,
+): Promise<void> {
   const ids = new Set(batch.map((c) => c.channelId.toLowerCase()));
   let selected: Channel[] = [];
   try {
-    const claimed = await channels.manager.claim({ maxClaimsPerBatch: batch.length, selectClaimChannels: (all) => (selected = all.filter((c) => ids.has(c.channelId.toLowerCase()))) });
+    const claimed = await channels.manager.claim({
+      maxClaimsPerBatch: batch.length,
+      selectClaimChannels: (all) => (selected = all.filter((c) => ids.has(c.channelId.toLowerCase()))),
+    });
     // What this claim collected: the selected channels as the manager read them, what they owed then.
     const amount = usd(selected.reduce((sum, c) => sum + (owed(c) > 0n ? owed(c) : 0n), 0n));
     for (const result of claimed) {
@@ -116,11 +139,19 @@ async function claimSplitting(channels: GateChannels, batch: Channel[], run: Cla
 }
 
 /** Sets a channel aside, logging it once (a channel already set aside, by another instance, is not logged again). */
-async function setChannelAside(channels: GateChannels, channel: Channel, reason: string, run: ClaimRun, usd: (atomic: bigint) => string): Promise<void> {
+async function setChannelAside(
+  channels: GateChannels,
+  channel: Channel,
+  reason: string,
+  run: ClaimRun,
+  usd: (atomic: bigint) => string,
+): Promise<void> {
   const id = channel.channelId.toLowerCase();
   run.setAside.push({ channel: id, reason });
   if (await channels.setAside.add({ channelId: id, reason, at: new Date().toISOString() }))
-    console.error(`x402 claim: channel ${id} set aside, it takes no more vouchers until an operator clears it (npm run channels -- --clear ${id}): ${reason}; ${usd(owed(channel))} owed by ${channel.channelConfig.payer}`);
+    console.error(
+      `x402 claim: channel ${id} set aside, it takes no more vouchers until an operator clears it (npm run channels -- --clear ${id}): ${reason}; ${usd(owed(channel))} owed by ${channel.channelConfig.payer}`,
+    );
 }
 
 /**
@@ -133,7 +164,10 @@ function chainRefusal(e: unknown): string | null {
   const text = [errorReason, errorMessage, message].filter(Boolean).join('\n');
   const reason = /invalid_batch_settlement_evm_claim_(simulation|transaction)_failed/.exec(text)?.[0];
   if (!reason || !/revert/i.test(text)) return null;
-  const why = /reverted with the following reason:\s*([^\n]+)/.exec(text)?.[1] ?? /execution reverted[^\n]*/i.exec(text)?.[0] ?? 'reverted';
+  const why =
+    /reverted with the following reason:\s*([^\n]+)/.exec(text)?.[1] ??
+    /execution reverted[^\n]*/i.exec(text)?.[0] ??
+    'reverted';
   return `${reason}: ${why.trim()}`;
 }
 
@@ -145,7 +179,8 @@ const oneLine = (e: unknown) => errorLine(e).slice(0, 300);
  */
 export function claimSchedule(run: () => Promise<unknown>, intervalS: number): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
-  const once = () => (running = running.then(run).catch((e: unknown) => console.error(`x402 claim run failed: ${oneLine(e)}`)));
+  const once = () =>
+    (running = running.then(run).catch((e: unknown) => console.error(`x402 claim run failed: ${oneLine(e)}`)));
   const timer = setInterval(once, intervalS * 1000);
   timer.unref();
   return {

@@ -24,7 +24,9 @@ export function installGate(gate: Gate | null | undefined): void {
  * The gate's settings from the environment (api/payment/settings.ts, which throws on a bad value), or null
  * when X402_PAY_TO is unset: the gate is off, and settings.ts (which imports viem and @x402/evm) is not loaded.
  */
-export async function configuredSettings(env: Record<string, string | undefined> = process.env): Promise<PaymentSettings | null> {
+export async function configuredSettings(
+  env: Record<string, string | undefined> = process.env,
+): Promise<PaymentSettings | null> {
   // settings.ts's own rule for "off" (it returns null on the same test), checked before loading it.
   if (!env.X402_PAY_TO?.trim()) return null;
   const { paymentSettings } = await import('./settings.ts');
@@ -50,7 +52,9 @@ async function gateFromEnv(): Promise<Gate | null> {
  * Node server, in X402_CHANNELS_DIR. A Vercel function without Redis has no durable place for vouchers, so it
  * offers `exact` alone.
  */
-async function channelStores(settings: PaymentSettings): Promise<{ channels?: ChannelStorage; setAside?: SetAsideStore }> {
+async function channelStores(
+  settings: PaymentSettings,
+): Promise<{ channels?: ChannelStorage; setAside?: SetAsideStore }> {
   if (settings.redisUrl) {
     const [{ RedisChannelStorage }, { sharedRedis }, { redisSetAside }] = await Promise.all([
       import('@x402/evm/batch-settlement/server/redis-storage'),
@@ -64,7 +68,10 @@ async function channelStores(settings: PaymentSettings): Promise<{ channels?: Ch
     console.warn('x402: batch-settlement not offered: a Vercel function keeps vouchers only in Redis (set REDIS_URL)');
     return {};
   }
-  const [{ ChannelJournal }, { fileSetAside }] = await Promise.all([import('./channel-journal.ts'), import('./set-aside.ts')]);
+  const [{ ChannelJournal }, { fileSetAside }] = await Promise.all([
+    import('./channel-journal.ts'),
+    import('./set-aside.ts'),
+  ]);
   const journal = ChannelJournal.open(settings.channels.dir);
   closers.push(() => journal.close());
   const setAside = fileSetAside(settings.channels.dir);
@@ -83,5 +90,8 @@ async function facilitatorClient(settings: FacilitatorSettings): Promise<Facilit
   if (settings.kind === 'url') return new HTTPFacilitatorClient({ url: settings.url, timeoutMs: settings.timeoutMs });
   // Coinbase's hosted facilitator signs each call with a short-lived JWT made from the CDP API key.
   const { createFacilitatorConfig } = await import('@coinbase/x402');
-  return new HTTPFacilitatorClient({ ...createFacilitatorConfig(settings.apiKeyId, settings.apiKeySecret), timeoutMs: settings.timeoutMs });
+  return new HTTPFacilitatorClient({
+    ...createFacilitatorConfig(settings.apiKeyId, settings.apiKeySecret),
+    timeoutMs: settings.timeoutMs,
+  });
 }

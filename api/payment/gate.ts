@@ -5,7 +5,14 @@
 // has (./schemes.ts lists them, ./offers.ts decides which are offered) at the same price; the steps every payment
 // shares are here (the payment matched to the offer, its payment id (./payment-identifier.ts), the refusal
 // (./refused-payment.ts)), each scheme's own step in its module.
-import { type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type x402HTTPResourceServer, type x402ResourceServer, FacilitatorResponseError } from '@x402/core/server';
+import {
+  type FacilitatorClient,
+  type HTTPAdapter,
+  type HTTPRequestContext,
+  type x402HTTPResourceServer,
+  type x402ResourceServer,
+  FacilitatorResponseError,
+} from '@x402/core/server';
 import { decodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
 import type { RouteContract } from '../../domain/route-contracts.ts';
@@ -13,7 +20,13 @@ import { type GateChannels, createOffers } from './offers.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { PAYMENT_ID_EXTENSION, PaymentIdsUnavailable, payOncePerId } from './payment-identifier.ts';
 import { type PaymentIds, memoryPaymentIds } from './settled-payment-ids.ts';
-import { type CallOffer, MALFORMED_PAYLOAD, callPaymentRequired, malformedPayment402, refusedPayment402 } from './refused-payment.ts';
+import {
+  type CallOffer,
+  MALFORMED_PAYLOAD,
+  callPaymentRequired,
+  malformedPayment402,
+  refusedPayment402,
+} from './refused-payment.ts';
 import {
   PAYMENT_IDS_DOWN,
   acknowledgement,
@@ -39,14 +52,25 @@ export interface Gate {
    * nothing of it leaves before the settlement succeeded. `resource` is the URL the challenge names (the
    * canonical query, see api/priced.ts), which a payment id is bound to with the method.
    */
-  charge(request: Request, route: RouteContract, answer: () => PricedAnswer | Promise<PricedAnswer>, resource: URL): Promise<Response>;
+  charge(
+    request: Request,
+    route: RouteContract,
+    answer: () => PricedAnswer | Promise<PricedAnswer>,
+    resource: URL,
+  ): Promise<Response>;
   /**
    * Answers a priced call made otherwise than by HTTP (an MCP tool call, x402's MCP transport): the
    * same requirements, settlement and refusals as `charge`, with the payment given as a PaymentPayload
    * object (`undefined`: none) and the outcome returned as data for the caller to shape. `key` names the
    * call (the tool and its arguments as parsed), which a payment id is bound to.
    */
-  chargeCall(route: RouteContract, resource: CallResource, key: string, payment: unknown, answer: () => PricedAnswer<unknown> | Promise<PricedAnswer<unknown>>): Promise<CallOutcome>;
+  chargeCall(
+    route: RouteContract,
+    resource: CallResource,
+    key: string,
+    payment: unknown,
+    answer: () => PricedAnswer<unknown> | Promise<PricedAnswer<unknown>>,
+  ): Promise<CallOutcome>;
   /**
    * The prepaid channels, for claims, settlements and refunds (./claims.ts): the scheme's channel manager on this
    * gate's store and facilitator, the store, and the channels set aside; null when no scheme offered keeps channels.
@@ -69,7 +93,6 @@ export type CallOutcome =
   | { kind: 'payment_required'; paymentRequired: PaymentRequired; receipt?: SettleResponse }
   /** The facilitator could not be reached: the 503's message. */
   | { kind: 'unavailable'; message: string };
-
 
 /** Where a payment comes: x402 v2's header, and v1's name for it. */
 const PAYMENT_HEADERS = new Set(['payment-signature', 'x-payment']);
@@ -98,7 +121,8 @@ function kept<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<
  */
 function adapterOf(request: Request, resource: URL): HTTPAdapter {
   return {
-    getHeader: (name) => (PAYMENT_HEADERS.has(name.toLowerCase()) ? undefined : (request.headers.get(name) ?? undefined)),
+    getHeader: (name) =>
+      PAYMENT_HEADERS.has(name.toLowerCase()) ? undefined : (request.headers.get(name) ?? undefined),
     getMethod: () => request.method,
     getPath: () => resource.pathname,
     getUrl: () => resource.href,
@@ -128,7 +152,12 @@ interface CallTerms extends CallOffer {
   /** What is offered, with no error: what a payment must match. */
   offered: PaymentRequired;
 }
-async function buildCallTerms(server: x402ResourceServer, options: PaymentOption[], resource: CallResource, context: { resource: string }): Promise<CallTerms> {
+async function buildCallTerms(
+  server: x402ResourceServer,
+  options: PaymentOption[],
+  resource: CallResource,
+  context: { resource: string },
+): Promise<CallTerms> {
   const requirements = await server.buildPaymentRequirementsFromOptions(options, context as never); // fixed terms: nothing is resolved from a request
   const extensions = server.enrichExtensions({ ...resource.extensions, ...PAYMENT_ID_EXTENSION }, context);
   const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
@@ -155,7 +184,12 @@ export interface GateStores extends SchemeStores {
  * registered scheme that `stores` allow, those that ask the facilitator once it says it serves them (the others said
  * once in the log).
  */
-export function createGate(settings: PaymentSettings, facilitator: FacilitatorClient, routes: readonly RouteContract[], stores: GateStores = {}): Gate {
+export function createGate(
+  settings: PaymentSettings,
+  facilitator: FacilitatorClient,
+  routes: readonly RouteContract[],
+  stores: GateStores = {},
+): Gate {
   const ids = stores.ids ?? memoryPaymentIds();
   const pricedRoutes = routes.filter((r) => r.priceUsd);
   const offers = createOffers(settings, facilitator, pricedRoutes, stores);
@@ -166,9 +200,18 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
   // it offers decoded beside it. Bounded: a client cycling through queries or Hosts cannot grow it past CHALLENGES_KEPT.
   const challenges = new Map<string, Promise<{ header: string; offered: PaymentRequired }>>();
   const challenge = (http: x402HTTPResourceServer, request: Request, resource: URL, route: RouteContract) =>
-    kept(challenges, `${request.method} ${resource.href}`, () => buildChallenge(http, request, resource, route), CHALLENGES_KEPT);
+    kept(
+      challenges,
+      `${request.method} ${resource.href}`,
+      () => buildChallenge(http, request, resource, route),
+      CHALLENGES_KEPT,
+    );
   const callTerms = new Map<string, Promise<CallTerms>>();
-  const callTermsOf = (route: RouteContract, resource: CallResource, context: { resource: string }): Promise<CallTerms> =>
+  const callTermsOf = (
+    route: RouteContract,
+    resource: CallResource,
+    context: { resource: string },
+  ): Promise<CallTerms> =>
     kept(callTerms, route.path, () => buildCallTerms(resourceServer, offers.optionsOf(route), resource, context));
 
   /**
@@ -191,7 +234,15 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
     if (!matching || !part) return refused('No matching payment requirements');
     const extensionCheck = resourceServer.validateExtensions(offered, payload);
     if (!extensionCheck.valid) return refused(extensionCheck.invalidReason ?? 'invalid_payment');
-    return payOncePerId(ids, key, part, { server: resourceServer, payload, matching, declared: offered.extensions ?? {}, transport, answer, state });
+    return payOncePerId(ids, key, part, {
+      server: resourceServer,
+      payload,
+      matching,
+      declared: offered.extensions ?? {},
+      transport,
+      answer,
+      state,
+    });
   }
 
   return {
@@ -202,7 +253,10 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
       try {
         const http = await offers.initialized();
         // HEAD never pays: it has no answer to deliver, so it gets the challenge whatever it carries.
-        const header = request.method === 'HEAD' ? null : (request.headers.get('payment-signature') ?? request.headers.get('x-payment'));
+        const header =
+          request.method === 'HEAD'
+            ? null
+            : (request.headers.get('payment-signature') ?? request.headers.get('x-payment'));
         const { header: challengeText, offered } = await challenge(http, request, resource, route);
         if (header === null) return payment402({ 'PAYMENT-REQUIRED': challengeText });
         const payload = wellFormedPayment(header);
@@ -227,13 +281,18 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
 
     // x402's MCP transport (specs/transports-v2/mcp.md), on the same resource server and paid path as `charge`.
     async chargeCall(route, resource, key, payment, answer) {
-      if (!route.priceUsd || !pricedRoutes.some((r) => r.path === route.path)) throw new Error(`${route.path} is not a priced route of this gate`);
+      if (!route.priceUsd || !pricedRoutes.some((r) => r.path === route.path))
+        throw new Error(`${route.path} is not a priced route of this gate`);
       const state: PaymentState = { settling: false };
       try {
         await offers.initialized();
         const context = { resource: resource.url };
         const terms = await callTermsOf(route, resource, context);
-        const required = async (reason: string, payload?: PaymentPayload, receipt?: SettleResponse): Promise<CallOutcome> => ({
+        const required = async (
+          reason: string,
+          payload?: PaymentPayload,
+          receipt?: SettleResponse,
+        ): Promise<CallOutcome> => ({
           kind: 'payment_required',
           paymentRequired: await callPaymentRequired(resourceServer, route, terms, context, reason, payload),
           ...(receipt ? { receipt } : {}),
@@ -243,7 +302,11 @@ export function createGate(settings: PaymentSettings, facilitator: FacilitatorCl
         const outcome = await pay(terms.offered, payment, `CALL ${key}`, answer, context, state);
         if (outcome.kind === 'refused') return await required(outcome.reason, payment, outcome.receipt);
         if (outcome.kind === 'acknowledged') return { kind: 'answered', body: outcome.body, receipt: outcome.receipt };
-        return { kind: 'answered', body: outcome.answer.body, ...(outcome.receipt ? { receipt: outcome.receipt } : {}) };
+        return {
+          kind: 'answered',
+          body: outcome.answer.body,
+          ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
+        };
       } catch (e) {
         return { kind: 'unavailable', message: outageMessage(e, state) };
       }

@@ -1,7 +1,13 @@
 // The schemes a gate offers, on one x402 resource server over the fail-closed facilitator (./facilitator.ts): each
 // registered scheme (./schemes.ts) whose part the gate's stores allow, those that ask the facilitator first once it
 // says it serves them, and each priced route's terms as the SDK's HTTP server serves them.
-import { type FacilitatorClient, type RouteConfig, FacilitatorResponseError, x402HTTPResourceServer, x402ResourceServer } from '@x402/core/server';
+import {
+  type FacilitatorClient,
+  type RouteConfig,
+  FacilitatorResponseError,
+  x402HTTPResourceServer,
+  x402ResourceServer,
+} from '@x402/core/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import type { RouteContract } from '../../domain/route-contracts.ts';
 import { discoveryExtension } from './discovery.ts';
@@ -88,7 +94,10 @@ export function createOffers(
 }
 
 /** Each priced route's terms for the SDK's HTTP server: the schemes offered, the description and the extensions its 402 declares. */
-function routeConfigs(pricedRoutes: readonly RouteContract[], optionsOf: (route: RouteContract) => PaymentOption[]): Record<string, RouteConfig> {
+function routeConfigs(
+  pricedRoutes: readonly RouteContract[],
+  optionsOf: (route: RouteContract) => PaymentOption[],
+): Record<string, RouteConfig> {
   const config: Record<string, RouteConfig> = {};
   for (const route of pricedRoutes) {
     config[route.path] = {

@@ -1,7 +1,12 @@
 // x402's payment-identifier extension on the paid path: a payment that names an id is paid once for its key (the
 // method and canonical resource, or the call); a retry with that id gets the same answer and receipt without
 // paying again. The ids themselves are kept by ./settled-payment-ids.ts.
-import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
+import {
+  PAYMENT_IDENTIFIER,
+  declarePaymentIdentifierExtension,
+  isPaymentIdentifierExtension,
+  isValidPaymentId,
+} from '@x402/extensions/payment-identifier';
 import { randomUUID } from 'node:crypto';
 import { errorLine } from './error-line.ts';
 import type { PaymentIds } from './settled-payment-ids.ts';
@@ -38,7 +43,12 @@ async function unlessUnavailable<T>(work: () => T | Promise<T>): Promise<T> {
  * Pays for the step's answer with its scheme's part, once for `key` when the payment names an id: the id is claimed
  * while the payment is made and recorded once paid; a retry with it is answered with the first receipt.
  */
-export async function payOncePerId<A extends { hasFigures: boolean }>(ids: PaymentIds | Promise<PaymentIds>, key: string, part: SchemePart, step: PaidStep<A>): Promise<Paid<A>> {
+export async function payOncePerId<A extends { hasFigures: boolean }>(
+  ids: PaymentIds | Promise<PaymentIds>,
+  key: string,
+  part: SchemePart,
+  step: PaidStep<A>,
+): Promise<Paid<A>> {
   const payOnce = () => part.pay(step);
 
   // The extension as the client echoes it, with or without an id. Checked by hand: the SDK's
@@ -75,7 +85,8 @@ export async function payOncePerId<A extends { hasFigures: boolean }>(ids: Payme
     return outcome;
   } finally {
     // The answer is paid for and goes out whatever the store says; a failure to record costs only the retry's replay.
-    const record = (work: Promise<void>) => work.catch((e: unknown) => console.error(`payment ids: could not record ${id}: ${errorLine(e)}`));
+    const record = (work: Promise<void>) =>
+      work.catch((e: unknown) => console.error(`payment ids: could not record ${id}: ${errorLine(e)}`));
     if (outcome?.kind === 'answered' && outcome.receipt) await record(store.settle(id, key, outcome.receipt));
     // A settlement whose outcome is unknown (the facilitator lost while settling) keeps the claim until it
     // expires, so a retry does not pay again for what may still be paid; any other end frees the id.

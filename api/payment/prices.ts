@@ -20,7 +20,8 @@ export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
 });
 
 /** A USD price in the asset's atomic units, as the gate's challenge states it ("0.10" → "100000" for USDC). */
-export const atomicAmount = (usd: string, terms: Pick<PaymentTerms, 'asset'>): string => paymentPrice(usd, terms.asset).amount;
+export const atomicAmount = (usd: string, terms: Pick<PaymentTerms, 'asset'>): string =>
+  paymentPrice(usd, terms.asset).amount;
 
 /** A route's least first deposit on a prepaid channel, in atomic units: X402_MIN_DEPOSIT_USD, or the price when that is more. */
 export const minDepositAmount = (usd: string, terms: Pick<PaymentTerms, 'asset' | 'minDepositUsd'>): string => {

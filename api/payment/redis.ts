@@ -19,14 +19,21 @@ export function sharedRedis(url: string): Promise<SharedRedis> {
 
 async function connect(url: string): Promise<SharedRedis> {
   const { createClient } = await import('redis');
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: CONNECT_WAIT_MS, reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) } }) as SharedRedis;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: CONNECT_WAIT_MS, reconnectStrategy: (retries) => Math.min(retries * 100, 2_000) },
+  }) as SharedRedis;
   let reported = false;
   client.on('error', (e: Error) => {
     if (!reported) console.error(`x402: Redis at ${new URL(url).host} unavailable: ${e.message.split('\n')[0]}`);
     reported = true;
   });
   client.on('ready', () => (reported = false));
-  await Promise.race([client.connect().catch(() => {}), new Promise((resolve) => setTimeout(resolve, CONNECT_WAIT_MS).unref())]);
+  await Promise.race([
+    client.connect().catch(() => {}),
+    new Promise((resolve) => setTimeout(resolve, CONNECT_WAIT_MS).unref()),
+  ]);
   return client;
 }
 

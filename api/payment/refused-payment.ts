@@ -13,7 +13,8 @@ const MALFORMED_PAYMENT = 'invalid_payment_header';
 export const MALFORMED_PAYLOAD = 'invalid_payment_payload';
 
 /** One line per refused payment, with the reason code only: a client cannot make the log grow faster than its requests. */
-const logRefusal = (route: RouteContract, reason: string) => console.warn(`x402: payment refused on ${route.path}: ${reason}`);
+const logRefusal = (route: RouteContract, reason: string) =>
+  console.warn(`x402: payment refused on ${route.path}: ${reason}`);
 
 /** The 402 of a PAYMENT-SIGNATURE header that holds no well-formed payment. */
 export function malformedPayment402(route: RouteContract, offered: PaymentRequired): Response {
@@ -33,7 +34,10 @@ export interface RefusedRequest {
 }
 
 /** The 402 of a refused payment, with the refusal's receipt in PAYMENT-RESPONSE when it was refused at settlement. */
-export async function refusedPayment402(request: RefusedRequest, { reason, receipt }: { reason: string; receipt?: SettleResponse }): Promise<Response> {
+export async function refusedPayment402(
+  request: RefusedRequest,
+  { reason, receipt }: { reason: string; receipt?: SettleResponse },
+): Promise<Response> {
   logRefusal(request.route, reason);
   const refusal = { 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(await refusalRequired(request, reason)) };
   return payment402(receipt ? { ...refusal, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) } : refusal);
@@ -48,7 +52,14 @@ async function refusalRequired(request: RefusedRequest, reason: string): Promise
   const { server, offered, payload, transport, corrective } = request;
   const error = reasonCode(reason, 'invalid_payment');
   if (!corrective) return { ...offered, error };
-  return server.createPaymentRequiredResponse(offered.accepts, offered.resource, error, offered.extensions, transport as never, payload);
+  return server.createPaymentRequiredResponse(
+    offered.accepts,
+    offered.resource,
+    error,
+    offered.extensions,
+    transport as never,
+    payload,
+  );
 }
 
 /** What a call's 402 is made of besides its error, the same for every call of a route. */
@@ -72,5 +83,12 @@ export function callPaymentRequired(
 ): Promise<PaymentRequired> {
   const error = reasonCode(reason, 'invalid_payment');
   if (payload !== undefined || reason === MALFORMED_PAYLOAD) logRefusal(route, error);
-  return server.createPaymentRequiredResponse(offer.requirements, offer.info, error, offer.extensions, context, payload);
+  return server.createPaymentRequiredResponse(
+    offer.requirements,
+    offer.info,
+    error,
+    offer.extensions,
+    context,
+    payload,
+  );
 }

@@ -40,7 +40,9 @@ export interface SchemePart {
   /** Pays for the answer with the payment, or refuses it: nothing priced is answered before it is paid (docs/design.md §7, §13). */
   pay<A extends { hasFigures: boolean }>(step: PaidStep<A>): Promise<Paid<A>>;
   /** A retry's payment, not paid with: the payer it proves (signed by its key), or why it proves none. */
-  payerOf(step: Omit<PaidStep<{ hasFigures: boolean }>, 'answer' | 'state'>): Promise<{ payer: string } | { reason: string }>;
+  payerOf(
+    step: Omit<PaidStep<{ hasFigures: boolean }>, 'answer' | 'state'>,
+  ): Promise<{ payer: string } | { reason: string }>;
 }
 
 /**
@@ -69,17 +71,25 @@ function failedReceipt(failed: Partial<SettleResponse>, network: SettleResponse[
 }
 
 /** A refusal of the paid step, its reason as a code. */
-export const refused = <A>(reason: string, receipt?: SettleResponse): Paid<A> => ({ kind: 'refused', reason: reasonCode(reason, 'invalid_payment'), ...(receipt ? { receipt } : {}) });
+export const refused = <A>(reason: string, receipt?: SettleResponse): Paid<A> => ({
+  kind: 'refused',
+  reason: reasonCode(reason, 'invalid_payment'),
+  ...(receipt ? { receipt } : {}),
+});
 
 /** The answer with its receipt, or the refusal the receipt records. */
 export const paidOrRefused = <A>(receipt: SettleResponse, answer: A): Paid<A> =>
-  receipt.success ? { kind: 'answered', answer, receipt } : refused(receipt.errorReason ?? 'settlement_failed', receipt);
+  receipt.success
+    ? { kind: 'answered', answer, receipt }
+    : refused(receipt.errorReason ?? 'settlement_failed', receipt);
 
 /**
  * Settles the payment with the facilitator (its settle checks the payment itself): its receipt, or, when it is
  * refused, the payer's receipt of the refusal (reason code, no facilitator text).
  */
-export async function facilitatorSettle(step: Omit<PaidStep<{ hasFigures: boolean }>, 'answer'>): Promise<SettleResponse> {
+export async function facilitatorSettle(
+  step: Omit<PaidStep<{ hasFigures: boolean }>, 'answer'>,
+): Promise<SettleResponse> {
   const { server, payload, matching, declared, transport, state } = step;
   state.settling = true;
   let settled: SettleResponse;
@@ -87,7 +97,13 @@ export async function facilitatorSettle(step: Omit<PaidStep<{ hasFigures: boolea
     settled = await server.settlePayment(payload, matching, declared, transport);
   } catch (e) {
     if (!(e instanceof SettleError)) throw e;
-    settled = { success: false, errorReason: e.errorReason, transaction: e.transaction ?? '', network: matching.network, payer: e.payer };
+    settled = {
+      success: false,
+      errorReason: e.errorReason,
+      transaction: e.transaction ?? '',
+      network: matching.network,
+      payer: e.payer,
+    };
   }
   state.settling = false;
   return settled.success ? settled : failedReceipt(settled, matching.network);

@@ -102,8 +102,12 @@ async function underLock<T>(lock: string, change: () => T): Promise<T> {
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > LOCK_STALE_MS) rmSync(lock, { force: true });
-      else if (waited > 5_000) throw new Error(`${lock}: held by another process for over 5 s; remove it if no server or npm run channels is running`);
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > LOCK_STALE_MS)
+        rmSync(lock, { force: true });
+      else if (waited > 5_000)
+        throw new Error(
+          `${lock}: held by another process for over 5 s; remove it if no server or npm run channels is running`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -122,10 +126,17 @@ function parse(path: string): Map<string, SetAside> {
     throw new Error(`${path}: not the set-aside channels' JSON (${(e as Error).message}); fix or remove the file`);
   }
   const ok = (e: unknown): e is SetAside =>
-    typeof e === 'object' && e !== null && /^0x[0-9a-f]{64}$/.test((e as SetAside).channelId) && typeof (e as SetAside).reason === 'string' && typeof (e as SetAside).at === 'string';
+    typeof e === 'object' &&
+    e !== null &&
+    /^0x[0-9a-f]{64}$/.test((e as SetAside).channelId) &&
+    typeof (e as SetAside).reason === 'string' &&
+    typeof (e as SetAside).at === 'string';
   if (!Array.isArray(list)) throw new Error(`${path}: expected {"setAside": [...]}`);
   const bad = list.findIndex((e) => !ok(e));
-  if (bad >= 0) throw new Error(`${path}: setAside[${bad}]: expected {"channelId": "0x<64 hex>", "reason": "...", "at": "<ISO date>"}`);
+  if (bad >= 0)
+    throw new Error(
+      `${path}: setAside[${bad}]: expected {"channelId": "0x<64 hex>", "reason": "...", "at": "<ISO date>"}`,
+    );
   return new Map((list as SetAside[]).map((e) => [e.channelId, e]));
 }
 
@@ -136,7 +147,10 @@ export function redisSetAside(client: SharedRedis): SetAsideStore {
   const decode = (text: string | null | undefined) => (text ? (JSON.parse(text) as SetAside) : undefined);
   return {
     get: async (id) => decode(await client.hGet(SET_ASIDE_KEY, id.toLowerCase())),
-    list: async () => Object.values(await client.hGetAll(SET_ASIDE_KEY)).map((t) => decode(t)!).sort(byId),
+    list: async () =>
+      Object.values(await client.hGetAll(SET_ASIDE_KEY))
+        .map((t) => decode(t)!)
+        .sort(byId),
     async add(entry) {
       const key = entry.channelId.toLowerCase();
       return (await client.hSetNX(SET_ASIDE_KEY, key, JSON.stringify({ ...entry, channelId: key }))) === 1;

@@ -63,7 +63,8 @@ type Env = Record<string, string | undefined>;
 
 function address(env: Env, name: string): string {
   const value = env[name]!.trim();
-  if (!isAddress(value, { strict: false })) throw new PaymentSettingsError(`${name}='${value}': expected an EVM address, 0x and 40 hex digits`);
+  if (!isAddress(value, { strict: false }))
+    throw new PaymentSettingsError(`${name}='${value}': expected an EVM address, 0x and 40 hex digits`);
   return getAddress(value);
 }
 
@@ -81,23 +82,33 @@ export function defaultAsset(network: PaymentSettings['network']): PaymentAsset 
 function asset(env: Env, network: PaymentSettings['network']): PaymentAsset {
   const known = defaultAsset(network);
   if (!env.X402_ASSET) {
-    if (!known) throw new PaymentSettingsError(`X402_NETWORK=${network} has no default stablecoin: set X402_ASSET, X402_ASSET_NAME, X402_ASSET_VERSION and X402_ASSET_DECIMALS`);
+    if (!known)
+      throw new PaymentSettingsError(
+        `X402_NETWORK=${network} has no default stablecoin: set X402_ASSET, X402_ASSET_NAME, X402_ASSET_VERSION and X402_ASSET_DECIMALS`,
+      );
     return known;
   }
   const chosen = address(env, 'X402_ASSET');
   if (known && chosen === known.address && !env.X402_ASSET_NAME) return known;
   const missing = ['X402_ASSET_NAME', 'X402_ASSET_VERSION'].filter((n) => !env[n]);
-  if (missing.length) throw new PaymentSettingsError(`X402_ASSET=${chosen} is not ${network}'s default stablecoin: also set ${missing.join(' and ')} (the token's EIP-712 domain)`);
+  if (missing.length)
+    throw new PaymentSettingsError(
+      `X402_ASSET=${chosen} is not ${network}'s default stablecoin: also set ${missing.join(' and ')} (the token's EIP-712 domain)`,
+    );
   const decimals = Number(env.X402_ASSET_DECIMALS ?? 6);
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
-    throw new PaymentSettingsError(`X402_ASSET_DECIMALS='${env.X402_ASSET_DECIMALS}': expected a whole number of decimals, 0 to 36`);
+    throw new PaymentSettingsError(
+      `X402_ASSET_DECIMALS='${env.X402_ASSET_DECIMALS}': expected a whole number of decimals, 0 to 36`,
+    );
   return { address: chosen, name: env.X402_ASSET_NAME!, version: env.X402_ASSET_VERSION!, decimals };
 }
 
 function facilitator(env: Env, network: string): FacilitatorSettings {
   const timeoutMs = Number(env.X402_FACILITATOR_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
-    throw new PaymentSettingsError(`X402_FACILITATOR_TIMEOUT_MS='${env.X402_FACILITATOR_TIMEOUT_MS}': expected a positive whole number of milliseconds`);
+    throw new PaymentSettingsError(
+      `X402_FACILITATOR_TIMEOUT_MS='${env.X402_FACILITATOR_TIMEOUT_MS}': expected a positive whole number of milliseconds`,
+    );
   if (env.X402_FACILITATOR_URL) {
     let url: URL;
     try {
@@ -106,7 +117,9 @@ function facilitator(env: Env, network: string): FacilitatorSettings {
       url = new URL('invalid:');
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      throw new PaymentSettingsError(`X402_FACILITATOR_URL='${env.X402_FACILITATOR_URL}': expected an http(s) URL such as https://facilitator.example.com`);
+      throw new PaymentSettingsError(
+        `X402_FACILITATOR_URL='${env.X402_FACILITATOR_URL}': expected an http(s) URL such as https://facilitator.example.com`,
+      );
     return { kind: 'url', url: env.X402_FACILITATOR_URL.replace(/\/+$/, ''), timeoutMs };
   }
   if (env.CDP_API_KEY_ID || env.CDP_API_KEY_SECRET) {
@@ -126,8 +139,17 @@ export function paymentSettings(env: Env = process.env): PaymentSettings | null 
   const payTo = address(env, 'X402_PAY_TO');
   const network = (env.X402_NETWORK?.trim() || BASE_MAINNET) as PaymentSettings['network'];
   if (!/^eip155:[1-9][0-9]*$/.test(network))
-    throw new PaymentSettingsError(`X402_NETWORK='${network}': expected an EVM network as a CAIP-2 id, e.g. ${BASE_MAINNET} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`);
-  return { payTo, network, asset: asset(env, network), facilitator: facilitator(env, network), redisUrl: redisUrl(env), channels: channels(env) };
+    throw new PaymentSettingsError(
+      `X402_NETWORK='${network}': expected an EVM network as a CAIP-2 id, e.g. ${BASE_MAINNET} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`,
+    );
+  return {
+    payTo,
+    network,
+    asset: asset(env, network),
+    facilitator: facilitator(env, network),
+    redisUrl: redisUrl(env),
+    channels: channels(env),
+  };
 }
 
 /** The scheme's bounds on a withdrawal delay (15 minutes to 30 days). */
@@ -137,7 +159,8 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
   const text = env[name]?.trim();
   if (!text) return fallback;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new PaymentSettingsError(`${name}='${text}': expected a whole number of ${unit}, ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new PaymentSettingsError(`${name}='${text}': expected a whole number of ${unit}, ${min} to ${max}`);
   return value;
 }
 
@@ -146,7 +169,14 @@ export const channelsDir = (env: Env): string => resolve(env.X402_CHANNELS_DIR?.
 
 function channels(env: Env): ChannelSettings {
   const claimIntervalS = wholeNumber(env, 'X402_CLAIM_INTERVAL_S', 3600, 10, 86_400, 'seconds');
-  const withdrawDelayS = wholeNumber(env, 'X402_WITHDRAW_DELAY_S', 86_400, WITHDRAW_DELAY_S.min, WITHDRAW_DELAY_S.max, 'seconds');
+  const withdrawDelayS = wholeNumber(
+    env,
+    'X402_WITHDRAW_DELAY_S',
+    86_400,
+    WITHDRAW_DELAY_S.min,
+    WITHDRAW_DELAY_S.max,
+    'seconds',
+  );
   // A payer's withdrawal finalizes after the delay: the server must have claimed by then, with a run to spare.
   if (withdrawDelayS < 2 * claimIntervalS)
     throw new PaymentSettingsError(
@@ -154,7 +184,9 @@ function channels(env: Env): ChannelSettings {
     );
   const minDeposit = env.X402_MIN_DEPOSIT_USD?.trim() || '1.00';
   if (!/^\d{1,6}(\.\d{1,6})?$/.test(minDeposit) || Number(minDeposit) <= 0)
-    throw new PaymentSettingsError(`X402_MIN_DEPOSIT_USD='${minDeposit}': expected a positive amount in USD such as 1.00`);
+    throw new PaymentSettingsError(
+      `X402_MIN_DEPOSIT_USD='${minDeposit}': expected a positive amount in USD such as 1.00`,
+    );
   const key = env.X402_RECEIVER_AUTHORIZER_KEY?.trim();
   if (key && !(isHex(key) && key.length === 66))
     throw new PaymentSettingsError('X402_RECEIVER_AUTHORIZER_KEY: expected a private key, 0x and 64 hex digits');
@@ -172,6 +204,8 @@ function redisUrl(env: Env): string | null {
   const text = env.REDIS_URL?.trim();
   if (!text) return null;
   if (!/^rediss?:\/\/[^\s]+$/.test(text) || !URL.canParse(text))
-    throw new PaymentSettingsError(`REDIS_URL='${text}': expected a Redis URL such as redis://127.0.0.1:6379 (rediss:// for TLS)`);
+    throw new PaymentSettingsError(
+      `REDIS_URL='${text}': expected a Redis URL such as redis://127.0.0.1:6379 (rediss:// for TLS)`,
+    );
   return text;
 }

@@ -12,7 +12,8 @@ import { closeRedis, sharedRedis } from './redis.ts';
 export const SETTLED_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What holds an id: a claim being settled, or a settled payment with its receipt; `key` is the method and canonical resource. */
-export type PaymentIdEntry = { key: string; state: 'claimed'; token: string } | { key: string; state: 'settled'; receipt: SettleResponse };
+export type PaymentIdEntry =
+  { key: string; state: 'claimed'; token: string } | { key: string; state: 'settled'; receipt: SettleResponse };
 
 export interface PaymentIds {
   /** Claims `id` for `key` until `claimMs` have passed, released or settled: null when claimed, else what holds it. */
@@ -71,7 +72,8 @@ return 0`;
 export async function redisPaymentIds(url: string): Promise<PaymentIds> {
   const client = await sharedRedis(url);
   const keyOf = (id: string) => `x402:payment-id:${id}`;
-  const parse = (text: string | null): PaymentIdEntry | null => (text === null ? null : (JSON.parse(text) as PaymentIdEntry));
+  const parse = (text: string | null): PaymentIdEntry | null =>
+    text === null ? null : (JSON.parse(text) as PaymentIdEntry);
   const get = async (id: string) => parse(await client.get(keyOf(id)));
   const claim = async (id: string, key: string, token: string, claimMs: number): Promise<PaymentIdEntry | null> => {
     const entry = JSON.stringify({ key, state: 'claimed', token } satisfies PaymentIdEntry);
@@ -83,7 +85,9 @@ export async function redisPaymentIds(url: string): Promise<PaymentIds> {
     claim,
     get,
     async settle(id, key, receipt) {
-      await client.set(keyOf(id), JSON.stringify({ key, state: 'settled', receipt } satisfies PaymentIdEntry), { expiration: { type: 'PX', value: SETTLED_TTL_MS } });
+      await client.set(keyOf(id), JSON.stringify({ key, state: 'settled', receipt } satisfies PaymentIdEntry), {
+        expiration: { type: 'PX', value: SETTLED_TTL_MS },
+      });
     },
     async release(id, token) {
       await client.eval(RELEASE, { keys: [keyOf(id)], arguments: [token] });

@@ -10,7 +10,12 @@ import { errorResponse } from '../errors.ts';
 export function payment402(headers: Record<string, string>): Response {
   return new Response('{}', {
     status: 402,
-    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, ...headers },
+    headers: {
+      ...CORS_HEADERS,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': PRICED_CACHE,
+      ...headers,
+    },
   });
 }
 
@@ -29,12 +34,18 @@ export function unavailable(message: string): Response {
   return response;
 }
 
-export const PAYMENT_IDS_DOWN = 'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
+export const PAYMENT_IDS_DOWN =
+  'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
 
 /** A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is cached). */
 export function acknowledgement(body: unknown, receipt: SettleResponse): Response {
   return new Response(JSON.stringify(body), {
     status: 200,
-    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) },
+    headers: {
+      ...CORS_HEADERS,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': PRICED_CACHE,
+      'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt),
+    },
   });
 }

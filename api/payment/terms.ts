@@ -25,6 +25,17 @@ export const networkName = (network: string) => NETWORK_NAMES[network] ?? networ
  * and its USDC, with no payee.
  */
 export function paymentTerms(settings: PaymentSettings | null = paymentSettings()): PaymentTerms {
-  if (settings) return { network: settings.network, asset: settings.asset, payTo: settings.payTo, minDepositUsd: settings.channels.minDepositUsd };
-  return { network: BASE_MAINNET, asset: defaultAsset(BASE_MAINNET)!, payTo: null, minDepositUsd: DEFAULT_MIN_DEPOSIT_USD };
+  if (settings)
+    return {
+      network: settings.network,
+      asset: settings.asset,
+      payTo: settings.payTo,
+      minDepositUsd: settings.channels.minDepositUsd,
+    };
+  return {
+    network: BASE_MAINNET,
+    asset: defaultAsset(BASE_MAINNET)!,
+    payTo: null,
+    minDepositUsd: DEFAULT_MIN_DEPOSIT_USD,
+  };
 }

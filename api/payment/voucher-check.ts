@@ -43,7 +43,10 @@ const MAX_UINT128 = (1n << 128n) - 1n;
 const SIGNATURE_65 = /^0x[0-9a-fA-F]{130}$/;
 /** Channel configs remembered (their id and signer); past this the memory starts afresh. */
 const IDENTITIES_KEPT = 100_000;
-const VOUCHER_TYPEHASH = keccak256(toBytes(`Voucher(${voucherTypes.Voucher.map((f) => `${f.type} ${f.name}`).join(',')})`), 'bytes');
+const VOUCHER_TYPEHASH = keccak256(
+  toBytes(`Voucher(${voucherTypes.Voucher.map((f) => `${f.type} ${f.name}`).join(',')})`),
+  'bytes',
+);
 
 interface Identity {
   channelId: string;
@@ -112,7 +115,9 @@ export function voucherCheck(network: string): VoucherCheck {
       if (!identity || voucher.channelId.toLowerCase() !== identity.channelId) return CHANNEL_ID_MISMATCH;
       const amount = BigInt(voucher.maxClaimableAmount);
       if (amount > MAX_UINT128) return EXCEEDS_BALANCE;
-      return recovered(voucher.signature, digestOf(identity.channelId, amount)) === identity.signer ? undefined : VOUCHER_SIGNATURE;
+      return recovered(voucher.signature, digestOf(identity.channelId, amount)) === identity.signer
+        ? undefined
+        : VOUCHER_SIGNATURE;
     },
   };
 }
