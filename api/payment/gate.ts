@@ -179,6 +179,38 @@ export interface GateStores extends SchemeStores {
   ids?: PaymentIds | Promise<PaymentIds>;
 }
 
+/** What the paid path works with: the resource server, the offers on it, and the payment ids settled. */
+interface PaidPath {
+  server: x402ResourceServer;
+  offers: ReturnType<typeof createOffers>;
+  ids: PaymentIds | Promise<PaymentIds>;
+}
+
+/**
+ * The paid path, for HTTP and MCP alike (docs/design.md §7, §13): the payment must match what was offered; then its
+ * scheme pays for the answer (./exact.ts, ./batch.ts). With a payment id: the id is claimed while its payment is
+ * made and recorded once paid, so that a retry with the same id for the same `key` (method and canonical
+ * resource) gets the answer again with the original receipt, its own payment checked (that the caller holds the
+ * payer's key) but not paid with, and the same id for another resource is refused.
+ */
+async function pay<A extends { hasFigures: boolean }>(
+  { server, offers, ids }: PaidPath,
+  offered: PaymentRequired,
+  payload: PaymentPayload,
+  key: string,
+  answer: () => A | Promise<A>,
+  transport: PaidStep<A>['transport'],
+  state: PaymentState,
+): Promise<Paid<A>> {
+  const matching = server.findMatchingRequirements(offered.accepts, payload);
+  const part = matching && offers.partOf(matching.scheme);
+  if (!matching || !part) return refused('No matching payment requirements');
+  const extensionCheck = server.validateExtensions(offered, payload);
+  if (!extensionCheck.valid) return refused(extensionCheck.invalidReason ?? 'invalid_payment');
+  const declared = offered.extensions ?? {};
+  return payOncePerId(ids, key, part, { server, payload, matching, declared, transport, answer, state });
+}
+
 /**
  * The gate for `routes` (the priced ones), paid to `settings.payTo` through `facilitator`. Every 402 offers each
  * registered scheme that `stores` allow, those that ask the facilitator once it says it serves them (the others said
@@ -194,6 +226,7 @@ export function createGate(
   const pricedRoutes = routes.filter((r) => r.priceUsd);
   const offers = createOffers(settings, facilitator, pricedRoutes, stores);
   const resourceServer = offers.server;
+  const paid: PaidPath = { server: resourceServer, offers, ids };
 
   // A route's challenge is the same bytes for the same method and resource (it holds no time or nonce),
   // and building and base64-encoding it was most of an unpaid request's cost: each is built once, with what
@@ -214,37 +247,6 @@ export function createGate(
   ): Promise<CallTerms> =>
     kept(callTerms, route.path, () => buildCallTerms(resourceServer, offers.optionsOf(route), resource, context));
 
-  /**
-   * The paid path, for HTTP and MCP alike (docs/design.md §7, §13): the payment must match what was offered; then its
-   * scheme pays for the answer (./exact.ts, ./batch.ts). With a payment id: the id is claimed while its payment is
-   * made and recorded once paid, so that a retry with the same id for the same `key` (method and canonical
-   * resource) gets the answer again with the original receipt, its own payment checked (that the caller holds the
-   * payer's key) but not paid with, and the same id for another resource is refused.
-   */
-  async function pay<A extends { hasFigures: boolean }>(
-    offered: PaymentRequired,
-    payload: PaymentPayload,
-    key: string,
-    answer: () => A | Promise<A>,
-    transport: PaidStep<A>['transport'],
-    state: PaymentState,
-  ): Promise<Paid<A>> {
-    const matching = resourceServer.findMatchingRequirements(offered.accepts, payload);
-    const part = matching && offers.partOf(matching.scheme);
-    if (!matching || !part) return refused('No matching payment requirements');
-    const extensionCheck = resourceServer.validateExtensions(offered, payload);
-    if (!extensionCheck.valid) return refused(extensionCheck.invalidReason ?? 'invalid_payment');
-    return payOncePerId(ids, key, part, {
-      server: resourceServer,
-      payload,
-      matching,
-      declared: offered.extensions ?? {},
-      transport,
-      answer,
-      state,
-    });
-  }
-
   return {
     channels: offers.channels,
 
@@ -264,7 +266,7 @@ export function createGate(
         // A payment id is bound to the method and the canonical query, whatever host name the request came by.
         const key = `${request.method} ${resource.pathname}${resource.search}`;
         const transport = { request: contextOf(request, resource, route) };
-        const outcome = await pay(offered, payload, key, answer, transport, state);
+        const outcome = await pay(paid, offered, payload, key, answer, transport, state);
         if (outcome.kind === 'refused') {
           const corrective = !!offers.partOf(payload.accepted?.scheme)?.correctiveRefusal;
           const request = { server: resourceServer, route, offered, payload, transport, corrective };
@@ -299,7 +301,7 @@ export function createGate(
         });
         if (payment === undefined) return await required('Payment required');
         if (!isWellFormedPayload(payment)) return await required(MALFORMED_PAYLOAD);
-        const outcome = await pay(terms.offered, payment, `CALL ${key}`, answer, context, state);
+        const outcome = await pay(paid, terms.offered, payment, `CALL ${key}`, answer, context, state);
         if (outcome.kind === 'refused') return await required(outcome.reason, payment, outcome.receipt);
         if (outcome.kind === 'acknowledged') return { kind: 'answered', body: outcome.body, receipt: outcome.receipt };
         return {
