@@ -18,18 +18,6 @@ const UNSAFE_ANY = {
 
 export default defineConfig(
   globalIgnores(['data/', 'shards/', 'dist/', '.vercel/', '.astro/', 'research/', '.tmp/', '.ci/out/', '.vitest/']),
-  // Being changed on other branches when the linter came in: linted once those have merged (then delete
-  // this block, as the matching lines of .prettierignore).
-  globalIgnores([
-    'api/payment/',
-    'api/mcp/',
-    'api/openapi.ts',
-    'api/priced.ts',
-    'api/responses.ts',
-    'api/prepared.ts',
-    'api/wire-answer.ts',
-    'server/',
-  ]),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -48,7 +48,7 @@ export function queryParameters(params: z.ZodObject): QueryParameter[] {
     name,
     in: 'query' as const,
     required: schema.required?.includes(name) ?? false,
-    ...(description ? { description: String(description) } : {}),
+    ...(typeof description === 'string' && description ? { description } : {}),
     ...(example !== undefined ? { example } : {}),
     schema: rest,
   }));

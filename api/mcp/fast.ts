@@ -290,7 +290,7 @@ export class McpFastPath {
     } else return null;
     if (paying) {
       const version = header('mcp-protocol-version') ?? undefined;
-      const paid = { meta: meta as Record<string, unknown>, version };
+      const paid = { meta: meta, version };
       // Not the kept answers' key: the payment would make it one request's, and no paid answer is kept.
       return {
         key: paidKey(paid.meta, modern, version, params!.name as string),

@@ -68,9 +68,9 @@ function outputSchema(contract: RouteContract): ToolDefinition['outputSchema'] {
   const { type: _object, ...answer } = key
     ? { type: 'object', properties: { [key]: outline }, required: [key] }
     : outline;
-  return (
-    contract.priceUsd ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] } : { type: 'object', ...answer }
-  ) as ToolDefinition['outputSchema'];
+  return contract.priceUsd
+    ? { type: 'object', anyOf: [answer, PAYMENT_REQUIRED_SCHEMA] }
+    : { type: 'object', ...answer };
 }
 
 /**

@@ -33,8 +33,8 @@ function freeTool(operation: FreeOperation): Tool {
         const bytes = operation.body(parsed);
         let result = freeAnswers.get(bytes);
         if (!result) {
-          const json = JSON.parse(Buffer.from(bytes).toString('utf8'));
-          const structured = key ? { [key]: json } : json;
+          const json = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+          const structured: Record<string, unknown> = key ? { [key]: json } : json;
           result = { content: content(textOf(operation, parsed, structured)), structuredContent: structured };
           freeAnswers.set(bytes, result);
         }
@@ -62,7 +62,7 @@ const toolAnswers = new PaidAnswers<ToolAnswer>(32 * 2 ** 20, (answer) => answer
 function answered({ body, text }: ToolAnswer, receipt?: SettleResponse): CallToolResult {
   return {
     content: content(text),
-    structuredContent: body as Record<string, unknown>,
+    structuredContent: body,
     ...(receipt ? { _meta: { [MCP_PAYMENT_RESPONSE_META]: receipt } } : {}),
   };
 }
@@ -106,7 +106,7 @@ function pricedTool(operation: PricedOperation): Tool {
             );
             // The answer paid for; else what the gate gives instead (a settled payment id's answer again, a refund's
             // acknowledgement), rendered here.
-            const paidFor = given as ToolAnswer | undefined;
+            const paidFor = given;
             if (outcome.kind === 'answered')
               return answered(
                 paidFor && paidFor.body === outcome.body ? paidFor : render(outcome.body, true),

@@ -98,7 +98,7 @@ export function batchPart(settings: PaymentSettings, storage: ChannelStorage, se
       ? {
           receiverAuthorizerSigner: {
             address: authorizer.address,
-            signTypedData: (args) => authorizer.signTypedData(args as never),
+            signTypedData: (args) => authorizer.signTypedData(args),
           },
         }
       : {}),

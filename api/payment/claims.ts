@@ -181,7 +181,7 @@ export function claimSchedule(run: () => Promise<unknown>, intervalS: number): {
   let running: Promise<unknown> = Promise.resolve();
   const once = () =>
     (running = running.then(run).catch((e: unknown) => console.error(`x402 claim run failed: ${oneLine(e)}`)));
-  const timer = setInterval(once, intervalS * 1000);
+  const timer = setInterval(() => void once(), intervalS * 1000);
   timer.unref();
   return {
     async stop() {

@@ -62,7 +62,7 @@ async function channelStores(
       import('./set-aside.ts'),
     ]);
     const client = await sharedRedis(settings.redisUrl);
-    return { channels: new RedisChannelStorage({ client: client as never }), setAside: redisSetAside(client) };
+    return { channels: new RedisChannelStorage({ client: client }), setAside: redisSetAside(client) };
   }
   if (process.env.VERCEL) {
     console.warn('x402: batch-settlement not offered: a Vercel function keeps vouchers only in Redis (set REDIS_URL)');

@@ -57,7 +57,7 @@ async function refusalRequired(request: RefusedRequest, reason: string): Promise
     offered.resource,
     error,
     offered.extensions,
-    transport as never,
+    transport,
     payload,
   );
 }

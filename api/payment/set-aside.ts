@@ -57,7 +57,7 @@ export function fileSetAside(dir: string): SetAsideStore {
   const current = (): Map<string, SetAside> => {
     const stamp = stampOf();
     if (stamp !== seen) {
-      entries = stamp === 'none' ? new Map() : parse(path);
+      entries = stamp === 'none' ? new Map<string, SetAside>() : parse(path);
       seen = stamp;
     }
     return entries;
@@ -107,6 +107,7 @@ async function underLock<T>(lock: string, change: () => T): Promise<T> {
       else if (waited > 5_000)
         throw new Error(
           `${lock}: held by another process for over 5 s; remove it if no server or npm run channels is running`,
+          { cause: e },
         );
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -123,7 +124,9 @@ function parse(path: string): Map<string, SetAside> {
   try {
     list = (JSON.parse(readFileSync(path, 'utf8')) as { setAside?: unknown }).setAside;
   } catch (e) {
-    throw new Error(`${path}: not the set-aside channels' JSON (${(e as Error).message}); fix or remove the file`);
+    throw new Error(`${path}: not the set-aside channels' JSON (${(e as Error).message}); fix or remove the file`, {
+      cause: e,
+    });
   }
   const ok = (e: unknown): e is SetAside =>
     typeof e === 'object' &&

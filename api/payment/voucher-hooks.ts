@@ -123,7 +123,7 @@ function acceptLocally(
   channel: Channel,
 ) {
   const payer = config.payer;
-  scheme.mergeRequestContext(ctx.paymentPayload as never, {
+  scheme.mergeRequestContext(ctx.paymentPayload, {
     channelId: voucher.channelId,
     pendingId: `0x${randomBytes(32).toString('hex')}`,
     channelSnapshot: channel,
@@ -132,12 +132,12 @@ function acceptLocally(
     skip: true,
     result: { isValid: false, invalidReason, payer },
   });
-  const termsProblem = channelTermsProblem(config, ctx.requirements as PaymentRequirements);
+  const termsProblem = channelTermsProblem(config, ctx.requirements);
   if (termsProblem) return invalid(termsProblem);
   const amount = BigInt(voucher.maxClaimableAmount);
   if (amount > BigInt(channel.balance)) return invalid(EXCEEDS_BALANCE);
   if (amount <= BigInt(channel.totalClaimed)) return invalid(BELOW_CLAIMED);
-  scheme.mergeRequestContext(ctx.paymentPayload as never, { localVerify: true });
+  scheme.mergeRequestContext(ctx.paymentPayload, { localVerify: true });
   return {
     skip: true as const,
     result: {
