@@ -194,7 +194,7 @@ function responses(route: RouteContract): Json {
  * scheme, network, asset, amount in atomic units, and what the scheme adds: a channel's least deposit), with the
  * payee when the gate's settings are known.
  */
-export function paymentInfo(priceUsd: string, terms: PaymentTerms): Json {
+function paymentInfo(priceUsd: string, terms: PaymentTerms): Json {
   return {
     price: { mode: 'fixed', currency: 'USD', amount: priceUsd },
     protocols: registeredSchemes().map((scheme) => ({

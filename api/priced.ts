@@ -13,7 +13,7 @@ import { PaidAnswers, behindGate, readableQuery } from './paid-execution.ts';
  * folded, codes uppercased): what the payment challenge names as the resource. It echoes nothing the
  * parameters did not accept, so its size is bounded by the data, not by the client.
  */
-export function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
+function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
   const canonical = new URL(url.pathname, url.origin);
   canonical.search = readableQuery(params);
   return canonical;

@@ -11,7 +11,7 @@ import { remembered } from './remembered.ts';
 export type Coding = 'br' | 'gzip';
 
 /** Answers this long or shorter go as they are: compression saves too little to pay its cost. */
-export const MIN_COMPRESSED_BYTES = 1024;
+const MIN_COMPRESSED_BYTES = 1024;
 const TEXT_TYPE = /^(?:application\/(?:json|xml|atom\+xml)|text\/)/i;
 
 /** Whether an answer of this type and length is offered compressed (and so varies on Accept-Encoding). */

@@ -25,7 +25,7 @@ import { type VoucherCheck, voucherCheck } from './voucher-check.ts';
 import { ownVoucherCheck } from './voucher-hooks.ts';
 import { type PaidStep, type Paid, StoreUnavailable, facilitatorSettle, paidOrRefused, refused } from './scheme.ts';
 
-export const BATCH_SCHEME = 'batch-settlement';
+const BATCH_SCHEME = 'batch-settlement';
 /**
  * How long a deposit's signed authorization is good for; the scheme also holds a channel's reservation this long
  * at most, so a request that dies mid-way (its process killed) blocks its channel no longer.
@@ -35,7 +35,7 @@ const BATCH_TIMEOUT_S = 60;
 const STATE_UNAVAILABLE = 'invalid_batch_settlement_evm_verification_state_unavailable';
 
 /** The channel store could not be reached: nothing was charged or answered. */
-export class ChannelsUnavailable extends StoreUnavailable {
+class ChannelsUnavailable extends StoreUnavailable {
   constructor() {
     super(
       'payment could not be processed: the store of prepaid channels is unavailable; ' +

@@ -86,7 +86,7 @@ export interface CallResource {
   extensions?: Record<string, unknown>;
 }
 
-export type CallOutcome =
+type CallOutcome =
   /** The answer (or, for a channel's cooperative refund, the scheme's acknowledgement); `receipt` when it was paid for (absent: gate-free, or not charged because it holds no figure). */
   | { kind: 'answered'; body: unknown; receipt?: SettleResponse }
   /** No data: pay (again). `receipt` when a payment was refused at settlement. */

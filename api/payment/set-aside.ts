@@ -144,7 +144,7 @@ function parse(path: string): Map<string, SetAside> {
 }
 
 /** The hash every instance shares, beside the scheme's own channel keys. */
-export const SET_ASIDE_KEY = 'x402:batch-settlement:server:set-aside';
+const SET_ASIDE_KEY = 'x402:batch-settlement:server:set-aside';
 
 export function redisSetAside(client: SharedRedis): SetAsideStore {
   const decode = (text: string | null | undefined) => (text ? (JSON.parse(text) as SetAside) : undefined);

@@ -6,9 +6,9 @@ import { resolve } from 'node:path';
 import { getAddress, isAddress, isHex } from 'viem';
 
 export const BASE_MAINNET = 'eip155:8453';
-export const BASE_SEPOLIA = 'eip155:84532';
+const BASE_SEPOLIA = 'eip155:84532';
 /** The public facilitator of the x402 project: test networks only. */
-export const PUBLIC_TESTNET_FACILITATOR = 'https://x402.org/facilitator';
+const PUBLIC_TESTNET_FACILITATOR = 'https://x402.org/facilitator';
 /**
  * Per facilitator call. A paid request makes up to two (settle, and the SDK's one retry of a pending
  * settle; a retry with a settled payment id one verify): 2 x 8 s stays inside the Vercel function's
@@ -32,7 +32,7 @@ export type FacilitatorSettings =
   | { kind: 'cdp'; apiKeyId: string; apiKeySecret: string; timeoutMs: number };
 
 /** Prepaid channels (x402 `batch-settlement`, docs/design.md §13): where vouchers are kept, and when they are claimed. */
-export interface ChannelSettings {
+interface ChannelSettings {
   /** The Node server's durable channel state when REDIS_URL is unset (X402_CHANNELS_DIR). */
   dir: string;
   /** Claim and settle every vouchers held this often, in seconds (X402_CLAIM_INTERVAL_S). */

@@ -12,7 +12,7 @@ import { closeRedis, sharedRedis } from './redis.ts';
 export const SETTLED_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What holds an id: a claim being settled, or a settled payment with its receipt; `key` is the method and canonical resource. */
-export type PaymentIdEntry =
+type PaymentIdEntry =
   { key: string; state: 'claimed'; token: string } | { key: string; state: 'settled'; receipt: SettleResponse };
 
 export interface PaymentIds {

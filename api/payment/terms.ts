@@ -5,7 +5,7 @@ import type { PaymentTerms } from './prices.ts';
 import { registeredSchemes } from './schemes.ts';
 import { BASE_MAINNET, type PaymentSettings, defaultAsset, paymentSettings } from './settings.ts';
 
-export { type PaymentTerms, atomicAmount, minDepositAmount, paymentPrice } from './prices.ts';
+export { type PaymentTerms, atomicAmount, paymentPrice } from './prices.ts';
 export { SCHEMES_SENTENCE } from './schemes.ts';
 
 /** The x402 protocol version the gate speaks. */

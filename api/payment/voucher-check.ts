@@ -12,7 +12,7 @@ import { nativeSecp256k1 } from './secp256k1.ts';
 
 /** The scheme's reasons for a voucher refused here. */
 export const VOUCHER_SIGNATURE = 'invalid_batch_settlement_evm_voucher_signature';
-export const CHANNEL_ID_MISMATCH = 'invalid_batch_settlement_evm_channel_id_mismatch';
+const CHANNEL_ID_MISMATCH = 'invalid_batch_settlement_evm_channel_id_mismatch';
 export const EXCEEDS_BALANCE = 'invalid_batch_settlement_evm_cumulative_exceeds_balance';
 
 /** The channel terms a voucher's payment carries (the scheme's `channelConfig`). */

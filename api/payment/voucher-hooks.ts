@@ -21,8 +21,8 @@ import { WITHDRAW_DELAY_S } from './settings.ts';
 import { type ChannelTerms, type SignedVoucher, type VoucherCheck, EXCEEDS_BALANCE } from './voucher-check.ts';
 
 /** This server's reasons, beside the scheme's, for a channel that takes no more vouchers. */
-export const CHANNEL_SET_ASIDE = 'channel_set_aside';
-export const CHANNEL_WITHDRAWING = 'channel_withdrawal_pending';
+const CHANNEL_SET_ASIDE = 'channel_set_aside';
+const CHANNEL_WITHDRAWING = 'channel_withdrawal_pending';
 const STATE_UNAVAILABLE = 'invalid_batch_settlement_evm_verification_state_unavailable';
 const BELOW_CLAIMED = 'invalid_batch_settlement_evm_cumulative_below_claimed';
 
