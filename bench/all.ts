@@ -20,7 +20,7 @@ import type { ColdResult } from './cold.ts';
 import type { GasResult } from './gas-report.ts';
 import type { Corpus } from './ingest.ts';
 import type { PagesResult } from './pages.ts';
-import type { X402Result } from './x402.ts';
+import type { X402Result } from './x402-report.ts';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
 const commit = git('rev-parse', '--short', 'HEAD');
