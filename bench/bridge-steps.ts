@@ -72,6 +72,56 @@ export interface Recorded {
 }
 
 /**
+ * The remotes that answer at once, with the answers recorded from the servers: the paid one answers a call without a
+ * payment with the tool's terms, and one with a payment with the paid answer and a receipt for the tool's price; the
+ * gate-off one answers every call with the gate-off answer.
+ */
+function instantRemotes(
+  recorded: Recorded,
+  url: string,
+  network: SettleResponse['network'],
+  payer: SettleResponse['payer'],
+) {
+  const receiptOf = (price: bigint): SettleResponse => ({
+    success: true,
+    transaction: '',
+    network,
+    payer,
+    extra: { chargedAmount: String(price) },
+  });
+  const answers = new Map(
+    ALTERNATING.map((c) => {
+      const required = recorded.terms[c.tool];
+      const terms: CallResult = {
+        isError: true,
+        content: [{ type: 'text', text: JSON.stringify(required) }],
+        structuredContent: required,
+      };
+      return [
+        c.tool,
+        {
+          terms,
+          paid: {
+            ...recorded.paid,
+            _meta: { ...recorded.paid._meta, [RECEIPT_META]: receiptOf(c.price) },
+          },
+        },
+      ];
+    }),
+  );
+  const remote = (answer: (tool: string, meta: unknown) => CallResult) => ({
+    url: new URL(url),
+    tools: async () => [],
+    call: async (tool: string, _a: unknown, meta?: unknown) => answer(tool, meta),
+  });
+  return {
+    receiptOf,
+    paidRemote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)),
+    offRemote: remote(() => recorded.off),
+  };
+}
+
+/**
  * The bridge's code on a fresh payer whose channel file says it holds far more than the run spends (so no deposit is
  * ever signed, and nothing reads the chain): its vouchers go to no server (its remote answers at once). The
  * signings are counted (the wallet's signer: one signature a voucher), and what the channel file and the
@@ -114,47 +164,14 @@ async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: s
   const sign = wallet.signer.signTypedData.bind(wallet.signer);
   let signings = 0;
   wallet.signer.signTypedData = (...a: Parameters<typeof sign>) => (signings++, sign(...a));
-  const network = offers.get(SUMMARY.tool)!.requirement.network;
-  const receiptOf = (price: bigint): SettleResponse => ({
-    success: true,
-    transaction: '',
-    network,
-    payer: wallet.address,
-    extra: { chargedAmount: String(price) },
-  });
-  const answers = new Map(
-    ALTERNATING.map((c) => {
-      const required = recorded.terms[c.tool];
-      const terms: CallResult = {
-        isError: true,
-        content: [{ type: 'text', text: JSON.stringify(required) }],
-        structuredContent: required,
-      };
-      return [
-        c.tool,
-        {
-          terms,
-          paid: {
-            ...recorded.paid,
-            _meta: { ...recorded.paid._meta, [RECEIPT_META]: receiptOf(c.price) },
-          },
-        },
-      ];
-    }),
+  const { receiptOf, paidRemote, offRemote } = instantRemotes(
+    recorded,
+    url,
+    offers.get(SUMMARY.tool)!.requirement.network,
+    wallet.address,
   );
-  const remote = (answer: (tool: string, meta: unknown) => CallResult) => ({
-    url: new URL(url),
-    tools: async () => [],
-    call: async (tool: string, _a: unknown, meta?: unknown) => answer(tool, meta),
-  });
-  const paidCalls = toolCalls({
-    remote: remote((tool, meta) => (meta ? answers.get(tool)!.paid : answers.get(tool)!.terms)),
-    wallet,
-    ledger,
-    lock,
-    limits: options,
-  });
-  const offCalls = toolCalls({ remote: remote(() => recorded.off), wallet, ledger, lock, limits: options });
+  const paidCalls = toolCalls({ remote: paidRemote, wallet, ledger, lock, limits: options });
+  const offCalls = toolCalls({ remote: offRemote, wallet, ledger, lock, limits: options });
   /** What the channel file (charged) and the spending record (spent) must say. */
   const expect = { charged: 0n, spent: 0n };
   return {

@@ -97,9 +97,7 @@ function chargeNext(rig: Rig, receipt: SettleResponse | null, what: string): voi
     throw new Error(`${what}: receipt ${JSON.stringify(receipt)}, expected charged ${rig.charged}`);
 }
 
-/**
- * Steps 1 to 4: the check's parts, each on the channel's next voucher; and, off the path, the package's check's parts.
- */
+/** Steps 1 to 4: the check's parts, each on the channel's next voucher. */
 function checkSteps(rig: Rig): Step[] {
   const { server, offered, declared, matching, nextHeader } = rig;
   // Built once, as api/payment/batch.ts builds the server's: the channel id is computed once per channel config.
@@ -108,7 +106,6 @@ function checkSteps(rig: Rig): Step[] {
   let header = '';
   let payload = {} as PaymentPayload;
   let voucher = voucherOf(decodePaymentSignatureHeader(nextHeader()));
-  let hash: Hex = '0x';
   const fresh = () => {
     header = nextHeader();
     payload = decodePaymentSignatureHeader(header);
@@ -164,8 +161,22 @@ function checkSteps(rig: Rig): Step[] {
         if (problem !== undefined) throw new Error(`the project's voucher check refused the voucher: ${problem}`);
       },
     },
-    // 4b, the rest of step 4, is computed (stepByStep). What the package's own check spent on a voucher, no longer on
-    // its path:
+  ];
+}
+
+/**
+ * Steps 4c and 4d, off the voucher path: what the package's own check spent on a voucher, each on the channel's next
+ * voucher (4b, the rest of step 4, is computed: stepByStep).
+ */
+function packageCheckSteps(rig: Rig): Step[] {
+  // What each step works on, set up (untimed) by its `before`.
+  let voucher = {} as ReturnType<typeof voucherOf>;
+  let hash: Hex = '0x';
+  const fresh = () => {
+    voucher = voucherOf(decodePaymentSignatureHeader(rig.nextHeader()));
+  };
+
+  return [
     {
       label:
         "   4c. not on the voucher path, the package's check would cost: viem verifyTypedData of the voucher " +
@@ -278,7 +289,7 @@ function requestSteps(rig: Rig): Step[] {
 
 export async function stepByStep(rig: Rig): Promise<Steps> {
   try {
-    const steps = [...checkSteps(rig), ...recordSteps(rig), ...requestSteps(rig)];
+    const steps = [...checkSteps(rig), ...packageCheckSteps(rig), ...recordSteps(rig), ...requestSteps(rig)];
     // The record's receipt must exist before step 6 first runs, whatever the rotation: one record, untimed.
     const record = steps.find((s) => s.label.startsWith('5.'))!;
     await record.before!();
