@@ -50,7 +50,8 @@ export function pricedRoute(operation: PricedOperation): Handler {
       const kept = computed();
       return { body: respondOk(kept), hasFigures: kept.hasFigures };
     };
-    // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free (docs/design.md §14).
+    // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free
+    // (docs/design.md §14).
     if (conditional(request)) {
       const headers = new Headers(computed().headers);
       if (holdsAnswer(request, headers)) return notModifiedResponse(headers);

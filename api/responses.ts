@@ -64,7 +64,9 @@ const lastModifiedOf = (json: Body | null) =>
     (json !== null && newestCited(json)) || newestCited(requiredFreeBody('publications/all.json')) || '1970-01-01',
   );
 
-/** A body's ETag: for a file read from the shards, the SHA-256 its manifest lists (checked when read), else hashed here. */
+/**
+ * A body's ETag: for a file read from the shards, the SHA-256 its manifest lists (checked when read), else hashed here.
+ */
 function etag(body: Body, key: Uint8Array | undefined): string {
   const listed = key || typeof body === 'string' ? undefined : listedSha256(body);
   return listed ? `"${listed}"` : etagOf(body, key);
@@ -72,7 +74,8 @@ function etag(body: Body, key: Uint8Array | undefined): string {
 
 /**
  * A 200 answer's bytes and headers, with its validators: the ETag of `body` (keyed by `key` when given), and the
- * Last-Modified of `json`, the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the whole build.
+ * Last-Modified of `json`, the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the
+ * whole build.
  */
 function okBytes(
   body: Body,
@@ -99,7 +102,10 @@ export const respondOk = ({ body, headers }: AnswerBytes): Response => respond(b
 const ok = (body: Body, type: string, headers: Record<string, string>, json?: Body | null) =>
   respondOk(okBytes(body, type, headers, json));
 
-/** The 200 headers (lower-case names) each 304 answers for, so the Node server can give the 304 the coding the 200 would have had. */
+/**
+ * The 200 headers (lower-case names) each 304 answers for, so the Node server can give the 304 the coding the 200 would
+ * have had.
+ */
 const representations = new WeakMap<Response, Record<string, string>>();
 export const representationOf = (response: Response) => representations.get(response);
 
@@ -124,7 +130,10 @@ const FREE_HEADERS = { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CA
 /** A CSV answer is a file to a browser or a spreadsheet: it comes with a name. */
 const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; filename="${fileName}"` });
 
-/** A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. `json`: a CSV answer's JSON twin. */
+/**
+ * A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. `json`: a CSV answer's
+ * JSON twin.
+ */
 export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
 export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) =>
   ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) }, json);
@@ -136,7 +145,10 @@ export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) =>
  */
 const etagKey = () => (process.env.ETAG_KEY ? Buffer.from(process.env.ETAG_KEY) : undefined);
 
-/** A priced route's answer, serialised, as bytes: kept once computed (api/priced.ts), the same bytes are then the Node server's to compress once. */
+/**
+ * A priced route's answer, serialised, as bytes: kept once computed (api/priced.ts), the same bytes are then the Node
+ * server's to compress once.
+ */
 export const pricedJson = (body: unknown) =>
   okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE }, undefined, etagKey());
 export const pricedCsv = ({ text, fileName }: CsvAnswer, body: unknown) =>
@@ -147,7 +159,10 @@ export const pricedCsv = ({ text, fileName }: CsvAnswer, body: unknown) =>
     toJson(body),
     etagKey(),
   );
-/** A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's; its ETag is its SHA-256, which the free data package publishes. */
+/**
+ * A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's; its ETag is its
+ * SHA-256, which the free data package publishes.
+ */
 export const pricedFile = (
   bytes: Uint8Array<ArrayBuffer>,
   { mediaType, fileName }: { mediaType: string; fileName: string },

@@ -2,7 +2,9 @@
 // server's kept answers, the MCP server's answers (kept or not) and the raw front all hand it on as it is.
 export interface WireAnswer {
   status: number;
-  /** Lower-case names, in the order written; `content-length` where it is not the parts' sum (a HEAD answer: its GET's). */
+  /**
+   * Lower-case names, in the order written; `content-length` where it is not the parts' sum (a HEAD answer: its GET's).
+   */
   headers: Record<string, string>;
   /** The body in parts, written in order and never copied (a kept MCP answer: before the id, the id, after it). */
   parts: Buffer[];

@@ -18,7 +18,8 @@ function socketAnswer(
   const body = JSON.stringify({ error: { code: 'invalid_request', message } });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
-      `Access-Control-Allow-Origin: *\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+      (`Access-Control-Allow-Origin: *\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: ` +
+        `close\r\n\r\n${head ? '' : body}`),
   );
 }
 
@@ -35,12 +36,16 @@ const MALFORMED: [number, string, string] = [
   'Bad Request',
   'malformed HTTP request: expected GET, HEAD or OPTIONS with a path such as /v1/coverage',
 ];
-/** Longest request line (method, target, version) taken as a line: past it, what is too long is the target (RFC 9110 15.5.15), not the headers. */
+/**
+ * Longest request line (method, target, version) taken as a line: past it, what is too long is the target (RFC 9110
+ * 15.5.15), not the headers.
+ */
 const MAX_REQUEST_LINE = 8192;
 const URI_TOO_LONG: [number, string, string] = [
   414,
   'URI Too Long',
-  `request target too long: the request line must fit in ${MAX_REQUEST_LINE / 1024} KB; send fewer or shorter parameters`,
+  `request target too long: the request line must fit in ${MAX_REQUEST_LINE / 1024} KB; send fewer ` +
+    `or shorter parameters`,
 ];
 
 /** Whether the bytes Node's parser refused as too large start with a request line longer than MAX_REQUEST_LINE. */
@@ -72,7 +77,10 @@ export function clientErrorHandler(inFlight: InFlight): ClientErrorHandler {
 export const requestTimedOut = (onClientError: ClientErrorHandler) => (socket: Socket) =>
   onClientError(Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
 
-/** Installs the handlers on `server`; CONNECT would otherwise get no answer at all: it is one more method the API does not allow. */
+/**
+ * Installs the handlers on `server`; CONNECT would otherwise get no answer at all: it is one more method the API does
+ * not allow.
+ */
 export function answerClientErrors(server: Server, onClientError: ClientErrorHandler): void {
   server.on('clientError', onClientError);
   server.on('connect', (_req, socket: Duplex) => {

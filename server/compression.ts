@@ -1,8 +1,8 @@
-// Compressed answers for the Node server, fewer bytes on the wire for the larger answers: br or gzip, as the request's Accept-Encoding allows, for
-// an answer of /v1 or /mcp over 1 KB of a text type. Such an answer says `Vary: Accept-Encoding` in every
-// coding, identity too, so a shared cache keeps them apart. Bytes that are kept (the prepared free answers,
-// the kept priced ones, a priced answer's body computed once) are compressed once, at full strength; an answer
-// made for one request (an MCP answer with its id) at a fast level.
+// Compressed answers for the Node server, fewer bytes on the wire for the larger answers: br or gzip, as the request's
+// Accept-Encoding allows, for an answer of /v1 or /mcp over 1 KB of a text type. Such an answer says `Vary:
+// Accept-Encoding` in every coding, identity too, so a shared cache keeps them apart. Bytes that are kept (the prepared
+// free answers, the kept priced ones, a priced answer's body computed once) are compressed once, at full strength; an
+// answer made for one request (an MCP answer with its id) at a fast level.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { codedEtag } from '../api/conditional.ts';
 import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
@@ -42,7 +42,9 @@ export const negotiate = (accept: string | undefined): Coding | null => (accept 
 /** How hard to compress: `max` for bytes compressed once at start, `fast` for bytes compressed on a request. */
 export type Effort = 'max' | 'fast';
 
-/** Each kept body in each coding, made on first use: the same bytes are compressed once, whichever answer holds them. */
+/**
+ * Each kept body in each coding, made on first use: the same bytes are compressed once, whichever answer holds them.
+ */
 const encodedBodies = new WeakMap<Uint8Array, Partial<Record<Coding, Buffer>>>();
 
 /**
@@ -111,7 +113,8 @@ export interface CodedAnswer extends WireAnswer {
 
 /**
  * A kept answer ready to be given in any coding (its headers say Vary when it may be compressed). A HEAD
- * answer has no body: `getBody` is its GET twin's, so its encoded headers are the GET's; without one it goes as identity.
+ * answer has no body: `getBody` is its GET twin's, so its encoded headers are the GET's; without one it goes as
+ * identity.
  */
 export function codedAnswer(answer: WireAnswer, getBody?: Uint8Array): CodedAnswer {
   const length = Number(answer.headers['content-length'] ?? partsLength(answer));

@@ -13,7 +13,9 @@ export class InFlight {
     return this.#count;
   }
 
-  /** Counts the request until its response closes; a socket marked by closeAfter() ends once its last answer is given. */
+  /**
+   * Counts the request until its response closes; a socket marked by closeAfter() ends once its last answer is given.
+   */
   track(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     this.#count++;

@@ -13,7 +13,10 @@ import type { SimpleRequest } from './simple-request.ts';
 import { hostProblemOf, validHost } from './request-target.ts';
 import { writeWire } from './send.ts';
 
-/** Free answers in every coding; a HEAD answer's encoded forms are made of its GET twin's body (compressed once for both). */
+/**
+ * Free answers in every coding; a HEAD answer's encoded forms are made of its GET twin's body (compressed once for
+ * both).
+ */
 function codedFreeAnswers(prepared: Map<string, WireAnswer>): Map<string, CodedAnswer> {
   const out = new Map<string, CodedAnswer>();
   for (const [key, answer] of prepared) {
@@ -25,7 +28,10 @@ function codedFreeAnswers(prepared: Map<string, WireAnswer>): Map<string, CodedA
   return out;
 }
 
-/** A kept answer, or its 304 when the request's conditional headers say the client holds it already (api/conditional.ts). */
+/**
+ * A kept answer, or its 304 when the request's conditional headers say the client holds it already
+ * (api/conditional.ts).
+ */
 function orNotModified(
   answer: WireAnswer,
   ifNoneMatch: string | null | undefined,
@@ -45,7 +51,10 @@ export class KeptAnswers {
     this.#priced = keepPriced ? new AnswerCache<CodedAnswer>(64 * 2 ** 20, partsLength) : undefined;
   }
 
-  /** The free answers prepared now; priced answers kept as computed when `keepPriced` (the gate off: no payment guards them). */
+  /**
+   * The free answers prepared now; priced answers kept as computed when `keepPriced` (the gate off: no payment guards
+   * them).
+   */
   static async prepare(keepPriced: boolean): Promise<KeptAnswers> {
     return new KeptAnswers(codedFreeAnswers(await prepareFreeAnswers()), keepPriced);
   }
@@ -56,7 +65,10 @@ export class KeptAnswers {
     return this.#free.get(key) ?? this.#priced?.get(key);
   }
 
-  /** Writes the kept answer to exactly this request when there is one and its Host is sound, in its coding or as its 304: at once, no URL parsed. */
+  /**
+   * Writes the kept answer to exactly this request when there is one and its Host is sound, in its coding or as its
+   * 304: at once, no URL parsed.
+   */
   writeKept(req: IncomingMessage, res: ServerResponse): boolean {
     const kept = this.#kept(req.method, req.url);
     if (!kept || hostProblemOf(req)) return false;

@@ -31,7 +31,10 @@ function bodyBytes(req: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
   });
 }
 
-/** An MCP answer in `coding` when worth it (compressed for this one request: its id is in it), else as it is, saying Vary when it could have been. */
+/**
+ * An MCP answer in `coding` when worth it (compressed for this one request: its id is in it), else as it is, saying
+ * Vary when it could have been.
+ */
 function mcpInCoding(answer: WireAnswer, coding: Coding | null): WireAnswer {
   const length = partsLength(answer);
   if (!compressible(answer.headers, length)) return answer;
@@ -40,14 +43,20 @@ function mcpInCoding(answer: WireAnswer, coding: Coding | null): WireAnswer {
   return { status: answer.status, headers: encodedHeaders(answer.headers, coding, body.length), parts: [body] };
 }
 
-/** An MCP answer with its length declared (a complete JSON body: no chunked framing); one without a body as Node ends it. */
+/**
+ * An MCP answer with its length declared (a complete JSON body: no chunked framing); one without a body as Node ends
+ * it.
+ */
 function withLength(answer: WireAnswer): WireAnswer {
   if (!answer.parts.length) return answer;
   return { ...answer, headers: { ...answer.headers, 'content-length': String(partsLength(answer)) } };
 }
 
 export class McpFront {
-  /** Listening on a loopback address: MCP requests must name it so (DNS rebinding protection, see api/mcp/handle-mcp.ts). */
+  /**
+   * Listening on a loopback address: MCP requests must name it so (DNS rebinding protection, see
+   * api/mcp/handle-mcp.ts).
+   */
   readonly #options: { loopbackOnly: boolean };
   #loaded: LoadedMcp | undefined;
   #loading: Promise<LoadedMcp> | undefined;
@@ -66,7 +75,10 @@ export class McpFront {
     return mcpHostAllowed(this.#options.loopbackOnly, named, origin);
   }
 
-  /** A POST to exactly /mcp with a sound Host and a declared length (no chunked body): it may be answered from the fast path. */
+  /**
+   * A POST to exactly /mcp with a sound Host and a declared length (no chunked body): it may be answered from the fast
+   * path.
+   */
   takes(req: IncomingMessage): boolean {
     return (
       req.method === 'POST' &&

@@ -1,8 +1,8 @@
 // The raw front of the Node server, the fastest way to a kept answer: every connection's bytes are read here
-// first, and a request whose answer is already bytes (a prepared free answer, a kept priced one, a kept MCP answer) is answered
-// straight off the socket with the very bytes Node's HTTP server would write for it, Date and keep-alive
-// headers included. Node's parser and response objects cost the free routes a third of their throughput
-// against a raw node:net server (docs/benchmarks.md); this is that raw server, for the requests it can take.
+// first, and a request whose answer is already bytes (a prepared free answer, a kept priced one, a kept MCP answer) is
+// answered straight off the socket with the very bytes Node's HTTP server would write for it, Date and keep-alive
+// headers included. Node's parser and response objects cost the free routes a third of their throughput against a raw
+// node:net server (docs/benchmarks.md); this is that raw server, for the requests it can take.
 //
 // Everything else is handed to Node's HTTP server (`handOver`), bytes unread included, and the connection
 // stays there for good: a request not in the plainest form (server/simple-request.ts), split across reads,
@@ -82,7 +82,10 @@ const heads = new WeakMap<Record<string, string>, Buffer>();
 let dateSecond = -1;
 let trailer = Buffer.alloc(0);
 
-/** Writes the answer as Node's ServerResponse would on a kept-alive HTTP/1.1 connection: user headers, then Date, Connection, Keep-Alive. */
+/**
+ * Writes the answer as Node's ServerResponse would on a kept-alive HTTP/1.1 connection: user headers, then Date,
+ * Connection, Keep-Alive.
+ */
 function writeAnswer(socket: Socket, server: Server, { status, headers, parts }: WireAnswer, head: boolean): void {
   let start = heads.get(headers);
   if (!start) {
@@ -95,7 +98,8 @@ function writeAnswer(socket: Socket, server: Server, { status, headers, parts }:
   if (second !== dateSecond) {
     dateSecond = second;
     trailer = Buffer.from(
-      `Date: ${new Date(now).toUTCString()}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(server.keepAliveTimeout / 1000)}\r\n\r\n`,
+      `Date: ${new Date(now).toUTCString()}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=` +
+        `${Math.floor(server.keepAliveTimeout / 1000)}\r\n\r\n`,
     );
   }
   socket.cork();

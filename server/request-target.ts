@@ -1,5 +1,5 @@
-// A Node request as the API reads it: its Host checked (and, for the MCP server, held to the loopback rule), its target made a URL (or the reason it cannot be),
-// whether it is under /v1, and a Web Request of it for the handlers.
+// A Node request as the API reads it: its Host checked (and, for the MCP server, held to the loopback rule), its target
+// made a URL (or the reason it cannot be), whether it is under /v1, and a Web Request of it for the handlers.
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { isLoopbackName, namesLoopback } from '../api/mcp/loopback.ts';
@@ -22,7 +22,10 @@ export function hostProblemOf(req: IncomingMessage): string | false {
   return !validHost(named) && 'malformed Host header: expected a host name or address, optionally with a port';
 }
 
-/** The request's URL, or the reason it has none; and whether its path is under /v1 either way. `port`: the server's, for a Host that cannot be used. */
+/**
+ * The request's URL, or the reason it has none; and whether its path is under /v1 either way. `port`: the server's, for
+ * a Host that cannot be used.
+ */
 export function targetOf(req: IncomingMessage, port: number): { url: URL | string; api: boolean } {
   const target = req.url ?? '/';
   const named = req.headers.host;
@@ -78,6 +81,9 @@ const loopbackVerdict = remembered((key) => {
   return at < 0 ? namesLoopback(key, null) : namesLoopback(key.slice(0, at), key.slice(at + 1));
 });
 
-/** Whether the MCP server takes a request naming this Host and Origin: always, unless it listens on loopback only (DNS rebinding protection, see api/mcp/handle-mcp.ts). */
+/**
+ * Whether the MCP server takes a request naming this Host and Origin: always, unless it listens on loopback only (DNS
+ * rebinding protection, see api/mcp/handle-mcp.ts).
+ */
 export const mcpHostAllowed = (loopbackOnly: boolean, named: string | undefined, origin: string | undefined): boolean =>
   !loopbackOnly || (named !== undefined && loopbackVerdict(origin === undefined ? named : `${named}\n${origin}`));

@@ -15,7 +15,9 @@ import { plain, send, writeWire } from './send.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Methods a Web Request can carry; others (TRACE, CONNECT, TRACK, ...) are refused before anything reads the request. */
+/**
+ * Methods a Web Request can carry; others (TRACE, CONNECT, TRACK, ...) are refused before anything reads the request.
+ */
 const REQUEST_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
 /**

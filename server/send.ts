@@ -25,7 +25,10 @@ function notModifiedInCoding(response: Response, coding: Coding | null): Record<
   return varying(coding && headers.etag ? { ...headers, etag: codedEtag(headers.etag, coding) } : headers);
 }
 
-/** A handler's answer, compressed when `coding` is given and the answer is worth it (a HEAD answer then says Vary, as identity). */
+/**
+ * A handler's answer, compressed when `coding` is given and the answer is worth it (a HEAD answer then says Vary, as
+ * identity).
+ */
 export async function send(res: ServerResponse, response: Response, coding: Coding | null = null): Promise<void> {
   if (response.status === 304) return void res.writeHead(304, notModifiedInCoding(response, coding)).end();
   const body = await bodyOf(response);
@@ -48,7 +51,10 @@ export function plain(res: ServerResponse, status: number, text: string, headers
   res.end(`${text}\n`);
 }
 
-/** Waits for an answer being given; a failure is logged and answered 500, or the connection dropped when the answer had begun. */
+/**
+ * Waits for an answer being given; a failure is logged and answered 500, or the connection dropped when the answer had
+ * begun.
+ */
 export function answering(res: ServerResponse, pending: Promise<void>): void {
   pending.catch((e: unknown) => {
     console.error(e);

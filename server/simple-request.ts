@@ -14,7 +14,10 @@ export interface SimpleRequest {
   method: 'GET' | 'HEAD' | 'POST';
   /** The request target as sent (origin form: starts with /). */
   target: string;
-  /** Header values by lower-case name, each sent once, trimmed of surrounding spaces and tabs (shared by every request with the same head: read only). */
+  /**
+   * Header values by lower-case name, each sent once, trimmed of surrounding spaces and tabs (shared by every request
+   * with the same head: read only).
+   */
   headers: ReadonlyMap<string, string>;
   /** The body of a POST (a view into the buffer it was read from), else null. */
   body: Buffer | null;
@@ -22,7 +25,10 @@ export interface SimpleRequest {
   end: number;
 }
 
-/** Longest request line and headers taken: well under Node's 16 KB limit, so nothing Node would refuse as too large is taken. */
+/**
+ * Longest request line and headers taken: well under Node's 16 KB limit, so nothing Node would refuse as too large is
+ * taken.
+ */
 export const MAX_HEAD_BYTES = 8192;
 /** Most header lines taken. */
 const MAX_HEADERS = 64;
@@ -43,7 +49,10 @@ interface Head {
   declared: number | null;
 }
 
-/** A head's reading; past 256 heads all are forgotten, so a client cycling through heads cannot grow it (8 KB each at most). */
+/**
+ * A head's reading; past 256 heads all are forgotten, so a client cycling through heads cannot grow it (8 KB each at
+ * most).
+ */
 const headOf = remembered((text: string): Head | null => {
   const lines = text.split('\r\n');
   const requestLine = REQUEST_LINE.exec(lines[0]);

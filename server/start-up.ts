@@ -17,7 +17,10 @@ function refuseToStart(what: string, problems: string[]): never {
 
 export interface Started {
   payment: PaymentSettings;
-  /** At shutdown: vouchers held are claimed (a claim that fails is logged; they stay on disk or in Redis), the payment stores closed. */
+  /**
+   * At shutdown: vouchers held are claimed (a claim that fails is logged; they stay on disk or in Redis), the payment
+   * stores closed.
+   */
   stop(): Promise<void>;
 }
 
@@ -56,5 +59,8 @@ export async function startUp(): Promise<Started> {
 export function paymentLine(payment: PaymentSettings): string {
   if (!payment) return 'Payment gate off (X402_PAY_TO unset): priced routes are free';
   const facilitator = payment.facilitator.kind === 'cdp' ? 'Coinbase CDP' : payment.facilitator.url;
-  return `Payment gate on: priced routes paid to ${payment.payTo} in ${payment.asset.address} on ${payment.network}, facilitator ${facilitator}`;
+  return (
+    `Payment gate on: priced routes paid to ${payment.payTo} in ${payment.asset.address} on ` +
+    `${payment.network}, facilitator ${facilitator}`
+  );
 }

@@ -48,7 +48,9 @@ import { PaidCallPath, type PaidPathOptions, unpaid } from './paid-fast.ts';
 import type { WireAnswer } from '../wire-answer.ts';
 import { idSpan } from './id-bytes.ts';
 
-/** The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28; the SDK keeps its list to itself). */
+/**
+ * The revision whose requests carry their own envelope in `_meta` (MCP 2026-07-28; the SDK keeps its list to itself).
+ */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** The envelope a 2026-07-28 request carries in `params._meta`: all a fast-path request's `_meta` may hold. */
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]);
@@ -103,7 +105,9 @@ const CALL_KEYS = new Set(['name', 'arguments', '_meta']);
 const DECODER = new TextDecoder();
 /** The request headers the checks read: part of a request's shape. */
 const HEADERS_READ = ['content-type', 'mcp-protocol-version', 'accept', 'mcp-method', 'mcp-name'];
-/** Longest body whose shape is remembered, and how much the remembered shapes may weigh (keys, beyond 512 bytes each). */
+/**
+ * Longest body whose shape is remembered, and how much the remembered shapes may weigh (keys, beyond 512 bytes each).
+ */
 const MAX_SHAPED_BODY = 4096;
 const MAX_SHAPES_BYTES = 4 * 2 ** 20;
 
@@ -361,7 +365,10 @@ export class McpFastPath {
     });
   }
 
-  /** The SDK's answer to the same request with the sentinel for id, split around it (null if it is not there exactly once). */
+  /**
+   * The SDK's answer to the same request with the sentinel for id, split around it (null if it is not there exactly
+   * once).
+   */
   async #template(eligible: Eligible): Promise<Kept | null> {
     const { status, headers, parts } = await this.#sdk(this.#request(eligible, this.#sentinel));
     const body = parts[0] ?? Buffer.alloc(0);

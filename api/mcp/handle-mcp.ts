@@ -35,14 +35,19 @@ import { toolOf } from './tool.ts';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const INSTRUCTIONS =
-  'U.S. surplus lines market figures (premium, policy counts, growth) as state stamping offices published them, each answer citing its publications. ' +
+  'U.S. surplus lines market figures (premium, policy counts, growth) as state stamping offices ' +
+  'published them, each answer citing its publications. ' +
   'Start with get_coverage (which states and periods exist), then list_lines or get_premium_sample. ' +
-  'Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns the x402 PaymentRequired terms as a tool error, and the payment goes in the call\'s _meta["x402/payment"] (x402 MCP transport, version 2).';
+  ('Priced tools cost what their REST twin costs; with the payment gate on, an unpaid call returns ' +
+    "the x402 PaymentRequired terms as a tool error, and the payment goes in the call's " +
+    '_meta["x402/payment"] (x402 MCP transport, version 2).');
 
 /** The tool of every operation whose route has one (TOOL_ROUTES: all but the downloads), made once. */
 const TOOLS = OPERATIONS.filter((operation) => TOOL_ROUTES.includes(operation.contract)).map(toolOf);
 
-/** The tools in one fixed order, the same on every list (MCP 2026-07-28 asks it; clients and prompt caches key on it). */
+/**
+ * The tools in one fixed order, the same on every list (MCP 2026-07-28 asks it; clients and prompt caches key on it).
+ */
 const DEFINITIONS = TOOLS.map((t) => t.definition);
 
 /**
@@ -111,7 +116,9 @@ function methodNotAllowed(method: string): Response {
     jsonrpc: '2.0',
     error: {
       code: -32000,
-      message: `method ${echo(method)} is not allowed on ${MCP_PATH}: this MCP server is stateless; send JSON-RPC messages with POST`,
+      message:
+        `method ${echo(method)} is not allowed on ${MCP_PATH}: this MCP server is stateless; send ` +
+        `JSON-RPC messages with POST`,
     },
     id: null,
   };
@@ -131,7 +138,8 @@ export function forbiddenAnswer(): Promise<WireAnswer> {
     error: {
       code: -32000,
       message:
-        'forbidden: this MCP server listens on a loopback address and answers only requests whose Host (and Origin, if any) name localhost, 127.0.0.1 or [::1]',
+        'forbidden: this MCP server listens on a loopback address and answers only requests whose Host ' +
+        '(and Origin, if any) name localhost, 127.0.0.1 or [::1]',
     },
     id: null,
   };
@@ -144,13 +152,18 @@ export function forbiddenAnswer(): Promise<WireAnswer> {
 }
 
 export interface McpOptions {
-  /** The server listens on a loopback address (the Node server's default, 127.0.0.1): refuse other Host and Origin names. */
+  /**
+   * The server listens on a loopback address (the Node server's default, 127.0.0.1): refuse other Host and Origin
+   * names.
+   */
   loopbackOnly?: boolean;
 }
 
 const PRICED = new Set(ROUTE_CONTRACTS.filter((r) => r.priceUsd).map((r) => r.operationId));
 
-/** The configured gate's promise last seen settled, and whether it was off: known at once until installGate replaces it. */
+/**
+ * The configured gate's promise last seen settled, and whether it was off: known at once until installGate replaces it.
+ */
 let gateSeen: ReturnType<typeof configuredGate> | undefined;
 let gateWasOff = false;
 
@@ -165,7 +178,10 @@ function gateOff(): boolean | Promise<boolean> {
   });
 }
 
-/** A fast path for mcpAnswer (the Node server's, server/mcp-front.ts), keeping up to `maxBytes` of answers (64 MiB by default). */
+/**
+ * A fast path for mcpAnswer (the Node server's, server/mcp-front.ts), keeping up to `maxBytes` of answers (64 MiB by
+ * default).
+ */
 export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
   new McpFastPath({
     sdk: sdkAnswer,

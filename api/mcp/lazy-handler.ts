@@ -1,8 +1,9 @@
 // The way into the MCP server, light enough to import at start: handleMcp and mcpAnswer, which load the server
 // itself (api/mcp/handle-mcp.ts: the MCP SDK, the tools and their schemas) on the first request for /mcp, so a
-// cold start that serves REST only never pays for it. The Node server (server/mcp-front.ts) and Vercel's entry (src/fetch.ts, src/pages/mcp.ts)
-// import this module, never handle-mcp.ts, so a process that serves no MCP request never loads the SDK. One way:
-// this entry → the handler → the tools; the path is api/paths.ts's, the loopback rule ./loopback.ts's.
+// cold start that serves REST only never pays for it. The Node server (server/mcp-front.ts) and Vercel's entry
+// (src/fetch.ts, src/pages/mcp.ts) import this module, never handle-mcp.ts, so a process that serves no MCP request
+// never loads the SDK. One way: this entry → the handler → the tools; the path is api/paths.ts's, the loopback rule
+// ./loopback.ts's.
 import type { WireAnswer } from '../wire-answer.ts';
 import type { McpOptions } from './handle-mcp.ts';
 

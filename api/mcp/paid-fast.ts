@@ -3,11 +3,11 @@
 // on the payment in `_meta`), and its result written as the SDK writes a result: its members in the order the SDK's
 // result schema gives them back (`_meta`, `content`, `structuredContent`, `isError`), in
 // `{"result":…,"jsonrpc":"2.0","id":…}`, and in 2026-07-28 stamped as the SDK stamps it (`resultType` "complete"
-// added; the server's identity added to `_meta`, after any of the result's own keys). The writing is trusted per client era and envelope and per tool only
-// once proven: the SDK answers the same request without its payment (the terms, as a tool error: nothing is charged),
-// and the tool's own unpaid result written here must be that answer byte for byte (status, headers, body); until
-// then, and wherever it is not, the SDK answers. tests/mcp/paid-fast-path.test.ts proves paid answers, refusals and
-// tool errors written here byte for byte the SDK's.
+// added; the server's identity added to `_meta`, after any of the result's own keys). The writing is trusted per client
+// era and envelope and per tool only once proven: the SDK answers the same request without its payment (the terms, as a
+// tool error: nothing is charged), and the tool's own unpaid result written here must be that answer byte for byte
+// (status, headers, body); until then, and wherever it is not, the SDK answers. tests/mcp/paid-fast-path.test.ts proves
+// paid answers, refusals and tool errors written here byte for byte the SDK's.
 import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
 import { MCP_PAYMENT_META } from '../payment/mcp-keys.ts';
 import type { WireAnswer } from '../wire-answer.ts';
@@ -51,7 +51,10 @@ export function unpaid(meta: Record<string, unknown>): Record<string, unknown> |
 /** The members of a tool result in the order the SDK's result schema gives them back (its own, then any other). */
 const RESULT_ORDER = ['_meta', 'content', 'structuredContent', 'isError'];
 
-/** A result as the SDK parses it, and for 2026-07-28 stamps it (its encode contract for tools/call), then the JSON-RPC answer. */
+/**
+ * A result as the SDK parses it, and for 2026-07-28 stamps it (its encode contract for tools/call), then the JSON-RPC
+ * answer.
+ */
 function written(writing: Writing, result: CallToolResult, id: string | number): WireAnswer {
   let stamped: Record<string, unknown> = {};
   for (const key of RESULT_ORDER) if (result[key] !== undefined) stamped[key] = result[key];
@@ -103,7 +106,10 @@ export class PaidCallPath {
     return written(proven, await this.#options.call(call.name, call.args, call.meta), call.id);
   }
 
-  /** The SDK's answer to the unpaid sample against the tool's own unpaid result written here: the writing, when they agree. */
+  /**
+   * The SDK's answer to the unpaid sample against the tool's own unpaid result written here: the writing, when they
+   * agree.
+   */
   async #prove(call: PaidCall, sample: () => Request, sampleId: string): Promise<Writing | null> {
     const sdk = await this.#options.sdk(sample());
     const body = Buffer.concat(sdk.parts);

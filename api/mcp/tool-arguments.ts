@@ -26,7 +26,8 @@ function argumentValues(args: unknown, params: z.ZodObject): Record<string, stri
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) values[name] = value.join(',');
     else
       throw invalidRequest(
-        `invalid '${name}' ${echo(JSON.stringify(value) ?? String(value))}: expected a string${LIST_PARAMETERS.includes(name) ? ' or a list of strings' : ''}`,
+        `invalid '${name}' ${echo(JSON.stringify(value) ?? String(value))}: expected a string` +
+          `${LIST_PARAMETERS.includes(name) ? ' or a list of strings' : ''}`,
       );
   }
   return values;

@@ -82,7 +82,8 @@ function description(contract: RouteContract): string {
   const key = wrapKeyOf(contract);
   return (
     `${contract.summary}. ${firstSentence(contract.description)} ${price}. ` +
-    `Returns content: a compact text table to read; structuredContent: the full JSON of GET ${contract.path}${key ? ` under "${key}"` : ''} (schema: /openapi.json).`
+    (`Returns content: a compact text table to read; structuredContent: the full JSON of GET ` +
+      `${contract.path}${key ? ` under "${key}"` : ''} (schema: /openapi.json).`)
   );
 }
 

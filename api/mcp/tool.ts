@@ -43,7 +43,9 @@ function freeTool(operation: FreeOperation): Tool {
   };
 }
 
-/** A priced answer as a tool keeps it: the route's JSON, whether it holds a figure, and the text a model reads of it. */
+/**
+ * A priced answer as a tool keeps it: the route's JSON, whether it holds a figure, and the text a model reads of it.
+ */
 interface ToolAnswer {
   body: unknown;
   hasFigures: boolean;

@@ -53,7 +53,10 @@ export class ChannelJournal implements ChannelStorage {
     this.dir = dir;
   }
 
-  /** Opens (creating) the directory, takes ownership of it and reads its channels; refuses a damaged journal, naming the line. */
+  /**
+   * Opens (creating) the directory, takes ownership of it and reads its channels; refuses a damaged journal, naming the
+   * line.
+   */
   static open(dir: string): ChannelJournal {
     mkdirSync(dir, { recursive: true });
     const journal = new ChannelJournal(dir);
@@ -95,7 +98,10 @@ export class ChannelJournal implements ChannelStorage {
     return [...replayJournal(join(dir, JOURNAL)).values()].sort(byChannelId);
   }
 
-  /** Rewrites the journal as one line per channel (written whole, then renamed over the old one), and appends from there. */
+  /**
+   * Rewrites the journal as one line per channel (written whole, then renamed over the old one), and appends from
+   * there.
+   */
   private compact(): void {
     if (this.fd >= 0) closeSync(this.fd);
     const path = join(this.dir, JOURNAL);
@@ -160,7 +166,8 @@ function replayJournal(path: string): Map<string, Channel> {
     try {
       entry = JSON.parse(line) as Entry;
     } catch {
-      // Only the last line can be cut short (a machine, not a process, that stopped mid-write): it was never acknowledged.
+      // Only the last line can be cut short (a machine, not a process, that stopped mid-write): it was never
+      // acknowledged.
       if (i === lines.length - 1) return console.error(`x402: ${path}:${i + 1}: incomplete last line ignored`);
       throw new ChannelJournalError(`${path}:${i + 1}: not a JSON line; the channel journal is damaged`);
     }

@@ -1,6 +1,6 @@
-// GET /cron/claims (CLAIMS_CRON_PATH in api/paths.ts): one run of the prepaid channels' claims, settlement and idle refunds (./claims.ts), for a
-// scheduler (Vercel's cron, which calls it with `Authorization: Bearer <CRON_SECRET>`; or any other). Refused
-// without CRON_SECRET set (503) or with another secret (401): a run spends the facilitator's gas.
+// GET /cron/claims (CLAIMS_CRON_PATH in api/paths.ts): one run of the prepaid channels' claims, settlement and idle
+// refunds (./claims.ts), for a scheduler (Vercel's cron, which calls it with `Authorization: Bearer <CRON_SECRET>`; or
+// any other). Refused without CRON_SECRET set (503) or with another secret (401): a run spends the facilitator's gas.
 import { timingSafeEqual } from 'node:crypto';
 import { CORS_HEADERS } from '../responses.ts';
 import { configuredGate, configuredSettings } from './configured.ts';

@@ -18,7 +18,10 @@ export interface ClaimRun {
   refunds: { channel: string; amount: string; transaction: string }[];
   /** The settlement that moved the claimed funds to the payee, if any were waiting. */
   settled?: { transaction: string };
-  /** Channels set aside by this run: their kept voucher is one the escrow refuses, or the chain refused a claim of it alone. */
+  /**
+   * Channels set aside by this run: their kept voucher is one the escrow refuses, or the chain refused a claim of it
+   * alone.
+   */
   setAside: { channel: string; reason: string }[];
   /** What failed (a claim the facilitator could not make, a refund, the settlement), each said once in the log. */
   failures: string[];
@@ -79,7 +82,8 @@ export async function claimAndRefund(
       const amount = usd(rest(channel));
       run.refunds.push({ channel: channel.channelId, amount, transaction: refund.transaction });
       console.log(
-        `x402 refund: channel ${channel.channelId} idle ${settings.channels.idleDays} days, ${amount} to ${channel.channelConfig.payer}, transaction ${refund.transaction}`,
+        `x402 refund: channel ${channel.channelId} idle ${settings.channels.idleDays} days, ${amount} to ` +
+          `${channel.channelConfig.payer}, transaction ${refund.transaction}`,
       );
     } catch (e) {
       run.failures.push(`refund of ${channel.channelId}: ${oneLine(e)}`);
@@ -150,7 +154,9 @@ async function setChannelAside(
   run.setAside.push({ channel: id, reason });
   if (await channels.setAside.add({ channelId: id, reason, at: new Date().toISOString() }))
     console.error(
-      `x402 claim: channel ${id} set aside, it takes no more vouchers until an operator clears it (npm run channels -- --clear ${id}): ${reason}; ${usd(owed(channel))} owed by ${channel.channelConfig.payer}`,
+      `x402 claim: channel ${id} set aside, it takes no more vouchers until an operator clears it (npm ` +
+        `run channels -- --clear ${id}): ${reason}; ${usd(owed(channel))} owed by ` +
+        `${channel.channelConfig.payer}`,
     );
 }
 

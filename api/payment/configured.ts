@@ -1,7 +1,7 @@
 // The gate the service runs with: made from the environment on first use (none without X402_PAY_TO,
 // so priced routes are free). Tests install their own.
 //
-// Cold start (issue 22): the payment stack (viem, @x402/*: a quarter of a second to import) is loaded here, by
+// A short cold start: the payment stack (viem, @x402/*: a quarter of a second to import) is loaded here, by
 // dynamic import, only when the first priced request or call finds the gate on. Without X402_PAY_TO nothing
 // of it is ever loaded; free routes never ask for the gate at all.
 import type { FacilitatorClient } from '@x402/core/server';

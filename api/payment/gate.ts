@@ -39,7 +39,10 @@ import { StoreUnavailable, refused } from './scheme.ts';
 import type { SchemeStores } from './scheme-registry.ts';
 import type { PaymentSettings } from './settings.ts';
 
-/** A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is not charged (docs/design.md §7). */
+/**
+ * A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is
+ * not charged (docs/design.md §7).
+ */
 export interface PricedAnswer<B = Response> {
   body: B;
   hasFigures: boolean;
@@ -87,7 +90,10 @@ export interface CallResource {
 }
 
 type CallOutcome =
-  /** The answer (or, for a channel's cooperative refund, the scheme's acknowledgement); `receipt` when it was paid for (absent: gate-free, or not charged because it holds no figure). */
+  /**
+   * The answer (or, for a channel's cooperative refund, the scheme's acknowledgement); `receipt` when it was paid for
+   * (absent: gate-free, or not charged because it holds no figure).
+   */
   | { kind: 'answered'; body: unknown; receipt?: SettleResponse }
   /** No data: pay (again). `receipt` when a payment was refused at settlement. */
   | { kind: 'payment_required'; paymentRequired: PaymentRequired; receipt?: SettleResponse }
@@ -116,8 +122,8 @@ function kept<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<
 
 /**
  * The SDK's request adapter, over a Web Request, for asking it the route's challenge: the request's payment
- * is not shown. Accept is always JSON: the 402 body is {} even for a browser (docs/design.md §7). The URL and query the SDK
- * sees are the canonical `resource`, never the request's own text.
+ * is not shown. Accept is always JSON: the 402 body is {} even for a browser (docs/design.md §7). The URL and query the
+ * SDK sees are the canonical `resource`, never the request's own text.
  */
 function adapterOf(request: Request, resource: URL): HTTPAdapter {
   return {
@@ -138,7 +144,10 @@ const contextOf = (request: Request, resource: URL, route: RouteContract): HTTPR
   // The route's own path, not the request's: however the URL was spelled, it reached a priced handler.
   ({ adapter: adapterOf(request, resource), path: route.path, method: request.method });
 
-/** A route's challenge for the request, as the SDK's HTTP server answers it unpaid, with what it offers decoded beside it. */
+/**
+ * A route's challenge for the request, as the SDK's HTTP server answers it unpaid, with what it offers decoded beside
+ * it.
+ */
 async function buildChallenge(http: x402HTTPResourceServer, request: Request, resource: URL, route: RouteContract) {
   const unpaid = await http.processHTTPRequest(contextOf(request, resource, route));
   const header = unpaid.type === 'payment-error' ? unpaid.response.headers['PAYMENT-REQUIRED'] : undefined;
@@ -158,7 +167,8 @@ async function buildCallTerms(
   resource: CallResource,
   context: { resource: string },
 ): Promise<CallTerms> {
-  const requirements = await server.buildPaymentRequirementsFromOptions(options, context as never); // fixed terms: nothing is resolved from a request
+  // fixed terms: nothing is resolved from a request
+  const requirements = await server.buildPaymentRequirementsFromOptions(options, context as never);
   const extensions = server.enrichExtensions({ ...resource.extensions, ...PAYMENT_ID_EXTENSION }, context);
   const info = { url: resource.url, description: resource.description, mimeType: resource.mimeType };
   const offered = await server.createPaymentRequiredResponse(requirements, info, undefined, extensions, context);
@@ -230,7 +240,8 @@ export function createGate(
 
   // A route's challenge is the same bytes for the same method and resource (it holds no time or nonce),
   // and building and base64-encoding it was most of an unpaid request's cost: each is built once, with what
-  // it offers decoded beside it. Bounded: a client cycling through queries or Hosts cannot grow it past CHALLENGES_KEPT.
+  // it offers decoded beside it. Bounded: a client cycling through queries or Hosts cannot grow it past
+  // CHALLENGES_KEPT.
   const challenges = new Map<string, Promise<{ header: string; offered: PaymentRequired }>>();
   const challenge = (http: x402HTTPResourceServer, request: Request, resource: URL, route: RouteContract) =>
     kept(

@@ -93,7 +93,10 @@ export function createOffers(
   };
 }
 
-/** Each priced route's terms for the SDK's HTTP server: the schemes offered, the description and the extensions its 402 declares. */
+/**
+ * Each priced route's terms for the SDK's HTTP server: the schemes offered, the description and the extensions its 402
+ * declares.
+ */
 function routeConfigs(
   pricedRoutes: readonly RouteContract[],
   optionsOf: (route: RouteContract) => PaymentOption[],

@@ -1,8 +1,8 @@
-// What a PAYMENT-SIGNATURE header (or an MCP call's payment object) must be before the gate hands it on: base64 JSON of an x402
-// PaymentPayload (the SDK's own schema) whose `payload` has the shape its scheme signs, as the scheme's own module
-// describes it (./schemes.ts). Anything else is refused here as malformed: the SDK would log a stack for an
-// undecodable header, a scheme reads fields it assumes are there, and a facilitator may throw on a malformed
-// payload, which would read as "facilitator unavailable".
+// What a PAYMENT-SIGNATURE header (or an MCP call's payment object) must be before the gate hands it on: base64 JSON of
+// an x402 PaymentPayload (the SDK's own schema) whose `payload` has the shape its scheme signs, as the scheme's own
+// module describes it (./schemes.ts). Anything else is refused here as malformed: the SDK would log a stack for an
+// undecodable header, a scheme reads fields it assumes are there, and a facilitator may throw on a malformed payload,
+// which would read as "facilitator unavailable".
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { PaymentPayloadSchema } from '@x402/core/schemas';
 import type { PaymentPayload } from '@x402/core/types';

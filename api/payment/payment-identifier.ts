@@ -12,7 +12,10 @@ import { errorLine } from './error-line.ts';
 import type { PaymentIds } from './settled-payment-ids.ts';
 import { type Paid, type PaidStep, type SchemePart, refused } from './scheme.ts';
 
-/** Payment ids (x402 payment-identifier): one that is not 16-128 letters, digits, `-` and `_`; one settled for another resource; one whose retry is signed by another payer; one another request still settles. */
+/**
+ * Payment ids (x402 payment-identifier): one that is not 16-128 letters, digits, `-` and `_`; one settled for another
+ * resource; one whose retry is signed by another payer; one another request still settles.
+ */
 const INVALID_PAYMENT_ID = 'invalid_payment_identifier';
 const PAYMENT_ID_CONFLICT = 'payment_identifier_conflict';
 const PAYMENT_ID_PAYER_MISMATCH = 'payment_identifier_payer_mismatch';
@@ -20,12 +23,17 @@ const PAYMENT_ID_IN_USE = 'payment_identifier_in_use';
 
 const sameAddress = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
-/** How long an id is held while its payment settles: well past the facilitator's calls at their timeout, after which a retry may claim it. */
+/**
+ * How long an id is held while its payment settles: well past the facilitator's calls at their timeout, after which a
+ * retry may claim it.
+ */
 const CLAIM_MS = 2 * 60 * 1000;
 /** How often a request waits on an id another request holds while settling. */
 const CLAIM_POLL_MS = 50;
 
-/** The payment-identifier extension every challenge declares (optional): x402's retry-safe payments (docs/design.md §7). */
+/**
+ * The payment-identifier extension every challenge declares (optional): x402's retry-safe payments (docs/design.md §7).
+ */
 export const PAYMENT_ID_EXTENSION = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
 
 /** The store of payment ids could not be reached before anything was settled: 503, nothing charged. */

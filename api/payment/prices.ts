@@ -23,7 +23,10 @@ export const paymentPrice = (usd: string, asset: PaymentAsset) => ({
 export const atomicAmount = (usd: string, terms: Pick<PaymentTerms, 'asset'>): string =>
   paymentPrice(usd, terms.asset).amount;
 
-/** A route's least first deposit on a prepaid channel, in atomic units: X402_MIN_DEPOSIT_USD, or the price when that is more. */
+/**
+ * A route's least first deposit on a prepaid channel, in atomic units: X402_MIN_DEPOSIT_USD, or the price when that is
+ * more.
+ */
 export const minDepositAmount = (usd: string, terms: Pick<PaymentTerms, 'asset' | 'minDepositUsd'>): string => {
   const [price, min] = [BigInt(atomicAmount(usd, terms)), BigInt(atomicAmount(terms.minDepositUsd, terms))];
   return String(price > min ? price : min);

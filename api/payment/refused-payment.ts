@@ -9,10 +9,14 @@ import { reasonCode } from './scheme.ts';
 
 /** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a well-formed payment payload. */
 const MALFORMED_PAYMENT = 'invalid_payment_header';
-/** A payment payload given as an object that is not well formed (x402's MCP transport carries it as JSON, not a header). */
+/**
+ * A payment payload given as an object that is not well formed (x402's MCP transport carries it as JSON, not a header).
+ */
 export const MALFORMED_PAYLOAD = 'invalid_payment_payload';
 
-/** One line per refused payment, with the reason code only: a client cannot make the log grow faster than its requests. */
+/**
+ * One line per refused payment, with the reason code only: a client cannot make the log grow faster than its requests.
+ */
 const logRefusal = (route: RouteContract, reason: string) =>
   console.warn(`x402: payment refused on ${route.path}: ${reason}`);
 

@@ -9,14 +9,19 @@ import type { RouteContract } from '../../domain/route-contracts.ts';
 /** One entry of a route's `accepts`, before the resource server builds its requirements. */
 export type PaymentOption = Extract<RouteConfig['accepts'], { scheme: string }>;
 
-/** How a paid request ends: answered (`receipt` when paid for, now or by the request its payment id names), or refused. */
+/**
+ * How a paid request ends: answered (`receipt` when paid for, now or by the request its payment id names), or refused.
+ */
 export type Paid<A> =
   | { kind: 'answered'; answer: A; receipt?: SettleResponse }
   | { kind: 'refused'; reason: string; receipt?: SettleResponse }
   /** A payment that asks for no answer (a channel's cooperative refund): the scheme's own acknowledgement. */
   | { kind: 'acknowledged'; body: unknown; receipt: SettleResponse };
 
-/** Where the payment of a request is: `settling` while a facilitator settlement is under way (an unreachable facilitator then may still complete it). */
+/**
+ * Where the payment of a request is: `settling` while a facilitator settlement is under way (an unreachable facilitator
+ * then may still complete it).
+ */
 export interface PaymentState {
   settling: boolean;
 }
@@ -37,7 +42,10 @@ export interface SchemePart {
   readonly scheme: string;
   /** The route's entry in every 402. */
   option(route: RouteContract): PaymentOption;
-  /** Pays for the answer with the payment, or refuses it: nothing priced is answered before it is paid (docs/design.md §7, §13). */
+  /**
+   * Pays for the answer with the payment, or refuses it: nothing priced is answered before it is paid (docs/design.md
+   * §7, §13).
+   */
   pay<A extends { hasFigures: boolean }>(step: PaidStep<A>): Promise<Paid<A>>;
   /** A retry's payment, not paid with: the payer it proves (signed by its key), or why it proves none. */
   payerOf(
@@ -59,7 +67,10 @@ export function reasonCode(reason: string | undefined, fallback: string): string
   return /^[a-z][a-z0-9_]*(?=$|:)/.exec(reason)?.[0] ?? fallback;
 }
 
-/** The payer's receipt of a payment refused at settlement: reason code, transaction, network, payer; no facilitator text. */
+/**
+ * The payer's receipt of a payment refused at settlement: reason code, transaction, network, payer; no facilitator
+ * text.
+ */
 function failedReceipt(failed: Partial<SettleResponse>, network: SettleResponse['network']): SettleResponse {
   return {
     success: false,

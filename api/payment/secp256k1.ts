@@ -5,7 +5,10 @@
 // literal import, so the Vercel build traces the binary into the function.
 
 export interface NativeSecp256k1 {
-  /** The 65-byte uncompressed public key that signed `digest` with the 64-byte (r, s) `signature` and recovery id; throws when none does. */
+  /**
+   * The 65-byte uncompressed public key that signed `digest` with the 64-byte (r, s) `signature` and recovery id;
+   * throws when none does.
+   */
   ecdsaRecover(signature: Uint8Array, recoveryId: number, digest: Uint8Array, compressed: false): Uint8Array;
 }
 
@@ -18,7 +21,9 @@ const loaded: NativeSecp256k1 | Error = await import('secp256k1/bindings.js').th
 export function nativeSecp256k1(): NativeSecp256k1 {
   if (loaded instanceof Error)
     throw new Error(
-      `x402: the native secp256k1 library could not load (${loaded.message.split('\n')[0]}); prepaid channels check every voucher with it and have no slow fallback: run npm install on a platform the secp256k1 package ships a binary for (linux-x64, darwin-arm64, win32-x64)`,
+      `x402: the native secp256k1 library could not load (${loaded.message.split('\n')[0]}); prepaid ` +
+        `channels check every voucher with it and have no slow fallback: run npm install on a platform ` +
+        `the secp256k1 package ships a binary for (linux-x64, darwin-arm64, win32-x64)`,
     );
   return loaded;
 }

@@ -94,7 +94,9 @@ export function fileSetAside(dir: string): SetAsideStore {
 /** A lock older than this was left by a process that died holding it. */
 const LOCK_STALE_MS = 10_000;
 
-/** Runs `change` while holding `lock` (a file created exclusively), waiting for another holder a few seconds at most. */
+/**
+ * Runs `change` while holding `lock` (a file created exclusively), waiting for another holder a few seconds at most.
+ */
 async function underLock<T>(lock: string, change: () => T): Promise<T> {
   for (let waited = 0; ; waited += 10) {
     try {

@@ -31,13 +31,17 @@ export type FacilitatorSettings =
   | { kind: 'url'; url: string; timeoutMs: number }
   | { kind: 'cdp'; apiKeyId: string; apiKeySecret: string; timeoutMs: number };
 
-/** Prepaid channels (x402 `batch-settlement`, docs/design.md §13): where vouchers are kept, and when they are claimed. */
+/**
+ * Prepaid channels (x402 `batch-settlement`, docs/design.md §13): where vouchers are kept, and when they are claimed.
+ */
 interface ChannelSettings {
   /** The Node server's durable channel state when REDIS_URL is unset (X402_CHANNELS_DIR). */
   dir: string;
   /** Claim and settle every vouchers held this often, in seconds (X402_CLAIM_INTERVAL_S). */
   claimIntervalS: number;
-  /** A channel with no paid request for this many days is claimed and its remainder refunded (X402_CHANNEL_IDLE_DAYS). */
+  /**
+   * A channel with no paid request for this many days is claimed and its remainder refunded (X402_CHANNEL_IDLE_DAYS).
+   */
   idleDays: number;
   /** The least a first deposit may be, in USD (X402_MIN_DEPOSIT_USD); a route's price when that is more. */
   minDepositUsd: string;
@@ -52,7 +56,10 @@ export interface PaymentSettings {
   network: `${string}:${string}`;
   asset: PaymentAsset;
   facilitator: FacilitatorSettings;
-  /** Where settled payment ids and channels are kept for every process (REDIS_URL); null: in this process (ids in memory, channels in `channels.dir`). */
+  /**
+   * Where settled payment ids and channels are kept for every process (REDIS_URL); null: in this process (ids in
+   * memory, channels in `channels.dir`).
+   */
   redisUrl: string | null;
   channels: ChannelSettings;
 }
@@ -84,7 +91,8 @@ function asset(env: Env, network: PaymentSettings['network']): PaymentAsset {
   if (!env.X402_ASSET) {
     if (!known)
       throw new PaymentSettingsError(
-        `X402_NETWORK=${network} has no default stablecoin: set X402_ASSET, X402_ASSET_NAME, X402_ASSET_VERSION and X402_ASSET_DECIMALS`,
+        `X402_NETWORK=${network} has no default stablecoin: set X402_ASSET, X402_ASSET_NAME, ` +
+          `X402_ASSET_VERSION and X402_ASSET_DECIMALS`,
       );
     return known;
   }
@@ -93,7 +101,8 @@ function asset(env: Env, network: PaymentSettings['network']): PaymentAsset {
   const missing = ['X402_ASSET_NAME', 'X402_ASSET_VERSION'].filter((n) => !env[n]);
   if (missing.length)
     throw new PaymentSettingsError(
-      `X402_ASSET=${chosen} is not ${network}'s default stablecoin: also set ${missing.join(' and ')} (the token's EIP-712 domain)`,
+      `X402_ASSET=${chosen} is not ${network}'s default stablecoin: also set ${missing.join(' and ')} ` +
+        `(the token's EIP-712 domain)`,
     );
   const decimals = Number(env.X402_ASSET_DECIMALS ?? 6);
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
@@ -107,7 +116,8 @@ function facilitator(env: Env, network: string): FacilitatorSettings {
   const timeoutMs = Number(env.X402_FACILITATOR_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
     throw new PaymentSettingsError(
-      `X402_FACILITATOR_TIMEOUT_MS='${env.X402_FACILITATOR_TIMEOUT_MS}': expected a positive whole number of milliseconds`,
+      `X402_FACILITATOR_TIMEOUT_MS='${env.X402_FACILITATOR_TIMEOUT_MS}': expected a positive whole ` +
+        `number of milliseconds`,
     );
   if (env.X402_FACILITATOR_URL) {
     let url: URL;
@@ -118,7 +128,8 @@ function facilitator(env: Env, network: string): FacilitatorSettings {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw new PaymentSettingsError(
-        `X402_FACILITATOR_URL='${env.X402_FACILITATOR_URL}': expected an http(s) URL such as https://facilitator.example.com`,
+        `X402_FACILITATOR_URL='${env.X402_FACILITATOR_URL}': expected an http(s) URL such as ` +
+          `https://facilitator.example.com`,
       );
     return { kind: 'url', url: env.X402_FACILITATOR_URL.replace(/\/+$/, ''), timeoutMs };
   }
@@ -129,7 +140,9 @@ function facilitator(env: Env, network: string): FacilitatorSettings {
   }
   if (network === BASE_SEPOLIA) return { kind: 'url', url: PUBLIC_TESTNET_FACILITATOR, timeoutMs };
   throw new PaymentSettingsError(
-    `no facilitator for ${network}: set X402_FACILITATOR_URL (a self-hosted x402 facilitator) or CDP_API_KEY_ID and CDP_API_KEY_SECRET (Coinbase's); ${PUBLIC_TESTNET_FACILITATOR} serves test networks only`,
+    `no facilitator for ${network}: set X402_FACILITATOR_URL (a self-hosted x402 facilitator) or ` +
+      `CDP_API_KEY_ID and CDP_API_KEY_SECRET (Coinbase's); ${PUBLIC_TESTNET_FACILITATOR} serves test ` +
+      `networks only`,
   );
 }
 
@@ -140,7 +153,8 @@ export function paymentSettings(env: Env = process.env): PaymentSettings | null 
   const network = (env.X402_NETWORK?.trim() || BASE_MAINNET) as PaymentSettings['network'];
   if (!/^eip155:[1-9][0-9]*$/.test(network))
     throw new PaymentSettingsError(
-      `X402_NETWORK='${network}': expected an EVM network as a CAIP-2 id, e.g. ${BASE_MAINNET} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`,
+      `X402_NETWORK='${network}': expected an EVM network as a CAIP-2 id, e.g. ${BASE_MAINNET} (Base) ` +
+        `or ${BASE_SEPOLIA} (Base Sepolia)`,
     );
   return {
     payTo,
@@ -180,7 +194,8 @@ function channels(env: Env): ChannelSettings {
   // A payer's withdrawal finalizes after the delay: the server must have claimed by then, with a run to spare.
   if (withdrawDelayS < 2 * claimIntervalS)
     throw new PaymentSettingsError(
-      `X402_WITHDRAW_DELAY_S=${withdrawDelayS} is less than twice X402_CLAIM_INTERVAL_S=${claimIntervalS}: vouchers must be claimed before a payer's withdrawal can finalize`,
+      `X402_WITHDRAW_DELAY_S=${withdrawDelayS} is less than twice X402_CLAIM_INTERVAL_S=` +
+        `${claimIntervalS}: vouchers must be claimed before a payer's withdrawal can finalize`,
     );
   const minDeposit = env.X402_MIN_DEPOSIT_USD?.trim() || '1.00';
   if (!/^\d{1,6}(\.\d{1,6})?$/.test(minDeposit) || Number(minDeposit) <= 0)

@@ -11,7 +11,10 @@ import { closeRedis, sharedRedis } from './redis.ts';
 /** How long a settled id is honoured. */
 export const SETTLED_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** What holds an id: a claim being settled, or a settled payment with its receipt; `key` is the method and canonical resource. */
+/**
+ * What holds an id: a claim being settled, or a settled payment with its receipt; `key` is the method and canonical
+ * resource.
+ */
 type PaymentIdEntry =
   { key: string; state: 'claimed'; token: string } | { key: string; state: 'settled'; receipt: SettleResponse };
 

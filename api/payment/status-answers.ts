@@ -19,10 +19,13 @@ export function payment402(headers: Record<string, string>): Response {
   });
 }
 
-/** Why nothing was served when the facilitator could not be reached; said plainly when a settlement may still complete. */
+/**
+ * Why nothing was served when the facilitator could not be reached; said plainly when a settlement may still complete.
+ */
 export function facilitatorDownMessage(whileSettling: boolean): string {
   const outcome = whileSettling
-    ? 'no data was served, but the facilitator stopped answering while settling your payment, which may still complete: check the payer balance before paying again'
+    ? 'no data was served, but the facilitator stopped answering while settling your payment, which ' +
+      'may still complete: check the payer balance before paying again'
     : 'you were not charged and no data was served';
   return `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`;
 }
@@ -35,9 +38,13 @@ export function unavailable(message: string): Response {
 }
 
 export const PAYMENT_IDS_DOWN =
-  'payment could not be processed: the store of payment ids (which makes retries safe) is unavailable; you were not charged and no data was served; retry later';
+  'payment could not be processed: the store of payment ids (which makes retries safe) is ' +
+  'unavailable; you were not charged and no data was served; retry later';
 
-/** A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is cached). */
+/**
+ * A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is
+ * cached).
+ */
 export function acknowledgement(body: unknown, receipt: SettleResponse): Response {
   return new Response(JSON.stringify(body), {
     status: 200,

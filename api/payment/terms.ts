@@ -14,7 +14,10 @@ export const X402_VERSION = 2;
 export const X402_SCHEMES: readonly string[] = registeredSchemes().map((scheme) => scheme.name);
 /** The least first deposit of a channel when X402_MIN_DEPOSIT_USD is unset. */
 const DEFAULT_MIN_DEPOSIT_USD = '1.00';
-/** x402's MCP transport keys: the payment in a call's `_meta`, the receipt in its result's (defined in ./mcp-keys.ts, which loads nothing). */
+/**
+ * x402's MCP transport keys: the payment in a call's `_meta`, the receipt in its result's (defined in ./mcp-keys.ts,
+ * which loads nothing).
+ */
 export { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META } from './mcp-keys.ts';
 
 const NETWORK_NAMES: Record<string, string> = { 'eip155:8453': 'Base', 'eip155:84532': 'Base Sepolia' };

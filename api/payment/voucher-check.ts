@@ -54,7 +54,10 @@ interface Identity {
   signer: string;
 }
 
-/** The voucher check for `network` (a CAIP-2 `eip155:<chain id>`); loads the native library now, and throws if it cannot. */
+/**
+ * The voucher check for `network` (a CAIP-2 `eip155:<chain id>`); loads the native library now, and throws if it
+ * cannot.
+ */
 export function voucherCheck(network: string): VoucherCheck {
   const secp256k1 = nativeSecp256k1();
   const chainId = Number(network.split(':')[1]);
@@ -62,10 +65,14 @@ export function voucherCheck(network: string): VoucherCheck {
   const separator = hexToBytes(domainSeparator({ domain }));
   const identities = new Map<string, Identity>();
 
-  /** The channel's id and signer; null for a config with no id (an address whose mixed case is not its EIP-55 checksum). */
+  /**
+   * The channel's id and signer; null for a config with no id (an address whose mixed case is not its EIP-55 checksum).
+   */
   const identityOf = (config: ChannelTerms): Identity | null => {
     // Case-sensitive: a config that differs only in its addresses' case may be one viem refuses.
-    const key = `${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|${config.token}|${config.withdrawDelay}|${config.salt}`;
+    const key =
+      `${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|` +
+      `${config.token}|${config.withdrawDelay}|${config.salt}`;
     let identity = identities.get(key);
     if (!identity) {
       const signer = config.payerAuthorizer.toLowerCase() === zeroAddress ? config.payer : config.payerAuthorizer;
@@ -95,7 +102,10 @@ export function voucherCheck(network: string): VoucherCheck {
     return keccak256(message, 'bytes');
   };
 
-  /** The address (lower-case hex, no 0x) that made this signature as the escrow's `Signatures.recover` reads it, or null. */
+  /**
+   * The address (lower-case hex, no 0x) that made this signature as the escrow's `Signatures.recover` reads it, or
+   * null.
+   */
   const recovered = (signature: string, digest: Uint8Array): string | null => {
     if (!SIGNATURE_65.test(signature)) return null;
     const s = BigInt(`0x${signature.slice(66, 130)}`);

@@ -35,7 +35,9 @@ const withdrawing = abort(
   "The payer asked the escrow to withdraw this channel's deposit: it takes no more vouchers; open a new channel",
 );
 
-/** Puts the project's voucher check into `scheme`'s verify step; `setAside`: the channels that take no more vouchers. */
+/**
+ * Puts the project's voucher check into `scheme`'s verify step; `setAside`: the channels that take no more vouchers.
+ */
 export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: VoucherCheck, setAside: SetAsideStore): void {
   const hooks = scheme.schemeHooks;
   const packageBefore = hooks.onBeforeVerify!;
@@ -106,7 +108,10 @@ export function ownVoucherCheck(scheme: BatchSettlementEvmScheme, check: Voucher
 const isFresh = (scheme: BatchSettlementEvmScheme, channel: Channel) =>
   channel.onchainSyncedAt !== undefined && Date.now() - channel.onchainSyncedAt <= scheme.getOnchainStateTtlMs();
 
-/** The package checks a voucher itself (no facilitator) when the channel's on-chain state is fresh and it has a payer authorizer. */
+/**
+ * The package checks a voucher itself (no facilitator) when the channel's on-chain state is fresh and it has a payer
+ * authorizer.
+ */
 const isLocal = (scheme: BatchSettlementEvmScheme, channel: Channel, config: ChannelTerms) =>
   config.payerAuthorizer.toLowerCase() !== zeroAddress && isFresh(scheme, channel);
 
@@ -154,7 +159,10 @@ function acceptLocally(
   };
 }
 
-/** The package's validateChannelConfig, less the channel id (./voucher-check.ts has checked it): the terms this server offers. */
+/**
+ * The package's validateChannelConfig, less the channel id (./voucher-check.ts has checked it): the terms this server
+ * offers.
+ */
 function channelTermsProblem(config: ChannelTerms, requirements: PaymentRequirements): string | undefined {
   const same = (a: unknown, b: unknown) =>
     typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
