@@ -95,85 +95,121 @@ function paidNote({ charged, deposit, channelId, transaction, spent, budget }) {
 }
 
 /**
- * @param {object} deps
- * @param {import('./remote.mjs').RemoteServer} deps.remote
- * @param {import('./wallet.mjs').Wallet} deps.wallet
- * @param {ReturnType<typeof import('./ledger.mjs').ledger>} deps.ledger
- * @param {ReturnType<typeof import('./state-lock.mjs').stateLock>} deps.lock
- * @param {import('./terms.mjs').Limits} deps.limits
+ * What the tool calls use: the remote service, the wallet that pays, and the state directory's spending record, its
+ * lock and the limits set.
+ * @typedef {object} Deps
+ * @property {import('./remote.mjs').RemoteServer} remote
+ * @property {import('./wallet.mjs').Wallet} wallet
+ * @property {ReturnType<typeof import('./ledger.mjs').ledger>} ledger
+ * @property {ReturnType<typeof import('./state-lock.mjs').stateLock>} lock
+ * @property {import('./terms.mjs').Limits} limits
+ * @typedef {import('./ledger.mjs').Spending} Spending
  */
-export function toolCalls({ remote, wallet, ledger, lock, limits }) {
-  /** The terms each priced tool last asked for. @type {Map<string, PaymentRequired>} */
-  const terms = new Map();
 
-  /**
-   * A paid call: its result, and the bookkeeping that follows it (the receipt taken into the channel, the spending
-   * recorded), done after the result is returned but before the state lock is let go.
-   * @param {string} tool
-   * @param {Record<string, unknown>} args
-   * @param {PaymentRequired} required
-   * @param {number} retries
-   * @returns {Promise<{ result: CallToolResult, after?: () => Promise<void> }>}
-   */
-  async function paid(tool, args, required, retries) {
-    const spending = ledger.read();
-    const choice = chooseTerms(required, limits, spending.spent);
-    if ('refusal' in choice) return { result: bridgeError(choice.refusal.code, choice.refusal.message) };
-    const { requirement } = choice;
-    let payment;
-    try {
-      payment = await wallet.sign(required, requirement, limits.budget - spending.spent);
-    } catch (e) {
-      if (e instanceof DepositRefused) return { result: bridgeError(e.refusal.code, e.refusal.message) };
-      throw e;
-    }
-    const channelId = requirement.scheme === BATCH ? wallet.channelIdOf(requirement) : null;
-    const result = await sent(remote, tool, args, payment);
-    const again = termsOf(result);
-    if (again) {
-      terms.set(tool, again);
-      // A voucher out of step (the server charged more than this directory knows: another client of the same key,
-      // or an answer lost on the way) is resynchronised; what the server charged meanwhile counts as spent.
-      const before = channelId ? await wallet.channel(channelId) : null;
-      if (await wallet.recover(payment, again)) {
-        const after = channelId ? await wallet.channel(channelId) : null;
-        if (before && after && after.charged > before.charged)
-          ledger.write({ ...spending, spent: spending.spent + (after.charged - before.charged) });
-      }
-      if (retries > 0) return paid(tool, args, again, retries - 1);
-      return {
-        result: bridgeError(
-          'payment_refused',
-          `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`,
-        ),
-      };
-    }
-    const receipt = /** @type {SettleResponse | undefined} */ (result._meta?.[RECEIPT_META]);
-    // No receipt: an answer with no figure, which is not charged; the voucher was not recorded, so nothing changes.
-    if (!receipt?.success) return { result };
-    const charged = chargedBy(payment, receipt);
-    const deposit = depositOf(payment);
-    const spent = spending.spent + charged;
-    const note = paidNote({
-      charged,
-      deposit,
-      channelId,
-      transaction: receipt.transaction,
-      spent,
-      budget: limits.budget,
-    });
+/**
+ * After the server refused a payment, answering with its terms again: a voucher out of step (the server charged more
+ * than this directory knows: another client of the same key, or an answer lost on the way) is resynchronised, and
+ * what the server charged meanwhile counts as spent.
+ * @param {Deps} deps
+ * @param {Spending} spending
+ * @param {PaymentPayload} payment
+ * @param {PaymentRequired} again
+ * @param {string | null} channelId
+ */
+async function resynchronise({ wallet, ledger }, spending, payment, again, channelId) {
+  const before = channelId ? await wallet.channel(channelId) : null;
+  if (await wallet.recover(payment, again)) {
+    const after = channelId ? await wallet.channel(channelId) : null;
+    if (before && after && after.charged > before.charged)
+      ledger.write({ ...spending, spent: spending.spent + (after.charged - before.charged) });
+  }
+}
+
+/**
+ * A charged call's result, ending with what it cost, and the bookkeeping that follows it (the receipt taken into the
+ * channel, the spending recorded).
+ * @param {Deps} deps
+ * @param {Spending} spending
+ * @param {PaymentPayload} payment
+ * @param {string | null} channelId
+ * @param {CallToolResult} result
+ * @param {SettleResponse} receipt
+ * @returns {{ result: CallToolResult, after: () => Promise<void> }}
+ */
+function charged({ wallet, ledger, limits }, spending, payment, channelId, result, receipt) {
+  const cost = chargedBy(payment, receipt);
+  const deposit = depositOf(payment);
+  const spent = spending.spent + cost;
+  const note = paidNote({
+    charged: cost,
+    deposit,
+    channelId,
+    transaction: receipt.transaction,
+    spent,
+    budget: limits.budget,
+  });
+  return {
+    result: { ...result, content: [...result.content, { type: 'text', text: note }] },
+    after: async () => {
+      await wallet.settled(payment, receipt);
+      ledger.write({
+        spent,
+        deposited: spending.deposited + (deposit ?? 0n),
+        channelId: channelId ?? spending.channelId,
+      });
+    },
+  };
+}
+
+/**
+ * A paid call: its result, and the bookkeeping that follows it (the receipt taken into the channel, the spending
+ * recorded), done after the result is returned but before the state lock is let go.
+ * @param {Deps} deps
+ * @param {Map<string, PaymentRequired>} terms the terms each priced tool last asked for, renewed when refused
+ * @param {string} tool
+ * @param {Record<string, unknown>} args
+ * @param {PaymentRequired} required
+ * @param {number} retries
+ * @returns {Promise<{ result: CallToolResult, after?: () => Promise<void> }>}
+ */
+async function paid(deps, terms, tool, args, required, retries) {
+  const { remote, wallet, ledger, limits } = deps;
+  const spending = ledger.read();
+  const choice = chooseTerms(required, limits, spending.spent);
+  if ('refusal' in choice) return { result: bridgeError(choice.refusal.code, choice.refusal.message) };
+  const { requirement } = choice;
+  let payment;
+  try {
+    payment = await wallet.sign(required, requirement, limits.budget - spending.spent);
+  } catch (e) {
+    if (e instanceof DepositRefused) return { result: bridgeError(e.refusal.code, e.refusal.message) };
+    throw e;
+  }
+  const channelId = requirement.scheme === BATCH ? wallet.channelIdOf(requirement) : null;
+  const result = await sent(remote, tool, args, payment);
+  const again = termsOf(result);
+  if (again) {
+    terms.set(tool, again);
+    await resynchronise(deps, spending, payment, again, channelId);
+    if (retries > 0) return paid(deps, terms, tool, args, again, retries - 1);
     return {
-      result: { ...result, content: [...result.content, { type: 'text', text: note }] },
-      after: async () => {
-        await wallet.settled(payment, receipt);
-        ledger.write({
-          spent,
-          deposited: spending.deposited + (deposit ?? 0n),
-          channelId: channelId ?? spending.channelId,
-        });
-      },
+      result: bridgeError(
+        'payment_refused',
+        `the server refused the payment (${again.error ?? 'no reason given'}); nothing was charged`,
+      ),
     };
   }
+  const receipt = /** @type {SettleResponse | undefined} */ (result._meta?.[RECEIPT_META]);
+  // No receipt: an answer with no figure, which is not charged; the voucher was not recorded, so nothing changes.
+  if (!receipt?.success) return { result };
+  return charged(deps, spending, payment, channelId, result, receipt);
+}
+
+/** @param {Deps} deps */
+export function toolCalls(deps) {
+  const { remote, lock } = deps;
+  /** The terms each priced tool last asked for. @type {Map<string, PaymentRequired>} */
+  const terms = new Map();
 
   return {
     /**
@@ -196,7 +232,7 @@ export function toolCalls({ remote, wallet, ledger, lock, limits }) {
         let answered = false;
         lock
           .run(async () => {
-            const { result, after } = await paid(tool, args, offered, 1);
+            const { result, after } = await paid(deps, terms, tool, args, offered, 1);
             resolve(result);
             answered = true;
             await after?.();

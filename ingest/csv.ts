@@ -13,7 +13,7 @@ interface Cell {
   column: number;
 }
 type Row = { line: number; cells: Record<string, Cell> };
-interface MetaEntry {
+export interface MetaEntry {
   value: string;
   line: number;
   /** Column where the value starts. */

@@ -50,6 +50,19 @@ interface SeriesRow extends Sized {
   printed: [key: string, text: string][];
 }
 
+/** One state's rows (`state` null when the answer names none). */
+interface Block {
+  state: string | null;
+  rows: Obj[];
+}
+
+/** A printed key's line: whose and which key, and what the line starts with. */
+interface PrintedLineKey {
+  state: string | null;
+  key: string;
+  prefix: string;
+}
+
 /**
  * True when `period` is a year to date (`2025-01..07`) ending in the last month of `rowPeriod`: the row it belongs to.
  */
@@ -101,14 +114,52 @@ const COARSER: Record<string, string | undefined> = { month: 'quarter', quarter:
 function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form: SeriesForm): string {
   const compare = form.byState === true;
   const granularity = str(body.granularity) ?? str(params.granularity) ?? 'month';
-  const blocks: { state: string | null; rows: Obj[] }[] = compare
+  const blocks: Block[] = compare
     ? Object.entries(asObj(body.series)).map(([state, rows]) => ({ state, rows: asArray(rows).map(asObj) }))
     : [{ state: str(body.state) ?? str(params.state), rows: asArray(body.data).map(asObj) }];
   const allRows = blocks.flatMap((b) => b.rows);
-  const states = blocks.map((b) => b.state).filter((s): s is string => s !== null);
-  const line = plain(body.line ?? params.line ?? 'all');
 
   // 1. What was asked, and what the figures are.
+  const head = seriesHead(tool, params, body, blocks, granularity, compare);
+  const publications = publicationLines(asArray(body.publications));
+  if (allRows.length === 0) return [...head, ...publications].join('\n');
+
+  // 2. The exact figures: the series fields that hold a figure anywhere in the answer.
+  const columns = SERIES_FIELDS.filter((f) => allRows.some((r) => r[f] !== null && r[f] !== undefined));
+  head.push(`Exact figures, in full (empty: none):`, [...(compare ? ['state'] : []), 'period', ...columns].join('|'));
+  const rows = seriesRows(blocks, columns, compare);
+
+  // 3. What was printed: one line per key, saying what it measures (in a comparison, a line per state
+  // and key, what each key measures said once before them).
+  const { lineKeys, legend } = printedLayout(body, blocks, compare);
+
+  // 4. Under the cap: the earliest periods go first (across states, the earliest of any).
+  const dropOrder = rows
+    .map((_, i) => i)
+    .sort((a, b) => (rows[a].period < rows[b].period ? -1 : rows[a].period > rows[b].period ? 1 : a - b));
+  const fixed =
+    [...head, ...(legend ? [legend] : []), ...publications].reduce((sum, l) => sum + l.length + 1, 0) +
+    lineKeys.reduce((sum, k) => sum + k.prefix.length + 1, 0);
+  const note = (dropped: SeriesRow[]) => seriesNote(tool, params, body, granularity, blocks, dropped, limit, form);
+  const { kept, note: left } = fit(fixed, rows, dropOrder, note, limit);
+
+  const printed = printedLines(kept, lineKeys, legend);
+  const out = [...head, ...kept.map((r) => r.line), ...(printed.length > 1 ? printed : []), ...(left ? [left] : [])];
+  const used = out.reduce((sum, l) => sum + l.length + 1, 0);
+  return [...out, ...fitPublications(publications, limit - used, limit)].join('\n');
+}
+
+/** The lines before the table: what was asked and what the figures are, their sources, and the answer's note. */
+function seriesHead(
+  tool: string,
+  params: Obj,
+  body: Obj,
+  blocks: Block[],
+  granularity: string,
+  compare: boolean,
+): string[] {
+  const states = blocks.map((b) => b.state).filter((s): s is string => s !== null);
+  const line = plain(body.line ?? params.line ?? 'all');
   const asked = [
     params.from ? `from ${plain(params.from)}` : null,
     params.to ? `to ${plain(params.to)}` : null,
@@ -127,7 +178,7 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
   const provenance =
     `report_date ${plain(body.report_date)}, ` +
     `data_as_of ${plain(body.data_as_of)}${compare ? " (the earliest state's)" : ''}`;
-  const empty = allRows.length === 0;
+  const empty = blocks.every((b) => b.rows.length === 0);
   const first =
     `${tool}: ${states.join(', ') || '-'}, line ${line}${where}, ` +
     `granularity ${granularity}${asked.length ? ` (${asked.join(', ')})` : ''}` +
@@ -144,13 +195,12 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
     );
   else if (body.source !== undefined) head.push(`Source: ${plain(body.source)}.`);
   if (body.note !== undefined) head.push(`Note: ${plain(body.note)}`);
-  const publications = publicationLines(asArray(body.publications));
-  if (empty) return [...head, ...publications].join('\n');
+  return head;
+}
 
-  // 2. The exact figures: the series fields that hold a figure anywhere in the answer.
-  const columns = SERIES_FIELDS.filter((f) => allRows.some((r) => r[f] !== null && r[f] !== undefined));
-  head.push(`Exact figures, in full (empty: none):`, [...(compare ? ['state'] : []), 'period', ...columns].join('|'));
-  const rows: SeriesRow[] = blocks.flatMap((b) =>
+/** The rows, each as its table line of exact figures (only `columns`) and its printed figures. */
+function seriesRows(blocks: Block[], columns: string[], compare: boolean): SeriesRow[] {
+  return blocks.flatMap((b) =>
     b.rows.map((r) => {
       const period = String(r.period);
       const text = [...(compare ? [b.state] : []), period, ...columns.map((f) => cell(r[f]))].join('|');
@@ -167,10 +217,21 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
       };
     }),
   );
+}
 
-  // 3. What was printed: one line per key, saying what it measures (in a comparison, a line per state
-  // and key, what each key measures said once before them).
-  const keys = printedKeys(body, allRows);
+/**
+ * The printed figures' lines, before the figures are put on them: a line per key (per state and key in a
+ * comparison), and the legend above them (null when no row has a printed figure).
+ */
+function printedLayout(
+  body: Obj,
+  blocks: Block[],
+  compare: boolean,
+): { lineKeys: PrintedLineKey[]; legend: string | null } {
+  const keys = printedKeys(
+    body,
+    blocks.flatMap((b) => b.rows),
+  );
   /** ` = what it measures (unit)`; just ` (unit)` where the key is its own name (`premium`). */
   const meaning = (key: string, equals: string) => {
     const { measures, unit } = keys.get(key)!;
@@ -190,17 +251,11 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
       `printed", ~ if rounded, (qualifier) if not in the words; a year to date 2025-01..07 is in row ` +
       `2025-07${compare ? `. Keys: ${[...keys.keys()].map((k) => k + meaning(k, ' = ')).join('; ')}.` : ':'}`
     : null;
+  return { lineKeys, legend };
+}
 
-  // 4. Under the cap: the earliest periods go first (across states, the earliest of any).
-  const dropOrder = rows
-    .map((_, i) => i)
-    .sort((a, b) => (rows[a].period < rows[b].period ? -1 : rows[a].period > rows[b].period ? 1 : a - b));
-  const fixed =
-    [...head, ...(legend ? [legend] : []), ...publications].reduce((sum, l) => sum + l.length + 1, 0) +
-    lineKeys.reduce((sum, k) => sum + k.prefix.length + 1, 0);
-  const note = (dropped: SeriesRow[]) => seriesNote(tool, params, body, granularity, blocks, dropped, limit, form);
-  const { kept, note: left } = fit(fixed, rows, dropOrder, note, limit);
-
+/** The legend, then each key's line holding the printed figures of the rows kept (a line with none left out). */
+function printedLines(kept: SeriesRow[], lineKeys: PrintedLineKey[], legend: string | null): string[] {
   const figures = new Map<string, string[]>();
   for (const r of kept)
     for (const [key, text] of r.printed) {
@@ -208,19 +263,12 @@ function renderSeries(tool: string, params: Obj, body: Obj, limit: number, form:
       if (figures.has(at)) figures.get(at)!.push(text);
       else figures.set(at, [text]);
     }
-  const printedLines = legend ? [legend] : [];
+  const lines = legend ? [legend] : [];
   for (const { state, key, prefix } of lineKeys) {
     const own = figures.get(`${state} ${key}`);
-    if (own) printedLines.push(prefix + own.join('; '));
+    if (own) lines.push(prefix + own.join('; '));
   }
-  const out = [
-    ...head,
-    ...kept.map((r) => r.line),
-    ...(printedLines.length > 1 ? printedLines : []),
-    ...(left ? [left] : []),
-  ];
-  const used = out.reduce((sum, l) => sum + l.length + 1, 0);
-  return [...out, ...fitPublications(publications, limit - used, limit)].join('\n');
+  return lines;
 }
 
 /** The line on rows left out: how many, which periods, and the calls that get them. */
@@ -229,7 +277,7 @@ function seriesNote(
   params: Obj,
   body: Obj,
   granularity: string,
-  blocks: { state: string | null; rows: Obj[] }[],
+  blocks: Block[],
   dropped: SeriesRow[],
   limit: number,
   form: SeriesForm,

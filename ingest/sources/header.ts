@@ -1,7 +1,7 @@
 // The `# key: value` header every publication file starts with (data/README.md): who published what,
 // where, when, and how many rows follow. Shared by figures publications and the further datasets.
 import { isIsoDate } from '../../domain/periods.ts';
-import type { CsvFile } from '../csv.ts';
+import type { CsvFile, MetaEntry } from '../csv.ts';
 import type { Problems } from '../errors.ts';
 
 const HEADER_KEYS = [
@@ -65,6 +65,50 @@ export function parseHeader(
   };
   const [publisher, source, title, url, reportDate, basis, dataAsOf, rows] = HEADER_KEYS.map(get);
   const extra = extraKeys.map(get);
+  checkSourceAndDates({ url, reportDate, basis, dataAsOf }, file, today, problems);
+  checkRowCount(rows, csv, rowNoun, problems);
+  if (
+    !publisher ||
+    !source ||
+    !title ||
+    !url ||
+    !reportDate ||
+    !basis ||
+    !dataAsOf ||
+    !rows ||
+    extra.some((e) => !e?.value)
+  )
+    return null;
+  return {
+    pub: {
+      id,
+      file,
+      publisher: publisher.value,
+      source: source.value,
+      title: title.value,
+      url: url.value,
+      reportDate: reportDate.value,
+      reportDateEstimated: basis.value !== 'printed',
+      secondary: id.startsWith('press/'),
+      dataAsOf: dataAsOf.value,
+    },
+    extra: Object.fromEntries([
+      ...extraKeys.map((k, i): [string, string] => [k, extra[i]!.value]),
+      ...optionalKeys.flatMap((k): [string, string][] => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : [])),
+    ]),
+  };
+}
+
+/**
+ * The headers saying where the figures come from and when: an http(s) URL, dates that are dates, a report date
+ * printed or estimated, data as of no later than the report, and a report not dated after today.
+ */
+function checkSourceAndDates(
+  { url, reportDate, basis, dataAsOf }: Record<'url' | 'reportDate' | 'basis' | 'dataAsOf', MetaEntry | undefined>,
+  file: string,
+  today: string,
+  problems: Problems,
+): void {
   if (url?.value && !/^https?:\/\/\S+$/.test(url.value))
     problems.add(file, url.line, url.column, `expected an http(s) URL, got '${url.value}'`);
   for (const d of [reportDate, dataAsOf]) {
@@ -98,16 +142,20 @@ export function parseHeader(
       reportDate.column,
       `report_date ${reportDate.value} is in the future (today is ${today}, UTC): expected the day it was published`,
     );
+}
+
+/** The `rows` header: a count, and the count of records the file has (else it was cut short or added to). */
+function checkRowCount(rows: MetaEntry | undefined, csv: CsvFile, rowNoun: string, problems: Problems): void {
   if (rows?.value && !/^\d+$/.test(rows.value))
     problems.add(
-      file,
+      csv.file,
       rows.line,
       rows.column,
       `expected the number of ${rowNoun} after the CSV header, got '${rows.value}'`,
     );
   else if (rows?.value && Number(rows.value) !== csv.recordCount)
     problems.add(
-      file,
+      csv.file,
       rows.line,
       rows.column,
       `declares rows: ${rows.value} but has ${csv.recordCount} ${rowNoun}: ${
@@ -116,34 +164,4 @@ export function parseHeader(
           : 'a row may be duplicated or new; if rows were added, update the count'
       }`,
     );
-  if (
-    !publisher ||
-    !source ||
-    !title ||
-    !url ||
-    !reportDate ||
-    !basis ||
-    !dataAsOf ||
-    !rows ||
-    extra.some((e) => !e?.value)
-  )
-    return null;
-  return {
-    pub: {
-      id,
-      file,
-      publisher: publisher.value,
-      source: source.value,
-      title: title.value,
-      url: url.value,
-      reportDate: reportDate.value,
-      reportDateEstimated: basis.value !== 'printed',
-      secondary: id.startsWith('press/'),
-      dataAsOf: dataAsOf.value,
-    },
-    extra: Object.fromEntries([
-      ...extraKeys.map((k, i): [string, string] => [k, extra[i]!.value]),
-      ...optionalKeys.flatMap((k): [string, string][] => (meta.get(k)?.value ? [[k, meta.get(k)!.value]] : [])),
-    ]),
-  };
 }
