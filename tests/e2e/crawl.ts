@@ -20,6 +20,8 @@ interface PageFacts {
   tablesWithoutCaption: string[];
   tablesWithoutTh: string[];
   svgsWithoutName: string[];
+  /** Inline code run into the word after it (`402with`): a line break beside an element that the build dropped. */
+  gluedToCode: string[];
 }
 
 export interface Visit {
@@ -174,6 +176,13 @@ function readFacts(page: Page): Promise<PageFacts> {
         const ids = (s.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
         if (ids.length && ids.every((id) => document.getElementById(id)) && ids.map(textOf).join(' ').trim()) return [];
         return [name(s, i) + (ids.length ? ` aria-labelledby="${ids.join(' ')}"` : '')];
+      }),
+      gluedToCode: [...document.querySelectorAll('code')].flatMap((code) => {
+        const after = code.nextSibling;
+        const glued = /[A-Za-z0-9]$/.test(code.textContent ?? '') && after?.nodeType === Node.TEXT_NODE;
+        return glued && /^[A-Za-z]/.test(after.textContent ?? '')
+          ? [`${code.textContent}${after.textContent!.slice(0, 20)}`]
+          : [];
       }),
     };
   });

@@ -197,6 +197,11 @@ describe('every page crawled, in Chromium', () => {
     expect(failures).toEqual([]);
   });
 
+  it('runs no inline code into the next word ("402with the terms"): each <code> is followed by a space or a mark', () => {
+    const glued = htmlPages().flatMap(({ path, facts: f }) => f!.gluedToCode.map((text) => `${path}: ${text}`));
+    expect(glued).toEqual([]);
+  });
+
   it('each has an absolute <link rel="canonical"> to itself on the site, og:title, and og:url equal to the canonical URL', () => {
     const failures: string[] = [];
     for (const { path, facts: f } of htmlPages()) {
