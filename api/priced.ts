@@ -9,13 +9,13 @@ import type { ComputedAnswer, PricedOperation } from './operation.ts';
 import { PaidAnswers, behindGate, readableQuery } from './paid-execution.ts';
 
 /**
- * The request's URL with its query rebuilt from the parsed parameters (defaults applied, duplicates
+ * The request's URL with its query rebuilt from the parsed parameters (readableQuery) (defaults applied, duplicates
  * folded, codes uppercased): what the payment challenge names as the resource. It echoes nothing the
  * parameters did not accept, so its size is bounded by the data, not by the client.
  */
-function canonicalUrl(url: URL, params: Record<string, unknown>): URL {
+function canonicalUrl(url: URL, query: string): URL {
   const canonical = new URL(url.pathname, url.origin);
-  canonical.search = readableQuery(params);
+  canonical.search = query;
   return canonical;
 }
 
@@ -36,15 +36,12 @@ export function pricedRoute(operation: PricedOperation): Handler {
   const { contract, params, csv, file } = operation;
   return route(async (request, url) => {
     const parsed = parseQuery(url, params);
+    const query = readableQuery(parsed);
     // The same answer in either format: figures, price and the no-charge rule are the JSON's.
-    const computed = httpAnswers.prepare(
-      operation,
-      parsed,
-      `${url.pathname}?${readableQuery(parsed)}`,
-      (body, hasFigures) =>
-        file
-          ? file(body)
-          : { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures },
+    const computed = httpAnswers.prepare(operation, parsed, `${url.pathname}?${query}`, (body, hasFigures) =>
+      file
+        ? file(body)
+        : { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures },
     );
     const answer = () => {
       const kept = computed();
@@ -57,7 +54,7 @@ export function pricedRoute(operation: PricedOperation): Handler {
       if (holdsAnswer(request, headers)) return notModifiedResponse(headers);
     }
     return behindGate(
-      (gate) => gate.charge(request, contract, answer, canonicalUrl(url, parsed)),
+      (gate) => gate.charge(request, contract, answer, canonicalUrl(url, query)),
       () => answer().body,
     );
   });

@@ -79,5 +79,19 @@ const spends = [
   BigInt(2 * (WARMUP + N) + 2) * PRICE,
 ];
 export const BUDGET_USD = formatUsd(spends.reduce((a, b) => (a > b ? a : b)) + 10n * OTHER.price);
+
+/** The bridge's flags for one run: the remote, the chain, its own state folder, and one cap for budget and deposit. */
+export const bridgeFlags = (url: string, rpcUrl: string, stateDir: string, capUsd: string = BUDGET_USD) => [
+  '--url',
+  url,
+  '--rpc-url',
+  rpcUrl,
+  '--state-dir',
+  stateDir,
+  '--budget-usd',
+  capUsd,
+  '--max-deposit-usd',
+  capUsd,
+];
 /** What each paying payer is minted: its budget and one USDC more. */
 export const FUNDING = parseUnits(BUDGET_USD, DECIMALS) + parseUnits('1', DECIMALS);

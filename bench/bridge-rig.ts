@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { BUDGET_USD, type Call, FUNDING } from './bridge-config.ts';
+import { type Call, FUNDING, bridgeFlags } from './bridge-config.ts';
 import { parseOptions } from '../bridge/options.mjs';
 import { BATCH, chooseTerms } from '../bridge/terms.mjs';
 import { PAYMENT_META, RECEIPT_META, termsOf } from '../bridge/tool-calls.mjs';
@@ -46,19 +46,7 @@ export async function launchBridge(
   name: string,
 ): Promise<McpClient> {
   const stateDir = mkdtempSync(join(tmp, `${name}-state-`));
-  const args = [
-    BRIDGE,
-    '--url',
-    url,
-    '--rpc-url',
-    rpcUrl,
-    '--state-dir',
-    stateDir,
-    '--budget-usd',
-    BUDGET_USD,
-    '--max-deposit-usd',
-    BUDGET_USD,
-  ];
+  const args = [BRIDGE, ...bridgeFlags(url, rpcUrl, stateDir)];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
@@ -130,18 +118,7 @@ export async function directPayer(
   const key = generatePrivateKey();
   await chain.mint(privateKeyToAccount(key).address, FUNDING);
   const stateDir = mkdtempSync(join(tmp, 'direct-payer-state-'));
-  const options = parseOptions([
-    '--url',
-    url,
-    '--rpc-url',
-    chain.rpcUrl,
-    '--state-dir',
-    stateDir,
-    '--budget-usd',
-    BUDGET_USD,
-    '--max-deposit-usd',
-    BUDGET_USD,
-  ]);
+  const options = parseOptions(bridgeFlags(url, chain.rpcUrl, stateDir));
   const wallet = createWallet(options, key);
   const required = termsOf(await direct.callTool({ name: tool, arguments: args }));
   if (!required) throw new Error(`the gate-on server answered an unpaid ${tool} without terms`);

@@ -17,7 +17,7 @@ import { toClientEvmSigner } from '@x402/evm';
 import { computeChannelId, signVoucher } from '@x402/evm/batch-settlement/client';
 import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ALTERNATING, type Call, STEP_N, STEP_WARMUP, SUMMARY, voucherNote } from './bridge-config.ts';
+import { ALTERNATING, type Call, STEP_N, STEP_WARMUP, SUMMARY, bridgeFlags, voucherNote } from './bridge-config.ts';
 import type { BridgeResult } from './bridge-report.ts';
 import type { CallResult } from './bridge-rig.ts';
 import { mean, median } from './stats.ts';
@@ -130,18 +130,7 @@ function instantRemotes(
 async function ownBridge(recorded: Recorded, url: string, rpcUrl: string, tmp: string) {
   const stateDir = mkdtempSync(join(tmp, 'in-process-state-'));
   const key = generatePrivateKey();
-  const options = parseOptions([
-    '--url',
-    url,
-    '--rpc-url',
-    rpcUrl,
-    '--state-dir',
-    stateDir,
-    '--budget-usd',
-    '100000',
-    '--max-deposit-usd',
-    '100000',
-  ]);
+  const options = parseOptions(bridgeFlags(url, rpcUrl, stateDir, '100000'));
   const wallet = createWallet(options, key);
   const offerOf = (c: Call) => {
     const required = recorded.terms[c.tool];

@@ -2,6 +2,7 @@
 // parameters, other methods, the connection's forms (HTTP/1.0, Connection: close, keep-alive, pipelining, a request
 // that arrives in two parts) and requests with odd heads, their shapes taken from the tests that send them raw
 // (tests/contract/http.test.ts, tests/unit/simple-request.test.ts).
+import { API_PATH_SPELLINGS } from '../tests/support/path-spellings.ts';
 import { rawRequestBytes } from '../tests/support/raw-http.ts';
 import { type HeaderList, ask } from './compare-corpus.ts';
 import type { Case, Target } from './compare-wire.ts';
@@ -20,18 +21,7 @@ const closing = (name: string, text: string): Case => sent(name, text, { untilCl
 
 /** Paths the API answers as a JSON error (or a page) whatever the method: near misses, case, slashes, encodings. */
 const SPELLINGS = [
-  '/v1/premium/?state=FL',
-  '/v1/%zz',
-  '/v1/premium%',
-  '/v1%zz',
-  '/v1/%25252525252e',
-  '/V1/premium?state=FL',
-  '//v1/premium?state=FL',
-  '/v1/premium;x?state=FL',
-  '/v1/premium%3Fstate=FL',
-  '/v1/./x/../nope',
-  '/v1',
-  '/v1/',
+  ...API_PATH_SPELLINGS,
   '/v1/PREMIUM?state=FL',
   '/v1/premium//?state=FL',
   '/v1//premium?state=FL',

@@ -20,6 +20,7 @@ import { dispatch } from '../../api/dispatch.ts';
 import { contractSuite } from './suite.ts';
 import { conditionalSuite } from './conditional-suite.ts';
 import { parseResponse, rawExchange, rawRequestBytes, responseEnd } from '../support/raw-http.ts';
+import { API_PATH_SPELLINGS } from '../support/path-spellings.ts';
 
 const OUT = join(ROOT, '.tmp', 'test-dist-node');
 const ENTRY = join(OUT, 'server', 'entry.mjs');
@@ -207,22 +208,7 @@ describe('the Node server (server.ts) around the handlers', () => {
     expect(errorBody.strict().parse(JSON.parse(track.body)).error.code).toBe('invalid_request');
   });
 
-  // Astro answered these itself: a plain-text "Bad request.", a 500 for TRACE, or the route through a trailing slash.
-  const SPELLINGS = [
-    '/v1/premium/?state=FL',
-    '/v1/%zz',
-    '/v1/premium%',
-    '/v1%zz',
-    '/v1/%25252525252e',
-    '/V1/premium?state=FL',
-    '//v1/premium?state=FL',
-    '/v1/premium;x?state=FL',
-    '/v1/premium%3Fstate=FL',
-    '/v1/./x/../nope',
-    '/v1',
-    '/v1/',
-  ];
-  it.each(SPELLINGS)('answers %s with the JSON error body for every method', async (path) => {
+  it.each(API_PATH_SPELLINGS)('answers %s with the JSON error body for every method', async (path) => {
     for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'TRACE', 'TRACK', 'PROPFIND']) {
       const res = await raw(method, path);
       // TRACK is no method of Node's HTTP parser: it refuses the request (400) before any route is chosen.

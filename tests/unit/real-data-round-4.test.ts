@@ -1,7 +1,7 @@
 // Issue 41 on the real dataset (data/), through /v1/premium in-process: the fourth round of stored pages. The
 // expected figures were read off the cited pages (the `search` tool's stored copies), not off our files or our code.
 import { describe, expect, it } from 'vitest';
-import { HANDLERS } from '../../api/dispatch.ts';
+import { callHandler } from '../support/handlers.ts';
 import { premiumAnswer as premium, premiumMonth as month } from '../support/premium-answers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
@@ -9,7 +9,7 @@ useShardsOf(REAL_DATA);
 
 /** The JSON answer of a free route, checked 200. */
 async function answer(path: string) {
-  const res = await HANDLERS[path.split('?')[0]](new Request(`http://service.test${path}`));
+  const res = await callHandler(`http://service.test${path}`);
   expect(res.status).toBe(200);
   return res.json();
 }
