@@ -4,10 +4,11 @@
 // path of the request's URL; any other spelling under /v1 gets the JSON 404 of docs/design.md §4.
 import { echo } from '../domain/echo.ts';
 import { type Handler, freeRoute, route } from './http.ts';
-import { errorResponse } from './errors.ts';
+import { errorAnswer } from './errors.ts';
 import { OPERATIONS } from './operation-list.ts';
 import { decodePath } from './paths.ts';
 import { pricedRoute } from './priced.ts';
+import type { WireAnswer } from './wire-answer.ts';
 
 /** Every route's handler by path, made from its operation. */
 export const HANDLERS: Readonly<Record<string, Handler>> = Object.fromEntries(
@@ -33,10 +34,10 @@ function meant(pathname: string): string | undefined {
 const unknownRoute = route((_request, url) => {
   const near = meant(url.pathname);
   const hint = near ? `did you mean '${near}'? Routes match their exact path; ` : '';
-  return errorResponse(404, `unknown route ${echo(url.pathname)}: ${hint}the routes are listed at /openapi.json`);
+  return errorAnswer(404, `unknown route ${echo(url.pathname)}: ${hint}the routes are listed at /openapi.json`);
 });
 
-export const dispatch = async (request: Request): Promise<Response> => {
+export const dispatch = async (request: Request): Promise<WireAnswer> => {
   const { pathname } = new URL(request.url);
   return (Object.hasOwn(HANDLERS, pathname) ? HANDLERS[pathname] : unknownRoute)(request);
 };

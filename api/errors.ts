@@ -5,8 +5,9 @@
 import type { ErrorBody } from '../domain/contract.ts';
 import { echo } from '../domain/echo.ts';
 import { QueryError } from '../domain/errors.ts';
-import { CORS_HEADERS, JSON_TYPE, respond } from './responses.ts';
+import { CORS_HEADERS, JSON_TYPE } from './responses.ts';
 import { ShardError } from './store.ts';
+import { type WireAnswer, wireAnswer } from './wire-answer.ts';
 
 type ErrorStatus = 400 | 404 | 405 | 500 | 503;
 
@@ -31,20 +32,22 @@ export function failureOf(e: unknown): { status: 400 | 404 | 500; message: strin
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
-export function errorResponse(status: ErrorStatus, message: string): Response {
+/** The error body's answer: `extra` headers beside its own (a 503's Retry-After). */
+export function errorAnswer(status: ErrorStatus, message: string, extra: Record<string, string> = {}): WireAnswer {
   const text = JSON.stringify(errorBodyOf(status, message));
   const headers: Record<string, string> = {
     ...CORS_HEADERS,
     'Content-Type': JSON_TYPE,
     'Content-Length': String(Buffer.byteLength(text)),
     'Cache-Control': 'no-store',
+    ...extra,
   };
   if (status === 405) headers.Allow = ALLOWED_METHODS;
-  return respond(text, { status, headers });
+  return wireAnswer(status, headers, text);
 }
 
 export const methodNotAllowed = (method: string) =>
-  errorResponse(405, `method ${echo(method)} is not allowed: use GET (or HEAD)`);
+  errorAnswer(405, `method ${echo(method)} is not allowed: use GET (or HEAD)`);
 
 /** The 500 answer: says nothing of what failed (the log has it). */
-export const internalError = () => errorResponse(500, INTERNAL);
+export const internalError = () => errorAnswer(500, INTERNAL);

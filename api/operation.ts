@@ -5,12 +5,12 @@
 import type { z } from 'zod';
 import type { RouteContract } from '../domain/route-contracts.ts';
 import type { TextRenderer } from './text/shared.ts';
-import type { AnswerBytes, CsvAnswer } from './responses.ts';
+import type { CsvAnswer } from './responses.ts';
+import type { WireAnswer } from './wire-answer.ts';
 
-/**
- * A priced answer as computed (api/priced.ts): a 200's bytes and headers (AnswerBytes), and whether it holds a figure.
- */
-export interface ComputedAnswer extends AnswerBytes {
+/** A priced answer as computed (api/priced.ts): its 200, and whether it holds a figure. */
+export interface ComputedAnswer {
+  body: WireAnswer;
   hasFigures: boolean;
 }
 
@@ -21,7 +21,7 @@ export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
   /** Null: the route takes no parameters and ignores any given. */
   params: S | null;
   /** The precomputed answer (a QueryError, not found, when there is none: an unknown state). */
-  body(params: z.infer<S>): Uint8Array<ArrayBuffer>;
+  body(params: z.infer<S>): Buffer<ArrayBuffer>;
   /** The precomputed CSV answer, for a route that takes `format=csv`. */
   csv?(params: z.infer<S>): CsvAnswer;
   /** Its MCP tool's text (api/text/); the table rendering when not given. */
@@ -60,7 +60,7 @@ function checked<P extends z.ZodObject | null>(contract: RouteContract<P>, price
 
 export const freeOperation = <P extends z.ZodObject | null>(
   contract: RouteContract<P>,
-  body: (params: ParamsOf<P>) => Uint8Array<ArrayBuffer>,
+  body: (params: ParamsOf<P>) => Buffer<ArrayBuffer>,
   { csv, text }: { csv?: (params: ParamsOf<P>) => CsvAnswer; text?: TextRenderer } = {},
 ): FreeOperation =>
   ({

@@ -1,10 +1,8 @@
-// Answers the Node server (server/kept-answers.ts) writes straight to the socket, without building a Web Request and
-// Response per request: the canonical free queries' answers, prepared at start; and, with the payment
-// gate off, each priced answer once computed. They are the dispatcher's own answers (free ones computed
-// from the shards the server checked), so a prepared answer is byte for byte the one the full handler
+// Answers the Node server (server/kept-answers.ts) writes straight to the socket, without building a Web Request
+// per request: the canonical free queries' answers, prepared at start. They are the dispatcher's own answers
+// (computed from the shards the server checked), so a prepared answer is byte for byte the one the full handler
 // gives; any other spelling, and every error, still goes through the handler.
 import { dispatch } from './dispatch.ts';
-import { bodyOf } from './responses.ts';
 import { coverage } from './store.ts';
 import type { WireAnswer } from './wire-answer.ts';
 
@@ -31,20 +29,12 @@ export function freeTargets(): string[] {
   ];
 }
 
-/** A handler's answer as the bytes and headers the server writes. */
-export async function preparedOf(response: Response): Promise<WireAnswer> {
-  const body = (await bodyOf(response)) ?? '';
-  // A body already bytes (a priced answer kept once computed: api/priced.ts) is kept as it is, not copied.
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  return { status: response.status, headers: Object.fromEntries(response.headers), parts: bytes.length ? [bytes] : [] };
-}
-
 /** `METHOD target` → the answer, for GET and HEAD of every canonical free query answered 200. */
 export async function prepareFreeAnswers(): Promise<Map<string, WireAnswer>> {
   const out = new Map<string, WireAnswer>();
   for (const target of freeTargets()) {
     for (const method of ['GET', 'HEAD']) {
-      const answer = await preparedOf(await dispatch(new Request(`http://localhost${target}`, { method })));
+      const answer = await dispatch(new Request(`http://localhost${target}`, { method }));
       if (answer.status === 200) out.set(`${method} ${target}`, answer);
     }
   }

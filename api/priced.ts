@@ -1,12 +1,13 @@
 // A priced route over HTTP: its query parsed, then the paid execution every front shares (api/paid-execution.ts:
 // the request resolved before any payment is asked for, the answer kept, the gate around it), with the HTTP
-// parts of its own: the answer as JSON or CSV bytes, a 304 for an answer the client holds, the 402 as a Response.
+// parts of its own: the answer as JSON or CSV bytes, a 304 for an answer the client holds.
 import { mayHoldAnswer } from './conditional.ts';
 import { type Handler, route } from './http.ts';
-import { holdsAnswer, notModifiedResponse, pricedCsv, pricedJson, respondOk } from './responses.ts';
+import { holdsAnswer, notModifiedAnswer, pricedCsv, pricedJson } from './responses.ts';
 import { parseQuery } from './params.ts';
 import type { ComputedAnswer, PricedOperation } from './operation.ts';
 import { PaidAnswers, behindGate, readableQuery } from './paid-execution.ts';
+import { partsLength } from './wire-answer.ts';
 
 /**
  * The request's URL with its query rebuilt from the parsed parameters (readableQuery) (defaults applied, duplicates
@@ -23,7 +24,7 @@ function canonicalUrl(url: URL, query: string): URL {
  * Each priced answer once computed, as its bytes, by path and canonical query (format included), up to 32 MiB.
  * Only what is computed is kept, never a payment's outcome: each request still pays, or gets the 402.
  */
-const httpAnswers = new PaidAnswers<ComputedAnswer>(32 * 2 ** 20);
+const httpAnswers = new PaidAnswers<ComputedAnswer>(32 * 2 ** 20, (answer) => partsLength(answer.body));
 
 /**
  * Whether a request may hold its answer already: `*` or an ETag of this API's form in If-None-Match, else an
@@ -41,21 +42,17 @@ export function pricedRoute(operation: PricedOperation): Handler {
     const computed = httpAnswers.prepare(operation, parsed, `${url.pathname}?${query}`, (body, hasFigures) =>
       file
         ? file(body)
-        : { ...(csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body)), hasFigures },
+        : { body: csv && parsed.format === 'csv' ? pricedCsv(csv(body, parsed), body) : pricedJson(body), hasFigures },
     );
-    const answer = () => {
-      const kept = computed();
-      return { body: respondOk(kept), hasFigures: kept.hasFigures };
-    };
     // After validation, before payment: an answer the client holds already is a 304, which holds no figure and is free
     // (docs/design.md §14).
     if (conditional(request)) {
-      const headers = new Headers(computed().headers);
-      if (holdsAnswer(request, headers)) return notModifiedResponse(headers);
+      const { headers } = computed().body;
+      if (holdsAnswer(request, headers)) return notModifiedAnswer(headers);
     }
     return behindGate(
-      (gate) => gate.charge(request, contract, answer, canonicalUrl(url, query)),
-      () => answer().body,
+      (gate) => gate.charge(request, contract, computed, canonicalUrl(url, query)),
+      () => computed().body,
     );
   });
 }

@@ -1,8 +1,9 @@
 // The API's answers as HTTP: a 200's bytes and headers (CORS, caching, its validators ETag and Last-Modified),
-// the 304 of an answer the client holds already, and a Response that remembers its body for the Node server.
+// and the 304 of an answer the client holds already, each a wire answer (./wire-answer.ts).
 import { etagOf, httpDate, newestCitedDate, notModified, notModifiedHeaders } from './conditional.ts';
 import { toJson } from './json.ts';
 import { listedSha256, requiredFreeBody } from './store.ts';
+import { type Body, type WireAnswer, wireAnswer } from './wire-answer.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -16,33 +17,10 @@ export const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Expose-Headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
 };
 
-export type Body = string | Uint8Array<ArrayBuffer>;
-
 /** An answer as CSV (docs/design.md §11), with the file name its Content-Disposition gives. */
 export interface CsvAnswer {
-  text: string | Uint8Array<ArrayBuffer>;
+  text: string | Buffer;
   fileName: string;
-}
-
-/** A 200 answer's body and headers, before they are a Response (a priced one is kept so: api/priced.ts). */
-export interface AnswerBytes {
-  body: Body;
-  headers: Record<string, string>;
-}
-const bodies = new WeakMap<Response, Body>();
-
-/** A Response that remembers its body, so the Node server can write it without reading a stream back. */
-export function respond(body: Body | null, init: ResponseInit): Response {
-  const response = new Response(body, init);
-  if (body !== null) bodies.set(response, body);
-  return response;
-}
-
-/** The body of a response: as it was given, for responses made here; else read from the stream. */
-export async function bodyOf(response: Response): Promise<Body | undefined> {
-  const known = bodies.get(response);
-  if (known !== undefined) return known;
-  return response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
 }
 
 /** Each kept JSON body's newest cited report_date, found once. */
@@ -73,20 +51,20 @@ function etag(body: Body, key: Uint8Array | undefined): string {
 }
 
 /**
- * A 200 answer's bytes and headers, with its validators: the ETag of `body` (keyed by `key` when given), and the
- * Last-Modified of `json`, the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the
- * whole build.
+ * A 200 answer, with its validators: the ETag of `body` (keyed by `key` when given), and the Last-Modified of `json`,
+ * the answer as JSON (its CSV form cites what the JSON cites); null for a file that cites the whole build. route()
+ * leaves the body out for HEAD.
  */
-function okBytes(
+function ok(
   body: Body,
   type: string,
   headers: Record<string, string>,
   json: Body | null = body,
   key?: Uint8Array,
-): AnswerBytes {
-  return {
-    body,
-    headers: {
+): WireAnswer {
+  return wireAnswer(
+    200,
+    {
       ...CORS_HEADERS,
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
@@ -94,37 +72,27 @@ function okBytes(
       ETag: etag(body, key),
       'Last-Modified': lastModifiedOf(json),
     },
-  };
+    body,
+  );
 }
 
-/** A 200 answer of its bytes and headers (route() leaves the body out for HEAD). */
-export const respondOk = ({ body, headers }: AnswerBytes): Response => respond(body, { status: 200, headers });
-const ok = (body: Body, type: string, headers: Record<string, string>, json?: Body | null) =>
-  respondOk(okBytes(body, type, headers, json));
-
-/**
- * The 200 headers (lower-case names) each 304 answers for, so the Node server can give the 304 the coding the 200 would
- * have had.
- */
-const representations = new WeakMap<Response, Record<string, string>>();
-export const representationOf = (response: Response) => representations.get(response);
-
-/** Whether the request holds the answer with these headers already (see api/conditional.ts). */
-export const holdsAnswer = (request: Request, headers: Headers) =>
+/** Whether the request holds the answer with these (lower-case) headers already (see api/conditional.ts). */
+export const holdsAnswer = (request: Request, headers: Record<string, string>) =>
   notModified(
     request.headers.get('if-none-match'),
     request.headers.get('if-modified-since'),
-    headers.get('etag') ?? undefined,
-    headers.get('last-modified') ?? undefined,
+    headers.etag,
+    headers['last-modified'],
   );
 
-/** The 304 Not Modified of a 200 with these headers: no body, its validators, caching and CORS headers. */
-export function notModifiedResponse(headers: Headers): Response {
-  const full = Object.fromEntries(headers);
-  const response = new Response(null, { status: 304, headers: notModifiedHeaders(full) });
-  representations.set(response, full);
-  return response;
-}
+/**
+ * The 304 Not Modified of a 200 with these (lower-case) headers: no body, its validators, caching and CORS headers;
+ * the 200's headers beside it, for the coding the Node server gives it.
+ */
+export const notModifiedAnswer = (headers: Record<string, string>): WireAnswer => ({
+  ...wireAnswer(304, notModifiedHeaders(headers)),
+  representation: headers,
+});
 
 const FREE_HEADERS = { 'Cache-Control': FREE_CACHE, 'CDN-Cache-Control': FREE_CACHE };
 /** A CSV answer is a file to a browser or a spreadsheet: it comes with a name. */
@@ -134,7 +102,7 @@ const attachment = (fileName: string) => ({ 'Content-Disposition': `attachment; 
  * A free route's answer: precomputed bytes, cacheable by browsers and (own header) by the CDN. `json`: a CSV answer's
  * JSON twin.
  */
-export const freeJson = (bytes: Uint8Array<ArrayBuffer>) => ok(bytes, JSON_TYPE, FREE_HEADERS);
+export const freeJson = (bytes: Buffer) => ok(bytes, JSON_TYPE, FREE_HEADERS);
 export const freeCsv = ({ text, fileName }: CsvAnswer, json: Body) =>
   ok(text, CSV_TYPE, { ...FREE_HEADERS, ...attachment(fileName) }, json);
 
@@ -150,20 +118,12 @@ const etagKey = () => (process.env.ETAG_KEY ? Buffer.from(process.env.ETAG_KEY) 
  * server's to compress once.
  */
 export const pricedJson = (body: unknown) =>
-  okBytes(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE }, undefined, etagKey());
+  ok(Buffer.from(toJson(body)), JSON_TYPE, { 'Cache-Control': PRICED_CACHE }, undefined, etagKey());
 export const pricedCsv = ({ text, fileName }: CsvAnswer, body: unknown) =>
-  okBytes(
-    Buffer.from(text),
-    CSV_TYPE,
-    { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) },
-    toJson(body),
-    etagKey(),
-  );
+  ok(Buffer.from(text), CSV_TYPE, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, toJson(body), etagKey());
 /**
  * A priced file (a bulk download): it cites the whole build, so its Last-Modified is the build's; its ETag is its
  * SHA-256, which the free data package publishes.
  */
-export const pricedFile = (
-  bytes: Uint8Array<ArrayBuffer>,
-  { mediaType, fileName }: { mediaType: string; fileName: string },
-) => okBytes(bytes, mediaType, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, null);
+export const pricedFile = (bytes: Buffer, { mediaType, fileName }: { mediaType: string; fileName: string }) =>
+  ok(bytes, mediaType, { 'Cache-Control': PRICED_CACHE, ...attachment(fileName) }, null);

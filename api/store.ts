@@ -18,7 +18,7 @@ export function shardsDir(): string {
 export class ShardError extends Error {}
 
 let manifestCache: Manifest | undefined;
-const bytesCache = new Map<string, Uint8Array<ArrayBuffer> | null>();
+const bytesCache = new Map<string, Buffer<ArrayBuffer> | null>();
 const jsonCache = new Map<string, unknown>();
 
 function readManifest(): Manifest {
@@ -72,10 +72,11 @@ function verifiedBytes(path: string): Buffer | null {
 const listedHashes = new WeakMap<Uint8Array, string>();
 
 /** The bytes of the file at `key` (a path below the shards folder), read once; null when the build has none. */
-function keptBytes(key: string): Uint8Array<ArrayBuffer> | null {
+function keptBytes(key: string): Buffer<ArrayBuffer> | null {
   if (!bytesCache.has(key)) {
     const bytes = verifiedBytes(key);
-    const kept = bytes && new Uint8Array(bytes);
+    // A Buffer over memory of its own: the same object each time, which caches of its ETag and codings are keyed by.
+    const kept = bytes && Buffer.from(new Uint8Array(bytes).buffer);
     if (kept) listedHashes.set(kept, manifest().files[key]);
     bytesCache.set(key, kept);
   }
@@ -89,14 +90,14 @@ export const listedSha256 = (bytes: Uint8Array) => listedHashes.get(bytes);
 const freeBody = (path: string) => keptBytes(`free/${path}`);
 
 /** A free route's precomputed body at `free/<path>`; the build must have it. */
-export function requiredFreeBody(path: string): Uint8Array<ArrayBuffer> {
+export function requiredFreeBody(path: string): Buffer<ArrayBuffer> {
   const body = freeBody(path);
   if (!body) throw new ShardError(`free/${path} is not in the build: run the ingest`);
   return body;
 }
 
 /** A state's precomputed free body (`free/<folder>/<state>.<ext>`); 404 for a state the build does not have. */
-export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv' = 'json'): Uint8Array<ArrayBuffer> {
+export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv' = 'json'): Buffer<ArrayBuffer> {
   const body = freeBody(`${folder}/${state}.${ext}`);
   if (body) return body;
   requiredFreeBody('coverage.json'); // no build at all is a 500, not "unknown state"
@@ -110,10 +111,7 @@ export function freeStateBody(folder: string, state: string, ext: 'json' | 'csv'
 export function coverage(): readonly CoverageItem[] {
   const key = 'free/coverage.json';
   if (!jsonCache.has(key))
-    jsonCache.set(
-      key,
-      coverageResponse.parse(JSON.parse(Buffer.from(requiredFreeBody('coverage.json')).toString('utf8'))),
-    );
+    jsonCache.set(key, coverageResponse.parse(JSON.parse(requiredFreeBody('coverage.json').toString('utf8'))));
   return jsonCache.get(key) as readonly CoverageItem[];
 }
 

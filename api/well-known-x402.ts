@@ -89,6 +89,6 @@ export const wellKnownX402Text = (site: URL | string, terms: PaymentTerms): stri
  * other method 405), its body made on first use and kept, so `terms` is read once (it reads the environment).
  */
 export function wellKnownX402Handler(site: URL | string, terms: () => PaymentTerms): Handler {
-  let body: Uint8Array<ArrayBuffer> | undefined;
-  return route(() => freeJson((body ??= new TextEncoder().encode(wellKnownX402Text(site, terms())))));
+  let body: Buffer | undefined;
+  return route(() => freeJson((body ??= Buffer.from(wellKnownX402Text(site, terms())))));
 }

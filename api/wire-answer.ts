@@ -1,5 +1,6 @@
-// An answer as the bytes a socket gets, the one shape from whoever makes it to whoever writes it: the Node
-// server's kept answers, the MCP server's answers (kept or not) and the raw front all hand it on as it is.
+// An answer as the bytes a socket gets, the one shape from whoever makes it to whoever writes it: every REST
+// handler, the payment gate and the MCP server answer it; the Node server and the raw front write it as it is,
+// and a Web Response is made of it only where the platform asks for one (responseOf: Vercel's functions).
 export interface WireAnswer {
   status: number;
   /**
@@ -8,6 +9,33 @@ export interface WireAnswer {
   headers: Record<string, string>;
   /** The body in parts, written in order and never copied (a kept MCP answer: before the id, the id, after it). */
   parts: Buffer[];
+  /**
+   * A 304's: the headers of the 200 it stands for, so the Node server can give the 304 the coding that 200 would have
+   * had (server/send.ts).
+   */
+  representation?: Record<string, string>;
+}
+
+/**
+ * A body as given to wireAnswer: text, or bytes kept as the same object (never copied), which the caches of its ETag
+ * and its compressed forms are keyed by.
+ */
+export type Body = string | Buffer;
+
+/**
+ * An answer of its status, headers and body. The headers are normalised as a Web Headers object lists them
+ * (lower-case names, sorted by name), so the bytes written are the same whether a Response is made of it or not.
+ */
+export function wireAnswer(status: number, headers: Record<string, string>, body: Body | null = null): WireAnswer {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  return { status, headers: Object.fromEntries(new Headers(headers)), parts: bytes?.length ? [bytes] : [] };
+}
+
+/** The answer with these headers added (or replaced), normalised again. */
+export function withHeaders(answer: WireAnswer, headers: Record<string, string>): WireAnswer {
+  const merged = { ...answer.headers };
+  for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
+  return { status: answer.status, headers: Object.fromEntries(new Headers(merged)), parts: answer.parts };
 }
 
 /** The body's length: its parts' summed. */
@@ -17,13 +45,7 @@ export function partsLength(answer: WireAnswer): number {
   return length;
 }
 
-/** A Response read whole into a wire answer (its headers as Headers lists them: lower-case, by name). */
-export async function wireAnswerOf(response: Response): Promise<WireAnswer> {
-  const headers = Object.fromEntries(response.headers);
-  return { status: response.status, headers, parts: response.body ? [Buffer.from(await response.arrayBuffer())] : [] };
-}
-
-/** A wire answer as a Web Response (for Vercel, whose functions answer Responses). */
+/** A wire answer as a Web Response: the one place the API makes one (Vercel's functions answer Responses). */
 export const responseOf = ({ status, headers, parts }: WireAnswer): Response =>
   new Response(
     parts.length ? ((parts.length === 1 ? parts[0] : Buffer.concat(parts)) as Uint8Array<ArrayBuffer>) : null,

@@ -13,15 +13,19 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DECIMALS, DEPOSIT, PREMIUM, PRICE } from './channels-config.ts';
 import { batchPayer } from '../tests/support/batch-client.ts';
 import { type LocalChain, NETWORK } from '../tests/support/chain.ts';
+import type { WireAnswer } from '../api/wire-answer.ts';
 
 export const chargedOf = (receipt: SettleResponse | null) =>
   BigInt(
     (receipt?.extra?.channelState as { chargedCumulativeAmount?: string } | undefined)?.chargedCumulativeAmount ?? -1,
   );
-export const receiptOf = (res: Response): SettleResponse | null => {
-  const header = res.headers.get('PAYMENT-RESPONSE');
+/** The receipt of an answer over HTTP (a Response), or of one in process (a wire answer: lower-case names). */
+export const receiptOf = (res: Response | WireAnswer): SettleResponse | null => {
+  const header = res instanceof Response ? res.headers.get('payment-response') : res.headers['payment-response'];
   return header ? decodePaymentResponseHeader(header) : null;
 };
+/** A wire answer's body as text. */
+export const textOf = (answer: WireAnswer) => Buffer.concat(answer.parts).toString('utf8');
 export const batchOffer = (required: PaymentRequired): PaymentRequirements => {
   const offer = required.accepts.find((a) => a.scheme === 'batch-settlement');
   if (!offer)

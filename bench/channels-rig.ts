@@ -4,9 +4,10 @@ import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { type FacilitatorClient, x402ResourceServer } from '@x402/core/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { N, PREMIUM, PRICE, STEP_N, STEP_WARMUP, WARMUP } from './channels-config.ts';
-import { batchOffer, expectVoucherPaid, openChannel, presign, receiptOf } from './channels-payer.ts';
+import { batchOffer, expectVoucherPaid, openChannel, presign, receiptOf, textOf } from './channels-payer.ts';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 import { dispatch } from '../api/dispatch.ts';
+import { responseOf } from '../api/wire-answer.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { batchPart } from '../api/payment/batch.ts';
 import { ChannelJournal } from '../api/payment/channel-journal.ts';
@@ -47,7 +48,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
   const facilitator = countedFacilitator(chain.facilitator);
   const gate = createGate(settings, facilitator, ROUTE_CONTRACTS, { channels: journal });
   const url = `http://localhost${PREMIUM}`;
-  const inProcess: typeof globalThis.fetch = (input, init) => dispatch(new Request(input, init));
+  const inProcess: typeof globalThis.fetch = (input, init) => dispatch(new Request(input, init)).then(responseOf);
   const close = () => {
     installGate(undefined);
     journal.close();
@@ -55,7 +56,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
   };
   try {
     installGate(null);
-    const reference = await (await dispatch(new Request(url))).text();
+    const reference = textOf(await dispatch(new Request(url)));
     installGate(gate);
     const channel = await openChannel(chain, 'http://localhost', inProcess, reference);
     installGate(undefined);
@@ -98,7 +99,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
         const request = new Request(url, paid ? { headers: { 'PAYMENT-SIGNATURE': rig.nextHeader() } } : {});
         const t = performance.now();
         const res = await dispatch(request);
-        const text = Buffer.from(await res.arrayBuffer()).toString('utf8');
+        const text = textOf(res);
         const elapsed = performance.now() - t;
         installGate(undefined);
         if (!paid) {

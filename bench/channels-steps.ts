@@ -8,7 +8,7 @@ import { BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT_DOMAIN, voucherTypes } from 
 import { computeChannelId } from '@x402/evm/batch-settlement/client';
 import { type Hex, getAddress, hashTypedData, recoverAddress, verifyTypedData } from 'viem';
 import { PRICE, STEP_N, STEP_WARMUP } from './channels-config.ts';
-import { chargedOf, expectVoucherPaid, receiptOf } from './channels-payer.ts';
+import { chargedOf, expectVoucherPaid, receiptOf, textOf } from './channels-payer.ts';
 import type { Rig } from './channels-rig.ts';
 import { median } from './stats.ts';
 import { dispatch } from '../api/dispatch.ts';
@@ -252,7 +252,7 @@ function requestSteps(rig: Rig): Step[] {
   let response: { status: number; text: string; receipt: SettleResponse | null } | null = null;
   const dispatched = async () => {
     const res = await dispatch(request);
-    const text = Buffer.from(await res.arrayBuffer()).toString('utf8');
+    const text = textOf(res);
     response = { status: res.status, text, receipt: receiptOf(res) };
   };
   return [

@@ -4,7 +4,7 @@
 // first use. One lookup serves the server's own fast path and the raw front alike.
 import { AnswerCache } from '../api/answer-cache.ts';
 import { notModified, notModifiedHeaders } from '../api/conditional.ts';
-import { prepareFreeAnswers, preparedOf } from '../api/prepared.ts';
+import { prepareFreeAnswers } from '../api/prepared.ts';
 import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CodedAnswer, type Coding, codedAnswer, inCoding, negotiate } from './compression.ts';
@@ -104,10 +104,10 @@ export class KeptAnswers {
   }
 
   /** Keeps a priced 200 for the next identical request, and returns it in `coding`. */
-  async keep(method: string, target: string, response: Response, coding: Coding | null): Promise<WireAnswer> {
+  keep(method: string, target: string, answer: WireAnswer, coding: Coding | null): WireAnswer {
     const getTwin = method === 'HEAD' ? this.#priced!.get(`GET ${target}`)?.parts[0] : undefined;
-    const answer = codedAnswer(await preparedOf(response), getTwin);
-    this.#priced!.set(`${method} ${target}`, answer);
-    return inCoding(answer, coding, 'fast');
+    const coded = codedAnswer(answer, getTwin);
+    this.#priced!.set(`${method} ${target}`, coded);
+    return inCoding(coded, coding, 'fast');
   }
 }

@@ -108,7 +108,7 @@ export class McpFront {
     const { server, fast } = this.#loaded ?? (await this.#load());
     if (!(Number(req.headers['content-length']) <= server.MAX_BODY_BYTES)) return otherwise(); // unread
     if (!this.#hostAllowed(req.headers.host, req.headers.origin))
-      return writeWire(res, withLength(mcpInCoding(await server.forbiddenAnswer(), coding)));
+      return writeWire(res, withLength(mcpInCoding(server.forbiddenAnswer(), coding)));
     const body = await bodyBytes(req).catch(() => null);
     if (!body) return void res.destroy(); // the client went away before its request was whole: no one to answer
     const again = () => toRequest(req, new URL(`http://${req.headers.host}${MCP_PATH}`), body);

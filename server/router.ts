@@ -3,7 +3,7 @@
 // app (pages, prerendered files, static assets).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dispatch } from '../api/dispatch.ts';
-import { errorResponse, methodNotAllowed } from '../api/errors.ts';
+import { errorAnswer, methodNotAllowed } from '../api/errors.ts';
 import { otherMethodAnswer } from '../api/http.ts';
 import { FEED_PATH, FEED_TYPE, MCP_PATH } from '../api/paths.ts';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
@@ -51,7 +51,7 @@ export function router({
     if (method === 'OPTIONS' && req.url === '*' && !hostProblemOf(req))
       return void res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS, POST', 'Cache-Control': 'no-store' }).end();
     // A request malformed as HTTP gets the API's error body wherever it was sent.
-    if (typeof url === 'string') return send(res, errorResponse(400, url));
+    if (typeof url === 'string') return send(res, errorAnswer(400, url));
     const openApiAnswer = url.pathname === OPENAPI_PATH ? otherMethodAnswer(method) : null;
     if (openApiAnswer) return send(res, openApiAnswer);
     if (!REQUEST_METHODS.has(method))
@@ -62,15 +62,15 @@ export function router({
       if (url.pathname === FEED_PATH) res.setHeader('Content-Type', FEED_TYPE);
       return astro(req, res);
     }
-    const response = await dispatch(toRequest(req, url));
+    const answer = await dispatch(toRequest(req, url));
     // With the gate off, a priced 200 is kept for the next identical request.
     if (
       (method === 'GET' || method === 'HEAD') &&
       PRICED_PATHS.has(url.pathname) &&
       kept.keepsPriced &&
-      response.status === 200
+      answer.status === 200
     )
-      return writeWire(res, await kept.keep(method, req.url!, response, codingOf(req)));
-    await send(res, response, codingOf(req));
+      return writeWire(res, kept.keep(method, req.url!, answer, codingOf(req)));
+    send(res, answer, codingOf(req));
   };
 }

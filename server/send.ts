@@ -1,10 +1,9 @@
-// Answers written to a Node response: a wire answer as it is, or a handler's Response, compressed when the
-// request accepts it and the answer is worth it (server/compression.ts).
+// Answers written to a Node response: a wire answer as it is, or a handler's answer compressed when the request
+// accepts it and the answer is worth it (server/compression.ts).
 import type { ServerResponse } from 'node:http';
 import { codedEtag } from '../api/conditional.ts';
 import { internalError } from '../api/errors.ts';
-import { bodyOf, representationOf } from '../api/responses.ts';
-import type { WireAnswer } from '../api/wire-answer.ts';
+import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
 import { type Coding, compressible, encodedBody, encodedHeaders, varying } from './compression.ts';
 
 /** Writes a wire answer: its headers as they are, its parts in one write, nothing copied. */
@@ -18,10 +17,8 @@ export function writeWire(res: ServerResponse, { status, headers, parts }: WireA
 }
 
 /** A 304's headers as its 200 would have been given in `coding`: that coding's ETag, and Vary when the 200 varies. */
-function notModifiedInCoding(response: Response, coding: Coding | null): Record<string, string> {
-  const headers = Object.fromEntries(response.headers);
-  const full = representationOf(response);
-  if (!full || !compressible(full, Number(full['content-length']))) return headers;
+function notModifiedInCoding({ headers, representation }: WireAnswer, coding: Coding | null): Record<string, string> {
+  if (!representation || !compressible(representation, Number(representation['content-length']))) return headers;
   return varying(coding && headers.etag ? { ...headers, etag: codedEtag(headers.etag, coding) } : headers);
 }
 
@@ -29,20 +26,18 @@ function notModifiedInCoding(response: Response, coding: Coding | null): Record<
  * A handler's answer, compressed when `coding` is given and the answer is worth it (a HEAD answer then says Vary, as
  * identity).
  */
-export async function send(res: ServerResponse, response: Response, coding: Coding | null = null): Promise<void> {
-  if (response.status === 304) return void res.writeHead(304, notModifiedInCoding(response, coding)).end();
-  const body = await bodyOf(response);
-  let headers = Object.fromEntries(response.headers);
-  if (compressible(headers, Number(headers['content-length'] ?? (body === undefined ? 0 : Buffer.byteLength(body))))) {
-    if (coding && body !== undefined && body.length) {
-      const encoded = encodedBody(body, coding, 'fast');
-      res.writeHead(response.status, encodedHeaders(headers, coding, encoded.length));
-      return void res.end(encoded);
-    }
-    headers = varying(headers);
-  }
-  res.writeHead(response.status, headers);
-  res.end(body);
+export function send(res: ServerResponse, answer: WireAnswer, coding: Coding | null = null): void {
+  if (answer.status === 304) return void res.writeHead(304, notModifiedInCoding(answer, coding)).end();
+  const length = partsLength(answer);
+  if (!compressible(answer.headers, Number(answer.headers['content-length'] ?? length))) return writeWire(res, answer);
+  if (!coding || !length) return writeWire(res, { ...answer, headers: varying(answer.headers) });
+  const encoded = encodedBody(
+    answer.parts.length === 1 ? answer.parts[0] : Buffer.concat(answer.parts),
+    coding,
+    'fast',
+  );
+  res.writeHead(answer.status, encodedHeaders(answer.headers, coding, encoded.length));
+  res.end(encoded);
 }
 
 /** A plain-text answer for paths outside the API. */
@@ -59,6 +54,6 @@ export function answering(res: ServerResponse, pending: Promise<void>): void {
   pending.catch((e: unknown) => {
     console.error(e);
     if (res.headersSent) res.destroy();
-    else void send(res, internalError());
+    else send(res, internalError());
   });
 }

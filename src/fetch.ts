@@ -8,11 +8,12 @@ import { FetchState, astro } from 'astro/fetch';
 import { dispatch } from '../api/dispatch.ts';
 import { handleMcp } from '../api/mcp/lazy-handler.ts';
 import { MCP_PATH, isApiPath } from '../api/paths.ts';
+import { responseOf } from '../api/wire-answer.ts';
 
 export default {
   fetch(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (pathname === MCP_PATH) return handleMcp(request);
-    return isApiPath(pathname) ? dispatch(request) : astro(new FetchState(request));
+    return isApiPath(pathname) ? dispatch(request).then(responseOf) : astro(new FetchState(request));
   },
 };

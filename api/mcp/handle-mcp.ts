@@ -25,7 +25,7 @@ import { echo } from '../../domain/echo.ts';
 import { MCP_PATH } from '../paths.ts';
 import { configuredGate } from '../payment/configured.ts';
 import { type HeaderOf, McpFastPath } from './fast.ts';
-import { type WireAnswer, responseOf, wireAnswerOf } from '../wire-answer.ts';
+import { type WireAnswer, responseOf, wireAnswer } from '../wire-answer.ts';
 import { LIST_CACHE_HINT } from './list-cache.ts';
 import { namesLoopback } from './loopback.ts';
 import { OPERATIONS } from '../operation-list.ts';
@@ -99,19 +99,15 @@ const CORS_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
 };
 
-function preflight(): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...CORS_HEADERS,
-      'Access-Control-Allow-Methods': 'POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name',
-      'Access-Control-Max-Age': '86400',
-    },
+const preflight = () =>
+  wireAnswer(204, {
+    ...CORS_HEADERS,
+    'Access-Control-Allow-Methods': 'POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name',
+    'Access-Control-Max-Age': '86400',
   });
-}
 
-function methodNotAllowed(method: string): Response {
+function methodNotAllowed(method: string): WireAnswer {
   const body = {
     jsonrpc: '2.0',
     error: {
@@ -122,17 +118,18 @@ function methodNotAllowed(method: string): Response {
     },
     id: null,
   };
-  return new Response(JSON.stringify(body), {
-    status: 405,
-    headers: { ...CORS_HEADERS, 'Content-Type': 'application/json', Allow: 'POST, OPTIONS' },
-  });
+  return wireAnswer(
+    405,
+    { ...CORS_HEADERS, 'Content-Type': 'application/json', Allow: 'POST, OPTIONS' },
+    JSON.stringify(body),
+  );
 }
 
 /**
  * DNS rebinding: a server listening on a loopback address answers only requests that name it so, in
  * Host and (when a browser sends one) Origin; a web page whose domain was rebound to 127.0.0.1 is refused.
  */
-export function forbiddenAnswer(): Promise<WireAnswer> {
+export function forbiddenAnswer(): WireAnswer {
   const body = {
     jsonrpc: '2.0',
     error: {
@@ -143,12 +140,7 @@ export function forbiddenAnswer(): Promise<WireAnswer> {
     },
     id: null,
   };
-  return wireAnswerOf(
-    new Response(JSON.stringify(body), {
-      status: 403,
-      headers: { ...CORS_HEADERS, 'Content-Type': 'application/json' },
-    }),
-  );
+  return wireAnswer(403, { ...CORS_HEADERS, 'Content-Type': 'application/json' }, JSON.stringify(body));
 }
 
 export interface McpOptions {
@@ -196,8 +188,8 @@ export const mcpFastPath = (maxBytes = 64 * 2 ** 20): McpFastPath =>
 export async function mcpAnswer(request: Request, options: McpOptions = {}): Promise<WireAnswer> {
   if (options.loopbackOnly && !namesLoopback(request.headers.get('host'), request.headers.get('origin')))
     return forbiddenAnswer();
-  if (request.method === 'OPTIONS') return wireAnswerOf(preflight());
-  if (request.method !== 'POST') return wireAnswerOf(methodNotAllowed(request.method));
+  if (request.method === 'OPTIONS') return preflight();
+  if (request.method !== 'POST') return methodNotAllowed(request.method);
   return sdkAnswer(request);
 }
 
@@ -221,9 +213,13 @@ export const handleMcp = async (request: Request, options: McpOptions = {}): Pro
 
 /** The SDK's answer to a POST (after the loopback rule), in the request's era, with CORS; the body read whole, once. */
 async function sdkAnswer(request: Request): Promise<WireAnswer> {
-  const response = (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES }))
-    ? await legacyAnswer(request)
-    : await modern.fetch(request);
+  return (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES }))
+    ? legacyAnswer(request)
+    : answerOfSdk(await modern.fetch(request));
+}
+
+/** The SDK's Response read whole, with CORS: the one place a Response is read into a wire answer. */
+async function answerOfSdk(response: Response): Promise<WireAnswer> {
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
   return {
@@ -234,7 +230,7 @@ async function sdkAnswer(request: Request): Promise<WireAnswer> {
 }
 
 /** A 2025-era request: a server and the streamable HTTP transport made for it (stateless, JSON answers). */
-async function legacyAnswer(request: Request): Promise<Response> {
+async function legacyAnswer(request: Request): Promise<WireAnswer> {
   const server = mcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -243,12 +239,8 @@ async function legacyAnswer(request: Request): Promise<Response> {
   });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(request);
     // The body is complete (JSON answers): read it before the server closes.
-    return new Response(response.body ? await response.arrayBuffer() : null, {
-      status: response.status,
-      headers: response.headers,
-    });
+    return await answerOfSdk(await transport.handleRequest(request));
   } finally {
     await server.close();
   }

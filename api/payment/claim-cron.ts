@@ -3,18 +3,15 @@
 // any other). Refused without CRON_SECRET set (503) or with another secret (401): a run spends the facilitator's gas.
 import { timingSafeEqual } from 'node:crypto';
 import { CORS_HEADERS } from '../responses.ts';
+import { type WireAnswer, wireAnswer } from '../wire-answer.ts';
 import { configuredGate, configuredSettings } from './configured.ts';
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
+  wireAnswer(
     status,
-    headers: {
-      ...CORS_HEADERS,
-      'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': 'no-store',
-      ...extra,
-    },
-  });
+    { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...extra },
+    JSON.stringify(body),
+  );
 const refusal = (status: number, message: string, extra: Record<string, string> = {}) =>
   json(status, { error: { code: status === 401 ? 'unauthorized' : 'internal', message } }, extra);
 
@@ -27,7 +24,7 @@ function sameSecret(given: string, secret: string): boolean {
 export async function claimCron(
   request: Request,
   env: Record<string, string | undefined> = process.env,
-): Promise<Response> {
+): Promise<WireAnswer> {
   if (request.method !== 'GET')
     return refusal(405, `method '${request.method}' is not allowed: use GET`, { Allow: 'GET' });
   const secret = env.CRON_SECRET;

@@ -1,10 +1,10 @@
 // The x402 payment gate around a priced route's answer (docs/design.md §7, §13). The protocol work (challenge,
 // matching, settlement, header codecs) is @x402/core's resource server; this module runs the one paid path on it
-// for HTTP and MCP alike and shapes its outcomes into this API's responses: 402 with body {} and no internals,
-// 503 when the facilitator (or a store the gate keeps) cannot be reached. Every 402 offers each scheme the gate
-// has (./schemes.ts lists them, ./offers.ts decides which are offered) at the same price; the steps every payment
-// shares are here (the payment matched to the offer, its payment id (./payment-identifier.ts), the refusal
-// (./refused-payment.ts)), each scheme's own step in its module.
+// for HTTP and MCP alike, its outcomes shaped by ./gate-answers.ts: 402 with body {} and no internals, 503 when
+// the facilitator (or a store the gate keeps) cannot be reached. Every 402 offers each scheme the gate has
+// (./schemes.ts lists them, ./offers.ts decides which are offered) at the same price; the steps every payment
+// shares are here (the payment matched to the offer, its payment id (./payment-identifier.ts), the refusal),
+// each scheme's own step in its module.
 import {
   type FacilitatorClient,
   type HTTPAdapter,
@@ -13,9 +13,10 @@ import {
   type x402ResourceServer,
   FacilitatorResponseError,
 } from '@x402/core/server';
-import { decodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
 import type { RouteContract } from '../../domain/route-contracts.ts';
+import type { WireAnswer } from '../wire-answer.ts';
 import { type GateChannels, createOffers } from './offers.ts';
 import { isWellFormedPayload, wellFormedPayment } from './payload.ts';
 import { PAYMENT_ID_EXTENSION, PaymentIdsUnavailable, payOncePerId } from './payment-identifier.ts';
@@ -23,27 +24,26 @@ import { type PaymentIds, memoryPaymentIds } from './settled-payment-ids.ts';
 import {
   type CallOffer,
   MALFORMED_PAYLOAD,
-  callPaymentRequired,
-  malformedPayment402,
-  refusedPayment402,
-} from './refused-payment.ts';
-import {
   PAYMENT_IDS_DOWN,
   acknowledgement,
+  callPaymentRequired,
   facilitatorDownMessage,
+  malformedPayment402,
   payment402,
+  refusedPayment402,
   unavailable,
-} from './status-answers.ts';
+  withReceipt,
+} from './gate-answers.ts';
 import type { Paid, PaidStep, PaymentOption, PaymentState } from './scheme.ts';
 import { StoreUnavailable, refused } from './scheme.ts';
 import type { SchemeStores } from './scheme-registry.ts';
 import type { PaymentSettings } from './settings.ts';
 
 /**
- * A computed answer (an HTTP Response, or a tool call's body), and whether it holds any figure: one that holds none is
+ * A computed answer (an HTTP answer, or a tool call's body), and whether it holds any figure: one that holds none is
  * not charged (docs/design.md §7).
  */
-export interface PricedAnswer<B = Response> {
+export interface PricedAnswer<B = WireAnswer> {
   body: B;
   hasFigures: boolean;
 }
@@ -60,7 +60,7 @@ export interface Gate {
     route: RouteContract,
     answer: () => PricedAnswer | Promise<PricedAnswer>,
     resource: URL,
-  ): Promise<Response>;
+  ): Promise<WireAnswer>;
   /**
    * Answers a priced call made otherwise than by HTTP (an MCP tool call, x402's MCP transport): the
    * same requirements, settlement and refusals as `charge`, with the payment given as a PaymentPayload
@@ -284,9 +284,7 @@ export function createGate(
           return await refusedPayment402(request, outcome);
         }
         if (outcome.kind === 'acknowledged') return acknowledgement(outcome.body, outcome.receipt);
-        const response = outcome.answer.body;
-        if (outcome.receipt) response.headers.set('PAYMENT-RESPONSE', encodePaymentResponseHeader(outcome.receipt));
-        return response;
+        return withReceipt(outcome.answer.body, outcome.receipt);
       } catch (e) {
         return unavailable(outageMessage(e, state));
       }

@@ -6,7 +6,7 @@ import { pricedFile } from '../responses.ts';
 import { pricedFileOperation } from '../operation.ts';
 import { ShardError, privateFile } from '../store.ts';
 
-function bulkFile(name: string): Uint8Array<ArrayBuffer> {
+function bulkFile(name: string): Buffer<ArrayBuffer> {
   const bytes = privateFile(`bulk/${name}`);
   if (!bytes) throw new ShardError(`private/bulk/${name} is not in the build: run the ingest`);
   return bytes;
@@ -24,7 +24,7 @@ const holdsFigures = () => {
 
 const bulkOperation = (contract: RouteContract<typeof bulkCsvRoute.params>) =>
   pricedFileOperation(contract, () => ({
-    ...pricedFile(bulkFile(contract.download!.fileName), contract.download!),
+    body: pricedFile(bulkFile(contract.download!.fileName), contract.download!),
     hasFigures: holdsFigures(),
   }));
 

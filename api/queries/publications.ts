@@ -9,13 +9,13 @@ import { freeOperation } from '../operation.ts';
 /** Each listing parsed once per body the store keeps (forgotten with it). */
 const parsed = new WeakMap<Uint8Array, PublicationsResponse>();
 
-function listingOf(bytes: Uint8Array<ArrayBuffer>): PublicationsResponse {
+function listingOf(bytes: Buffer<ArrayBuffer>): PublicationsResponse {
   let listing = parsed.get(bytes);
-  if (!listing) parsed.set(bytes, (listing = JSON.parse(Buffer.from(bytes).toString('utf8')) as PublicationsResponse));
+  if (!listing) parsed.set(bytes, (listing = JSON.parse(bytes.toString('utf8')) as PublicationsResponse));
   return listing;
 }
 
-function publicationsBody({ state, since }: PublicationsParams): Uint8Array<ArrayBuffer> {
+function publicationsBody({ state, since }: PublicationsParams): Buffer<ArrayBuffer> {
   const bytes = state ? freeStateBody('publications', state) : requiredFreeBody('publications/all.json');
   if (!since) return bytes;
   const listing = listingOf(bytes);
@@ -28,7 +28,7 @@ function publicationsBody({ state, since }: PublicationsParams): Uint8Array<Arra
     publications: kept,
   };
   // Written as the ingest writes the listings (JSON and a newline).
-  return new TextEncoder().encode(JSON.stringify(body) + '\n');
+  return Buffer.from(JSON.stringify(body) + '\n');
 }
 
 export const publications = freeOperation(publicationsRoute, publicationsBody);

@@ -1,11 +1,11 @@
 // Priced answers are kept once computed (api/priced.ts): asked again, the same bytes; and never an answer of
 // shards no longer served (the store's reset forgets them too).
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../api/dispatch.ts';
+import { callHandler } from '../support/handlers.ts';
 import { FIXTURE_DATA, REAL_DATA, buildInto, serveShards } from '../support/shards.ts';
 
 const ask = async (target: string) => {
-  const response = await dispatch(new Request(`http://localhost${target}`));
+  const response = await callHandler(`http://localhost${target}`);
   return { status: response.status, text: await response.text(), length: response.headers.get('content-length') };
 };
 

@@ -16,7 +16,7 @@ import { freeTargets } from '../../api/prepared.ts';
 import { AnswerCache } from '../../api/answer-cache.ts';
 import { exampleQuery } from '../../api/llms.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
-import { dispatch } from '../../api/dispatch.ts';
+import { callHandler } from '../support/handlers.ts';
 import { contractSuite } from './suite.ts';
 import { conditionalSuite } from './conditional-suite.ts';
 import { parseResponse, rawExchange, rawRequestBytes, responseEnd } from '../support/raw-http.ts';
@@ -377,7 +377,7 @@ describe("the Node server's prepared answers (api/prepared.ts)", () => {
       const statuses = [];
       for (const [method, target] of requests) {
         const viaHttp = await fetch(`${server.base}${target}`, { method, headers: IDENTITY });
-        const inProcess = await dispatch(new Request(`http://localhost${target}`, { method }));
+        const inProcess = await callHandler(`http://localhost${target}`, { method });
         expect(viaHttp.status, `${method} ${target}`).toBe(inProcess.status);
         expect(headersOf(viaHttp.headers), `${method} ${target}`).toEqual(headersOf(inProcess.headers));
         expect(

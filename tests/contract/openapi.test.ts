@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { openApiDocument } from '../../api/openapi.ts';
 import { HANDLERS } from '../../api/dispatch.ts';
+import { callHandler } from '../support/handlers.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
 
 // docs/design.md §15: the routes, their prices and their parameters, written out independently; and
@@ -135,7 +136,7 @@ describe('GET /openapi.json (generated from api/contract.ts)', () => {
   it('lists, for every route, the parameters its handler accepts', async () => {
     for (const route of ROUTE_CONTRACTS) {
       if (!route.params) continue;
-      const res = await HANDLERS[route.path](new Request(`http://service.test${route.path}?not_a_parameter=1`));
+      const res = await callHandler(`http://service.test${route.path}?not_a_parameter=1`);
       expect(res.status, route.path).toBe(400);
       const { error } = (await res.json()) as { error: { message: string } };
       const accepted = [...error.message.matchAll(/'([a-z_]+)'/g)]

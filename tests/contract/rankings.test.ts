@@ -7,12 +7,12 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { type InsurersResponse, insurersResponse } from '../../domain/contract.ts';
 import { coverageResponse } from '../../domain/contract.ts';
-import { dispatch } from '../../api/dispatch.ts';
+import { callHandler } from '../support/handlers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
 
 useShardsOf(REAL_DATA);
 
-const get = (target: string) => dispatch(new Request(`http://service.test${target}`));
+const get = (target: string) => callHandler(`http://service.test${target}`);
 async function ranking(state: string, period: string): Promise<InsurersResponse> {
   const res = await get(`/v1/insurers?state=${state}&period=${period}`);
   expect(res.status, `${state} ${period}`).toBe(200);

@@ -6,9 +6,7 @@ import { loadDataset } from '../../ingest/load.ts';
 import { buildModel } from '../../ingest/model.ts';
 import { premiumAnswer as premium } from '../support/premium-answers.ts';
 import { REAL_DATA, useShardsOf } from '../support/shards.ts';
-import { HANDLERS } from '../../api/dispatch.ts';
-const getPremium = HANDLERS['/v1/premium'];
-const getSummary = HANDLERS['/v1/premium/summary'];
+import { callHandler } from '../support/handlers.ts';
 
 useShardsOf(REAL_DATA);
 
@@ -17,7 +15,7 @@ const fields = ({ printed: _, ...row }: SeriesRow) => row;
 
 describe('what an agent reads: compact printed entries (issue 21, docs/design.md §9)', () => {
   it('/v1/premium?state=TX weighs at most 1,150 bytes a row; its printed entries carry no unit or measures, its printed_keys every key they use', async () => {
-    const res = await getPremium(new Request('http://service.test/v1/premium?state=TX'));
+    const res = await callHandler('http://service.test/v1/premium?state=TX');
     const text = await res.text();
     const body = premiumResponse.parse(JSON.parse(text));
     // Issue 21 set 80,000 bytes for the answer it measured at 70,883; data rounds since added real rows (80,153
@@ -113,7 +111,7 @@ describe('the real dataset through /v1/premium/summary', () => {
   it('Texas 2024 is a sum of its twelve monthly eNews, saying so; its premium is null', async () => {
     // SLTX's eNews for each month of 2024 (January "$1.1B" and 56,728 policies, ..., August "$1.51B" and
     // 71,500) print the policies filed to the unit: twelve months with a figure, a monthly_sum.
-    const res = await getSummary(new Request('http://service.test/v1/premium/summary?state=TX&year=2024'));
+    const res = await callHandler('http://service.test/v1/premium/summary?state=TX&year=2024');
     const body = summaryResponse.parse(await res.json());
     expect(body.basis).toBe('monthly_sum');
     expect(body.months_available).toBe(12);
@@ -129,7 +127,7 @@ describe('the real dataset through /v1/premium/summary', () => {
   });
 
   it('Florida 2024, whose totals FSLSO printed only rounded, shows no figure, so no publication and no report date either', async () => {
-    const res = await getSummary(new Request('http://service.test/v1/premium/summary?state=FL&year=2024'));
+    const res = await callHandler('http://service.test/v1/premium/summary?state=FL&year=2024');
     const body = summaryResponse.parse(await res.json());
     const figures = [body.premium, body.policy_count, body.prior_year.premium, body.prior_year.policy_count];
     expect(figures).toEqual([null, null, null, null]);

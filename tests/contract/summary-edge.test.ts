@@ -4,8 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { summaryResponse } from '../../domain/contract.ts';
 import { serveShards } from '../support/shards.ts';
 import { replaceOnce, tempRoot } from '../unit/helpers.ts';
-import { HANDLERS } from '../../api/dispatch.ts';
-const getSummary = HANDLERS['/v1/premium/summary'];
+import { callHandler } from '../support/handlers.ts';
 
 const tmp = tempRoot('summary-edge');
 let restore = () => {};
@@ -17,7 +16,7 @@ async function summaryAfter(edits: [string, string, string][], query: string) {
   const data = tmp.fixtureCopy();
   for (const [file, from, to] of edits) replaceOnce(data, `publications/office/${file}`, from, to);
   restore = serveShards(tmp.build(data));
-  const res = await getSummary(new Request(`http://service.test/v1/premium/summary?${query}`));
+  const res = await callHandler(`http://service.test/v1/premium/summary?${query}`);
   expect(res.status).toBe(200);
   return summaryResponse.parse(await res.json());
 }

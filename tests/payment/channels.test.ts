@@ -21,6 +21,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleMcp } from '../../api/mcp/lazy-handler.ts';
 import { claimCron } from '../../api/payment/claim-cron.ts';
+import { responseOf } from '../../api/wire-answer.ts';
 import { claimAndRefund } from '../../api/payment/claims.ts';
 import { installGate } from '../../api/payment/configured.ts';
 import { type Gate, createGate } from '../../api/payment/gate.ts';
@@ -573,7 +574,9 @@ describe('GET /cron/claims (the claim run a scheduler calls; Vercel cron)', () =
     expect(owed).toBeGreaterThanOrEqual(3n * PRICE);
     const env = { CRON_SECRET: 'cron-secret-0123', X402_PAY_TO: chain.payee, X402_FACILITATOR_URL: facilitator.url };
     const call = (authorization?: string) =>
-      claimCron(new Request(url('/cron/claims'), { headers: authorization ? { authorization } : {} }), env);
+      claimCron(new Request(url('/cron/claims'), { headers: authorization ? { authorization } : {} }), env).then(
+        responseOf,
+      );
     expect((await call()).status).toBe(401);
     expect((await call('Bearer cron-secret-0124')).status).toBe(401);
     expect((await claimCron(new Request(url('/cron/claims')), {})).status).toBe(503);

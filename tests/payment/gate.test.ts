@@ -25,6 +25,7 @@ import { installGate } from '../../api/payment/configured.ts';
 import { resetStore } from '../../api/store.ts';
 import { type Gate, type PricedAnswer, createGate } from '../../api/payment/gate.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
+import { responseOf, wireAnswer } from '../../api/wire-answer.ts';
 import { callHandler } from '../support/handlers.ts';
 import { type VerifyOnlyFacilitator, verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
 import { FIXTURE_DATA, buildInto, serveShards, useShardsOf } from '../support/shards.ts';
@@ -862,7 +863,7 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     const url = urlOf(PRICED[0]);
     const answerOf = (hasFigures: boolean, text: string) => {
       const answer = vi.fn((): PricedAnswer => ({
-        body: new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } }),
+        body: wireAnswer(200, { 'Content-Type': 'application/json' }, text),
         hasFigures,
       }));
       return answer;
@@ -874,7 +875,7 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     it('an answer without figures: returned as computed, settle never called, nothing received', async () => {
       const { fac, settle, gate: watched } = watchedGate();
       const answer = answerOf(false, '{"data":[],"publications":[]}');
-      const res = await watched.charge(await paidRequest(), route, answer, new URL(url));
+      const res = responseOf(await watched.charge(await paidRequest(), route, answer, new URL(url)));
       expect(answer).toHaveBeenCalledTimes(1);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('{"data":[],"publications":[]}');
@@ -886,7 +887,7 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     it('an answer with figures: settle called once, the price received, the receipt on the answer', async () => {
       const { fac, settle, gate: watched } = watchedGate();
       const answer = answerOf(true, '{"data":[{"premium":1234567}]}');
-      const res = await watched.charge(await paidRequest(), route, answer, new URL(url));
+      const res = responseOf(await watched.charge(await paidRequest(), route, answer, new URL(url)));
       expect(answer).toHaveBeenCalledTimes(1);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('{"data":[{"premium":1234567}]}');
@@ -898,7 +899,7 @@ describe('no charge for nothing (docs/design.md §7)', () => {
     it('without a payment: 402 and the answer is never computed', async () => {
       const { settle, gate: watched } = watchedGate();
       const answer = answerOf(false, '{}');
-      const res = await watched.charge(new Request(url), route, answer, new URL(url));
+      const res = responseOf(await watched.charge(new Request(url), route, answer, new URL(url)));
       expect(res.status).toBe(402);
       expect(answer).not.toHaveBeenCalled();
       expect(settle).not.toHaveBeenCalled();

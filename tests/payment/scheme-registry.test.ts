@@ -17,6 +17,7 @@ import { paymentPrice } from '../../api/payment/prices.ts';
 import type { PaymentScheme } from '../../api/payment/scheme-registry.ts';
 import { registerSchemes, registeredSchemes } from '../../api/payment/scheme-registry.ts';
 import { paymentSettings } from '../../api/payment/settings.ts';
+import { responseOf, wireAnswer } from '../../api/wire-answer.ts';
 import { X402_SCHEMES } from '../../api/payment/terms.ts';
 import { verifyOnlyFacilitator } from '../support/verify-only-facilitator.ts';
 import { capturedConsole } from '../support/console.ts';
@@ -75,11 +76,11 @@ function facilitatorServingTestScheme(): FacilitatorClient {
   };
 }
 
-const answer = () => ({ body: new Response('{"data":[1]}'), hasFigures: true });
+const answer = () => ({ body: wireAnswer(200, {}, '{"data":[1]}'), hasFigures: true });
 
 /** The schemes a gate offers in its 402 for /v1/premium, in order, and the challenge itself. */
 async function challengeOf(gate: ReturnType<typeof createGate>) {
-  const response = await gate.charge(new Request(resource), premium, answer, resource);
+  const response = responseOf(await gate.charge(new Request(resource), premium, answer, resource));
   expect(response.status).toBe(402);
   return decodePaymentRequiredHeader(response.headers.get('payment-required')!);
 }
@@ -137,7 +138,7 @@ describe('the registry of payment schemes', () => {
     });
     const pay = (payload: Record<string, unknown>) => {
       const headers = { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment(payload)) };
-      return gate.charge(new Request(resource, { headers }), premium, answer, resource);
+      return gate.charge(new Request(resource, { headers }), premium, answer, resource).then(responseOf);
     };
     const malformed = await pay({ note: 'another shape' });
     expect(malformed.status).toBe(402);

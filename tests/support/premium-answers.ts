@@ -1,14 +1,12 @@
 // /v1/premium answered in process on whatever shards the test file serves (tests/support/shards.ts), checked 200 and
 // parsed by the contract's schema: shared by the real-data tests.
 import { expect } from 'vitest';
-import { HANDLERS } from '../../api/dispatch.ts';
+import { callHandler } from './handlers.ts';
 import { premiumResponse } from '../../domain/contract.ts';
-
-const getPremium = HANDLERS['/v1/premium'];
 
 /** The answer to `/v1/premium?<query>`. */
 export async function premiumAnswer(query: string) {
-  const res = await getPremium(new Request(`http://service.test/v1/premium?${query}`));
+  const res = await callHandler(`http://service.test/v1/premium?${query}`);
   expect(res.status).toBe(200);
   return premiumResponse.parse(await res.json());
 }

@@ -2,7 +2,7 @@
 // case-insensitive (e.g" was cut at the abbreviation's period).
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { dispatch } from '../../api/dispatch.ts';
+import { callHandler } from '../support/handlers.ts';
 import { ROUTE_CONTRACTS } from '../../domain/route-contracts.ts';
 import { firstSentence } from '../../domain/first-sentence.ts';
 
@@ -43,7 +43,7 @@ describe('a missing required parameter', () => {
       const others = required
         .filter((r) => r.route === route && r.name !== name)
         .map((r) => `${r.name}=${encodeURIComponent(exampleOf(r.name))}`);
-      const response = await dispatch(new Request(`http://localhost${route.path}?${others.join('&')}`));
+      const response = await callHandler(`http://localhost${route.path}?${others.join('&')}`);
       const { message } = ((await response.json()) as { error: { message: string } }).error;
       expect(response.status).toBe(400);
       expect(message).toContain(`missing required parameter '${name}': expected `);

@@ -10,9 +10,10 @@ import type { APIRoute } from 'astro';
 import type { Handler } from '../../../api/http.ts';
 import { paymentTerms } from '../../../api/payment/terms.ts';
 import { wellKnownX402Handler } from '../../../api/well-known-x402.ts';
+import { responseOf } from '../../../api/wire-answer.ts';
 
 export const prerender = false;
 
 let handler: Handler | undefined;
-export const ALL: APIRoute = ({ request, site }) =>
-  (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request);
+export const ALL: APIRoute = async ({ request, site }) =>
+  responseOf(await (handler ??= wellKnownX402Handler(site!, () => paymentTerms()))(request));

@@ -3,6 +3,7 @@
 // them; this endpoint answers only a request that reaches the router anyway.
 import type { APIRoute } from 'astro';
 import { dispatch } from '../../../api/dispatch.ts';
+import { responseOf } from '../../../api/wire-answer.ts';
 
 export const prerender = false;
-export const ALL: APIRoute = ({ request }) => dispatch(request);
+export const ALL: APIRoute = async ({ request }) => responseOf(await dispatch(request));

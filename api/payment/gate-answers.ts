@@ -1,11 +1,62 @@
-// How a refused or malformed payment becomes the 402 answer: the route's challenge with the reason as its error (a
-// code, never a facilitator's text), a settlement's receipt beside it when there was one, and one log line.
+// What the payment gate answers of its own, for HTTP and for an MCP call: the 402 of a payment asked for, malformed
+// or refused (body {}, the challenge in PAYMENT-REQUIRED with the reason as its error: a code, never a facilitator's
+// text; a settlement's receipt beside it when there was one, and one log line), the 503 of a facilitator or store
+// it cannot reach (nothing charged, and said so), the acknowledgement of a channel's cooperative refund, and a paid
+// answer's receipt. The gate (./gate.ts) decides; this shapes.
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { x402ResourceServer } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { RouteContract } from '../../domain/route-contracts.ts';
-import { payment402 } from './status-answers.ts';
+import { errorAnswer } from '../errors.ts';
+import { CORS_HEADERS, PRICED_CACHE } from '../responses.ts';
+import { type WireAnswer, wireAnswer, withHeaders } from '../wire-answer.ts';
 import { reasonCode } from './scheme.ts';
+
+/** A 402 with body {} (route() leaves the body out for HEAD). */
+export const payment402 = (headers: Record<string, string>): WireAnswer =>
+  wireAnswer(
+    402,
+    { ...CORS_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': PRICED_CACHE, ...headers },
+    '{}',
+  );
+
+/**
+ * Why nothing was served when the facilitator could not be reached; said plainly when a settlement may still complete.
+ */
+export function facilitatorDownMessage(whileSettling: boolean): string {
+  const outcome = whileSettling
+    ? 'no data was served, but the facilitator stopped answering while settling your payment, which ' +
+      'may still complete: check the payer balance before paying again'
+    : 'you were not charged and no data was served';
+  return `payment could not be processed: the payment facilitator is unavailable; ${outcome}; retry later`;
+}
+
+/** A paid answer, with the settlement's receipt in PAYMENT-RESPONSE when it was charged. */
+export const withReceipt = (answer: WireAnswer, receipt: SettleResponse | undefined): WireAnswer =>
+  receipt ? withHeaders(answer, { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) }) : answer;
+
+/** A 503 with Retry-After: nothing served. */
+export const unavailable = (message: string): WireAnswer => errorAnswer(503, message, { 'Retry-After': '30' });
+
+export const PAYMENT_IDS_DOWN =
+  'payment could not be processed: the store of payment ids (which makes retries safe) is ' +
+  'unavailable; you were not charged and no data was served; retry later';
+
+/**
+ * A channel's cooperative refund, done: the scheme's acknowledgement and the refund's receipt (no data: nothing is
+ * cached).
+ */
+export const acknowledgement = (body: unknown, receipt: SettleResponse): WireAnswer =>
+  wireAnswer(
+    200,
+    {
+      ...CORS_HEADERS,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': PRICED_CACHE,
+      'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt),
+    },
+    JSON.stringify(body),
+  );
 
 /** The reason given for a PAYMENT-SIGNATURE header that is not base64 JSON of a well-formed payment payload. */
 const MALFORMED_PAYMENT = 'invalid_payment_header';
@@ -21,7 +72,7 @@ const logRefusal = (route: RouteContract, reason: string) =>
   console.warn(`x402: payment refused on ${route.path}: ${reason}`);
 
 /** The 402 of a PAYMENT-SIGNATURE header that holds no well-formed payment. */
-export function malformedPayment402(route: RouteContract, offered: PaymentRequired): Response {
+export function malformedPayment402(route: RouteContract, offered: PaymentRequired): WireAnswer {
   logRefusal(route, MALFORMED_PAYMENT);
   return payment402({ 'PAYMENT-REQUIRED': encodePaymentRequiredHeader({ ...offered, error: MALFORMED_PAYMENT }) });
 }
@@ -41,7 +92,7 @@ export interface RefusedRequest {
 export async function refusedPayment402(
   request: RefusedRequest,
   { reason, receipt }: { reason: string; receipt?: SettleResponse },
-): Promise<Response> {
+): Promise<WireAnswer> {
   logRefusal(request.route, reason);
   const refusal = { 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(await refusalRequired(request, reason)) };
   return payment402(receipt ? { ...refusal, 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) } : refusal);
