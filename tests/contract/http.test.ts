@@ -536,6 +536,25 @@ describe('compressed answers (server/compression.ts)', () => {
     }
   });
 
+  it('gives one strong ETag one byte string: every spelling of a free query, in each coding, the same bytes', async () => {
+    // The canonical spelling is prepared at start; the others go through the handler. A strong ETag names exact bytes
+    // (RFC 9110 8.8.1), so both must send the same compressed form under the same tag.
+    const spellings = [
+      ['/v1/premium/sample?state=FL', '/v1/premium/sample?state=fl', '/v1/premium/sample?state=%46L'],
+      ['/v1/coverage', '/v1/coverage?state=FL'],
+    ];
+    for (const targets of spellings)
+      for (const coding of ['br', 'gzip']) {
+        const answers = await Promise.all(targets.map((t) => exchange('GET', t, [['Accept-Encoding', coding]])));
+        for (const [i, answer] of answers.entries()) {
+          const what = `${targets[i]} in ${coding}`;
+          expect(header(answer.headers, 'content-encoding'), what).toBe(coding);
+          expect(header(answer.headers, 'etag'), what).toBe(header(answers[0].headers, 'etag'));
+          expect(answer.body.equals(answers[0].body), what).toBe(true);
+        }
+      }
+  });
+
   it('leaves a short answer as it is, without Vary', async () => {
     const small = await exchange('GET', '/v1/nope', [['Accept-Encoding', 'br, gzip']]);
     expect(small.statusLine).toBe('HTTP/1.1 404 Not Found');
