@@ -3,7 +3,14 @@
 // shapes are those of docs/design.md §18-20; every answer also lists the publications its records come from.
 import { z } from 'zod';
 import { GRANULARITIES } from './periods.ts';
-import { checkRange, publicationRef, stateParam, statesListParam } from './contract-shared.ts';
+import {
+  checkRange,
+  nullableNumber,
+  nullableString,
+  publicationRef,
+  stateParam,
+  statesListParam,
+} from './contract-shared.ts';
 
 /**
  * The enforcement action types (data/README.md): fine, examination and investigation (docs/design.md §18), and the
@@ -21,8 +28,6 @@ export const ACTION_TYPE_NAMES = [
 ] as const;
 export const COVERAGE_CATEGORY_NAMES = ['auto', 'property', 'liability', 'package', 'workers_comp', 'other'] as const;
 
-const nullableString = z.string().nullable();
-const nullableNumber = z.number().nullable();
 const dateOrYear = nullableString.meta({
   description: '`YYYY-MM-DD`, or a bare year `YYYY` where the source gives only a year; null when not printed.',
 });

@@ -4,7 +4,7 @@
 // and before declaring its own answers: /openapi.json lists its components in that order.
 import { z } from 'zod';
 import { UNITS } from './metrics.ts';
-import { publicationRef } from './contract-shared.ts';
+import { nullableNumber, nullableString, publicationRef } from './contract-shared.ts';
 
 export const errorBody = z
   .object({
@@ -15,9 +15,6 @@ export const errorBody = z
   })
   .meta({ id: 'Error', description: '400 → invalid_request, 404 → not_found, 500 → internal.' });
 export type ErrorBody = z.infer<typeof errorBody>;
-
-export const nullableNumber = z.number().nullable();
-export const nullableString = z.string().nullable();
 
 // ---- a series row: the exact figures, and what the publications printed beside them -----------
 

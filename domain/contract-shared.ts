@@ -5,6 +5,11 @@ import { echo } from './echo.ts';
 
 const STATE_CODE = /^[A-Za-z]{2}$/;
 
+/** A number, or null (each use says when). */
+export const nullableNumber = z.number().nullable();
+/** A text, or null (each use says when). */
+export const nullableString = z.string().nullable();
+
 /** A series answer's CSV header (format=csv): one line per figure, each naming the publication that printed it. */
 export const CSV_COLUMNS = [
   'state',

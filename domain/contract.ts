@@ -8,9 +8,9 @@ import { z } from 'zod';
 // bulk files' and the datasets', then the shared fields', before declaring its own.
 import './contract-bulk.ts';
 import './contract-datasets.ts';
-import { nullableNumber, nullableString, printedKeys, provenance, publications, seriesRow } from './contract-fields.ts';
+import { printedKeys, provenance, publications, seriesRow } from './contract-fields.ts';
 import { GRANULARITIES } from './periods.ts';
-import { publicationRef } from './contract-shared.ts';
+import { nullableNumber, nullableString, publicationRef } from './contract-shared.ts';
 
 export {
   SERIES_FIELDS,

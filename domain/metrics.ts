@@ -47,6 +47,9 @@ export interface MetricInfo {
   unit: (typeof UNITS)[number];
 }
 
+/** What a metric is printed in: each metric's unit, said once (METRIC_INFO). */
+export const unitOf = (metric: Metric) => METRIC_INFO[metric].unit;
+
 const METRIC_INFO: Record<Metric, MetricInfo> = {
   premium: { unit: 'USD', measures: 'premium' },
   policies: { unit: 'count', measures: 'policies' },

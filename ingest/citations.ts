@@ -26,7 +26,7 @@
 // the finer printing is rounded too: behind `$622.75 million` may be 622,748,000, which both printings round
 // correctly. Printings that disagree beyond the coarser's precision (`$772.8M` beside `$772.88M`, a
 // truncation) are two figures, ranked as every other (docs/design.md §1).
-import { isPrintedMetric, type Figure } from './model-types.ts';
+import { isPrintedMetric, type Figure, figureKey } from './model-types.ts';
 
 /** Rounded either way: the exact figure is within half a unit of the printed precision. */
 const NEAR = new Set([
@@ -141,9 +141,6 @@ export function agreesToPrecision(
   if (side === 'below') return diff <= slack && -diff < precision + slack;
   return diff >= -slack && diff < precision + slack;
 }
-
-/** What makes two figures the same figure: state, line, county, insurer, period and metric. */
-const figureKey = (f: Figure) => [f.state, f.line, f.county ?? '', f.insurer ?? '', f.period.key, f.metric].join('|');
 
 export interface ShortenedCitation {
   /** The rounded or qualified printing, or an exact one coarser than `exact`. */

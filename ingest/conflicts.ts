@@ -3,7 +3,7 @@
 // Qualified figures never reach a series, so only exact ones are compared. The figures of one figure's
 // conflicts share its state, so a build finds them state by state (ingest/build.ts).
 import type { Problem } from './errors.ts';
-import type { Figure } from './model-types.ts';
+import { type Figure, figureKey } from './model-types.ts';
 
 /** `figure` prints another value than `other`, the first figure read for the same thing on the same date. */
 export interface Conflict {
@@ -25,7 +25,7 @@ export function sameDayConflicts(figures: readonly Figure[]): Conflict[] {
   for (const group of byDate.values()) {
     const first = new Map<string, Figure>();
     for (const f of group) {
-      const key = [f.state, f.period.key, f.line, f.county ?? '', f.insurer ?? '', f.metric].join('|');
+      const key = figureKey(f);
       const other = first.get(key);
       if (!other) first.set(key, f);
       else if (other.value !== f.value) conflicts.push({ figure: f, other });

@@ -1,5 +1,5 @@
 // The ingest's in-memory model of the data folder.
-import { type Metric, PRINTED_METRICS } from '../domain/metrics.ts';
+import { METRICS, type Metric, PRINTED_METRICS, unitOf } from '../domain/metrics.ts';
 import type { Period } from '../domain/periods.ts';
 import type { DatasetName, DatasetRecord } from './sources/datasets.ts';
 import type { Publication } from './sources/header.ts';
@@ -29,34 +29,13 @@ export type PrintedMetric = (typeof PRINTED_METRICS)[number];
 export const isPrintedMetric = (m: Metric): m is PrintedMetric => (PRINTED_METRICS as readonly string[]).includes(m);
 export const COUNT_UNITS = ['policies', 'transactions', 'items'] as const; // preference order
 export type CountUnit = (typeof COUNT_UNITS)[number];
-/** Shares of a whole, 0-100. */
-export const PCT_METRICS: readonly Metric[] = [
-  'new_business_policy_pct',
-  'renewal_policy_pct',
-  'new_business_premium_pct',
-  'renewal_premium_pct',
-  'non_policy_premium_pct',
-  'new_business_item_pct',
-  'renewal_item_pct',
-  'non_policy_item_pct',
-  'state_premium_share_pct',
-];
+/** Shares of a whole, 0-100: the percentages that are not changes. */
+export const PCT_METRICS: readonly Metric[] = METRICS.filter((m) => unitOf(m) === 'percent' && !m.endsWith('_yoy_pct'));
 /** Changes in percent: -100 (all gone) or more. */
-export const CHANGE_METRICS: readonly Metric[] = [
-  'premium_yoy_pct',
-  'policies_yoy_pct',
-  'items_yoy_pct',
-  'transactions_yoy_pct',
-];
-export const COUNT_METRICS: readonly Metric[] = [
-  'policies',
-  'items',
-  'transactions',
-  'insurer_policies',
-  'endorsement_items',
-  'cancellation_items',
-  'exempt_purchaser_policies',
-];
+export const CHANGE_METRICS: readonly Metric[] = METRICS.filter(
+  (m) => unitOf(m) === 'percent' && m.endsWith('_yoy_pct'),
+);
+export const COUNT_METRICS: readonly Metric[] = METRICS.filter((m) => unitOf(m) === 'count');
 
 export interface Figure {
   pub: Publication;
@@ -78,6 +57,10 @@ export interface Figure {
   fileLine: number;
   valueColumn: number;
 }
+
+/** What makes two figures the same figure: state, line, county, insurer, period and metric. */
+export const figureKey = (f: Figure) =>
+  [f.state, f.line, f.county ?? '', f.insurer ?? '', f.period.key, f.metric].join('|');
 
 /** The data folder: all of it (ingest/load.ts), or one state's part as a build models it (ingest/build.ts). */
 export interface Dataset {

@@ -6,7 +6,7 @@ import { monthsOf, parsePeriod, rollupKey } from '../domain/periods.ts';
 import { emptyValues, inForceOn, latestPublication, sumValues } from '../domain/vintages.ts';
 import type { Dataset } from './model-types.ts';
 import type { Publication } from './sources/header.ts';
-import { type Series, type Snapshot, type VintagedRow, sameSnapshot, seriesKey } from './vintaged-series.ts';
+import { type Series, type Snapshot, type VintagedRow, sameSnapshot, seriesKey, sumsFrom } from './vintaged-series.ts';
 import { comparePeriods, union } from './model-order.ts';
 
 const allNull = (v: SeriesValues) => SERIES_FIELDS.every((f) => v[f] === null);
@@ -89,7 +89,7 @@ export function rollUp(
     const key = seriesKey({ ...parts, periodType: target });
     const own = all.get(key);
     const targetBasis = own?.basis ?? dataset.bases.get(`${parts.state}|${target}`) ?? null;
-    if (targetBasis && parts.basis !== targetBasis) continue;
+    if (!sumsFrom(targetBasis, parts.basis)) continue;
     const ownRows = new Map(own?.rows.map((r) => [r.period, r]));
     const partRows = new Map(parts.rows.map((r) => [r.period, r]));
     const unitsMatch = !own?.countUnit || !parts.countUnit || own.countUnit === parts.countUnit;

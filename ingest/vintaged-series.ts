@@ -68,20 +68,18 @@ const sortedKeys = (o: PrintedFigures): PrintedFigures =>
  */
 export function chooseCountUnits(figures: Figure[], bases: Map<string, string>): Map<string, CountUnit> {
   const seen = new Map<string, Set<string>>();
-  const note = (key: string, metric: string) => {
-    if (!seen.has(key)) seen.set(key, new Set());
-    seen.get(key)!.add(metric);
-  };
+  const metricsOf = (key: string) => seen.get(key) ?? seen.set(key, new Set()).get(key)!;
+  const monthStates = new Set<string>();
   for (const f of figures) {
     if (!f.exact || f.insurer || !(COUNT_UNITS as readonly string[]).includes(f.metric)) continue;
-    note(`${f.state}|${f.period.type}`, f.metric);
-    if (f.period.type !== 'month') continue;
-    // The roll-ups' own test (ingest/rollups.ts): a period type with no basis of its own is summed from its months too.
-    const monthBasis = bases.get(`${f.state}|month`);
-    for (const type of ROLLED_UP) {
-      const basis = bases.get(`${f.state}|${type}`);
-      if (!basis || basis === monthBasis) note(`${f.state}|${type}`, f.metric);
-    }
+    metricsOf(`${f.state}|${f.period.type}`).add(f.metric);
+    if (f.period.type === 'month') monthStates.add(f.state);
+  }
+  for (const state of monthStates) {
+    const months = seen.get(`${state}|month`)!;
+    for (const type of ROLLED_UP)
+      if (sumsFrom(bases.get(`${state}|${type}`), bases.get(`${state}|month`)))
+        for (const metric of months) metricsOf(`${state}|${type}`).add(metric);
   }
   const units = new Map<string, CountUnit>();
   for (const [key, metrics] of seen)
@@ -92,6 +90,13 @@ export function chooseCountUnits(figures: Figure[], bases: Map<string, string>):
   return units;
 }
 const ROLLED_UP = ['quarter', 'half_year', 'year'] as const;
+
+/**
+ * Whether a period type on `basis` is summed from its parts on `partsBasis` (ingest/rollups.ts): when it has no basis
+ * of its own, or theirs.
+ */
+export const sumsFrom = (basis: string | null | undefined, partsBasis: string | null | undefined) =>
+  !basis || basis === partsBasis;
 
 /** The publications a snapshot cites: those of every figure it shows. */
 export const snapshotPubs = (s: Snapshot) => union(Object.values(s.sources));
@@ -132,6 +137,10 @@ function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
   };
 }
 
+/** The series field an exact figure of `metric` fills where its period's count unit is `unit`, if any. */
+const seriesFieldOf = (metric: Metric, unit: CountUnit | null) =>
+  DIRECT_FIELDS[metric] ?? (metric === unit ? 'policy_count' : undefined);
+
 /**
  * Where a figure goes: a series field of its own period's row when exact and the field exists, else a
  * printed figure of that row. A year-to-date figure is printed on the row of its last month.
@@ -139,9 +148,8 @@ function printedFigure(f: Figure, rowPeriod: string): PrintedFigure {
 function placeFigure(
   f: Figure,
   unit: CountUnit | null,
-  hiddenFrom: string | undefined,
+  hidden: Pick<Placed, 'hiddenFrom'>,
 ): { periodType: PeriodType; period: string; placed: Placed } {
-  const hidden = hiddenFrom === undefined ? {} : { hiddenFrom };
   if (f.period.type === 'year_to_date') {
     const period = monthKey(f.period.year, f.period.lastMonth);
     const placed = {
@@ -153,10 +161,7 @@ function placeFigure(
     };
     return { periodType: 'month', period, placed };
   }
-  const field =
-    f.exact && !isPrintedMetric(f.metric)
-      ? (DIRECT_FIELDS[f.metric] ?? (f.metric === unit ? 'policy_count' : undefined))
-      : undefined;
+  const field = f.exact && !isPrintedMetric(f.metric) ? seriesFieldOf(f.metric, unit) : undefined;
   const placed: Placed = field
     ? { metric: f.metric, field, value: f.value, ...hidden }
     : { metric: f.metric, printedKey: f.metric, value: f.value, figure: printedFigure(f, f.period.key), ...hidden };
@@ -197,19 +202,14 @@ export function baseSeries(dataset: Dataset, units: Map<string, CountUnit>): Map
   for (const f of dataset.figures) {
     if (f.insurer) continue;
     const hiddenFrom = shortened.get(f)?.from;
-    const { periodType, period, placed } = placeFigure(f, units.get(`${f.state}|${f.period.type}`) ?? null, hiddenFrom);
+    const hidden = hiddenFrom === undefined ? {} : { hiddenFrom };
+    const unit = units.get(`${f.state}|${f.period.type}`) ?? null;
+    const { periodType, period, placed } = placeFigure(f, unit, hidden);
     add(f, periodType, period, placed);
     // A year-to-date series of exact figures is kept too: /v1/coverage reports its span and unit.
     if (f.period.type === 'year_to_date' && f.exact && !isPrintedMetric(f.metric)) {
-      const field =
-        DIRECT_FIELDS[f.metric] ?? (f.metric === units.get(`${f.state}|year_to_date`) ? 'policy_count' : undefined);
-      if (field)
-        add(f, 'year_to_date', f.period.key, {
-          metric: f.metric,
-          field,
-          value: f.value,
-          ...(hiddenFrom === undefined ? {} : { hiddenFrom }),
-        });
+      const field = seriesFieldOf(f.metric, unit);
+      if (field) add(f, 'year_to_date', f.period.key, { metric: f.metric, field, value: f.value, ...hidden });
     }
   }
   const out = new Map<string, Series>();

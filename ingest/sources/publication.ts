@@ -5,7 +5,7 @@ import type { Problems } from '../errors.ts';
 import { slug } from '../shards.ts';
 import type { CsvFile } from '../csv.ts';
 import { METRICS, type Metric } from '../../domain/metrics.ts';
-import { isPrintedMetric, type Figure, type Line, type State } from '../model-types.ts';
+import { isPrintedMetric, type Figure, type Line, type State, figureKey } from '../model-types.ts';
 import { type Publication, parseHeader } from './header.ts';
 import { valueProblem } from './values.ts';
 
@@ -46,15 +46,15 @@ export function parsePublication(
   const header = parseHeader(csv, id, context.today, problems, [], 'figure rows');
   if (!header) return null;
   const { pub } = header;
+  const limits = periodLimits(pub);
   const figures: Figure[] = [];
   const seen = new Map<string, { value: string; line: number }>();
   for (const { line, cells } of csv.rows) {
-    const figure = readFigure(cells, line, pub, context, problems);
+    const figure = readFigure(cells, line, { pub, limits }, context, problems);
     if (!figure) continue;
     const raw = cells.value.value;
     // One figure per state, period, line, county, insurer and metric: a second is a slip or a conflict.
-    const { state, period, county, insurer, metric } = figure;
-    const key = [state, period.key, figure.line, county ?? '', insurer ?? '', metric].join('|');
+    const key = figureKey(figure);
     const prior = seen.get(key);
     if (prior) problems.add(csv.file, line, figure.valueColumn, duplicateMessage(figure, raw, prior));
     else {
@@ -69,7 +69,7 @@ export function parsePublication(
 function readFigure(
   c: Cells,
   line: number,
-  pub: Publication,
+  { pub, limits }: { pub: Publication; limits: PeriodLimits },
   context: PublicationContext,
   problems: Problems,
 ): Figure | null {
@@ -81,7 +81,7 @@ function readFigure(
   };
   const state = states.get(c.state.value);
   if (!state) fail('state', `unknown state '${c.state.value}': expected one of ${[...states.keys()].join(', ')}`);
-  const period = readPeriod(c.period.value, pub, fail);
+  const period = readPeriod(c.period.value, limits, fail);
   const metric = c.metric.value as Metric;
   if (!METRICS.includes(metric))
     fail('metric', `unknown metric '${c.metric.value}': expected one of ${METRICS.join(', ')}`);
@@ -117,19 +117,31 @@ function readFigure(
   };
 }
 
+/** The dates a publication's periods must have ended by: its data_as_of and report_date, each when it is a date. */
+interface PeriodLimits {
+  dataAsOf: string | null;
+  reportDate: string | null;
+}
+
+/** Read once per publication, not once per row. */
+const periodLimits = ({ dataAsOf, reportDate }: Publication): PeriodLimits => ({
+  dataAsOf: isIsoDate(dataAsOf) ? dataAsOf : null,
+  reportDate: isIsoDate(reportDate) ? reportDate : null,
+});
+
 /** A row's period, when it reads as one: it must have ended by the publication's data_as_of and report_date. */
-function readPeriod(text: string, pub: Publication, fail: Fail): Period | null {
+function readPeriod(text: string, { dataAsOf, reportDate }: PeriodLimits, fail: Fail): Period | null {
   const period = parsePeriod(text);
   if (!period)
     fail('period', `malformed period '${text}': expected YYYY-MM, YYYY-Qn, YYYY-H1, YYYY-H2, YYYY or YYYY-01..MM`);
-  else if (isIsoDate(pub.dataAsOf) && lastDay(period) > pub.dataAsOf)
-    fail('period', `period ${period.key} ends after the publication's data_as_of ${pub.dataAsOf}`);
+  else if (dataAsOf && lastDay(period) > dataAsOf)
+    fail('period', `period ${period.key} ends after the publication's data_as_of ${dataAsOf}`);
   // Not only through data_as_of: when data_as_of is wrong too (after report_date, or not a date),
   // the row that prints a period not yet ended on the report_date is named as well.
-  else if (isIsoDate(pub.reportDate) && lastDay(period) > pub.reportDate)
+  else if (reportDate && lastDay(period) > reportDate)
     fail(
       'period',
-      `period ${period.key} ends after the publication's report_date ${pub.reportDate}: a report cannot print ` +
+      `period ${period.key} ends after the publication's report_date ${reportDate}: a report cannot print ` +
         `a period that had not ended`,
     );
   return period;
