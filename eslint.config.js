@@ -33,10 +33,10 @@ export default defineConfig(
       // An async function without await is how the code implements an interface that returns promises
       // (stores, hooks, handlers): a throw inside it still becomes a rejection, as its callers expect.
       '@typescript-eslint/require-await': 'off',
-      // `_name` marks a parameter or a destructured field left unused on purpose (a rest sibling, a
-      // callback's unused argument).
       // A `.catch((e) => reject(e))` passes on what was thrown, as it was: the caller decides what it is.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // `_name` marks a parameter or a destructured field left unused on purpose (a rest sibling, a
+      // callback's unused argument).
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },

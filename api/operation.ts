@@ -6,13 +6,7 @@ import type { z } from 'zod';
 import type { RouteContract } from '../domain/route-contracts.ts';
 import type { TextRenderer } from './text/shared.ts';
 import type { CsvAnswer } from './responses.ts';
-import type { WireAnswer } from './wire-answer.ts';
-
-/** A priced answer as computed (api/priced.ts): its 200, and whether it holds a figure. */
-export interface ComputedAnswer {
-  body: WireAnswer;
-  hasFigures: boolean;
-}
+import type { PricedAnswer } from './payment/gate.ts';
 
 /** A free route: its answer is bytes the ingest precomputed. */
 export interface FreeOperation<S extends z.ZodObject = z.ZodObject> {
@@ -41,7 +35,7 @@ export interface PricedOperation<S extends z.ZodObject = z.ZodObject> {
    * For a route whose answer is a file (a bulk download), not JSON: its bytes and headers, and whether it holds a
    * figure.
    */
-  file?(body: unknown): ComputedAnswer;
+  file?(body: unknown): PricedAnswer;
   /** Its MCP tool's text (api/text/); the table rendering when not given. */
   text?: TextRenderer;
 }
@@ -91,7 +85,7 @@ export const pricedOperation = <P extends z.ZodObject, B>(
  */
 export const pricedFileOperation = <P extends z.ZodObject>(
   contract: RouteContract<P>,
-  file: () => ComputedAnswer,
+  file: () => PricedAnswer,
 ): PricedOperation =>
   ({
     kind: 'priced',

@@ -5,7 +5,8 @@ import { mayHoldAnswer } from './conditional.ts';
 import { type Handler, route } from './http.ts';
 import { holdsAnswer, notModifiedAnswer, pricedCsv, pricedJson } from './responses.ts';
 import { parseQuery } from './params.ts';
-import type { ComputedAnswer, PricedOperation } from './operation.ts';
+import type { PricedOperation } from './operation.ts';
+import type { PricedAnswer } from './payment/gate.ts';
 import { PaidAnswers, behindGate, readableQuery } from './paid-execution.ts';
 import { partsLength } from './wire-answer.ts';
 
@@ -24,7 +25,7 @@ function canonicalUrl(url: URL, query: string): URL {
  * Each priced answer once computed, as its bytes, by path and canonical query (format included), up to 32 MiB.
  * Only what is computed is kept, never a payment's outcome: each request still pays, or gets the 402.
  */
-const httpAnswers = new PaidAnswers<ComputedAnswer>(32 * 2 ** 20, (answer) => partsLength(answer.body));
+const httpAnswers = new PaidAnswers<PricedAnswer>(32 * 2 ** 20, (answer) => partsLength(answer.body));
 
 /**
  * Whether a request may hold its answer already: `*` or an ETag of this API's form in If-None-Match, else an

@@ -45,9 +45,12 @@ export function partsLength(answer: WireAnswer): number {
   return length;
 }
 
+/** The body whole: its one part as it is (not copied), else its parts joined. */
+export const bodyBytes = ({ parts }: WireAnswer): Buffer => (parts.length === 1 ? parts[0] : Buffer.concat(parts));
+
 /** A wire answer as a Web Response: the one place the API makes one (Vercel's functions answer Responses). */
-export const responseOf = ({ status, headers, parts }: WireAnswer): Response =>
-  new Response(
-    parts.length ? ((parts.length === 1 ? parts[0] : Buffer.concat(parts)) as Uint8Array<ArrayBuffer>) : null,
-    { status, headers },
-  );
+export const responseOf = (answer: WireAnswer): Response =>
+  new Response(answer.parts.length ? (bodyBytes(answer) as Uint8Array<ArrayBuffer>) : null, {
+    status: answer.status,
+    headers: answer.headers,
+  });

@@ -105,12 +105,11 @@ try {
   const pages = run<PagesResult>('pages.ts');
 
   const md = header(started, commit, dirty);
-  const bridgeReport = bridgeSection(bridge);
   const sections = [
     apiSection(api),
     x402Section(x402),
     channelsSection(channels),
-    { md: bridgeReport.md, goals: [bridgeReport.goal] },
+    bridgeSection(bridge),
     gasSection(gas),
     ingestSection(ingest.corpora),
     buildsSection({ ingestMs, nodeBuildMs, vercelBuildMs, fn, staticFiles }),

@@ -7,7 +7,8 @@
 // facilitator must not move.
 import { BACK_TO_BACK, SUMMARY } from './bridge-config.ts';
 import type { BridgeResult } from './bridge-report.ts';
-import type { CallResult, McpClient, Servers } from './bridge-rig.ts';
+import type { CallResult, McpClient } from './bridge-rig.ts';
+import type { ServerPair } from './channels-servers.ts';
 import { check, type Reference, stillness, timedCall } from './bridge-rounds.ts';
 import { mean, median, p99 } from './stats.ts';
 
@@ -33,7 +34,7 @@ async function inARow(client: McpClient, ref: Reference, paid: boolean): Promise
  * bookkeeping).
  */
 export async function backToBack(
-  servers: Servers,
+  servers: ServerPair,
   bridgePaid: McpClient,
   bridgeOff: McpClient,
   ref: Reference,

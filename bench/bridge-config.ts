@@ -21,7 +21,7 @@ export const GOAL_MS = 3;
 /** The in-process steps: runs of each after STEP_WARMUP, interleaved round by round. */
 export const STEP_N = 300;
 export const STEP_WARMUP = 30;
-export const DECIMALS = 6; // USDC
+const DECIMALS = 6; // USDC
 
 /** A priced tool's price (its REST twin's), in atomic units. */
 function priceOf(tool: string): bigint {
@@ -38,9 +38,9 @@ export interface Call {
 }
 
 /** A priced tool whose answer both servers give identically, of moderate size (one year's statewide totals). */
-export const TOOL = 'get_summary';
-export const ARGS = { state: 'TX', year: 2021 };
-export const PRICE = priceOf(TOOL);
+const TOOL = 'get_summary';
+const ARGS = { state: 'TX', year: 2021 };
+const PRICE = priceOf(TOOL);
 export const SUMMARY: Call = { tool: TOOL, args: ARGS, price: PRICE };
 /**
  * A priced tool of another price, alternated with SUMMARY: two offers paid from one channel, each call's voucher for
@@ -78,7 +78,7 @@ const spends = [
   BigInt(WARMUP + N + 1) * (PRICE + OTHER.price),
   BigInt(2 * (WARMUP + N) + 2) * PRICE,
 ];
-export const BUDGET_USD = formatUsd(spends.reduce((a, b) => (a > b ? a : b)) + 10n * OTHER.price);
+const BUDGET_USD = formatUsd(spends.reduce((a, b) => (a > b ? a : b)) + 10n * OTHER.price);
 
 /** The bridge's flags for one run: the remote, the chain, its own state folder, and one cap for budget and deposit. */
 export const bridgeFlags = (url: string, rpcUrl: string, stateDir: string, capUsd: string = BUDGET_USD) => [

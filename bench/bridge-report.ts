@@ -22,7 +22,7 @@ export interface Row {
 }
 
 /** Calls in a row: per call median, p99 and mean, and the whole run, ms. */
-export interface InARow {
+interface InARow {
   median: number;
   p99: number;
   mean: number;
@@ -80,7 +80,7 @@ export interface BridgeResult {
  * One of the goal's measurements: a tool's voucher-paid and gate-off medians through the bridge, repeated or
  * alternating.
  */
-export interface GoalCall {
+interface GoalCall {
   tool: string;
   how: 'repeated' | 'alternating';
   paid: number;
@@ -297,7 +297,7 @@ function goalLine(b: BridgeResult, md: boolean): string {
 }
 
 /** The section of docs/benchmarks.md and its goal line. */
-export function bridgeSection(b: BridgeResult): { md: string[]; goal: string } {
+export function bridgeSection(b: BridgeResult): { md: string[]; goals: string[] } {
   const [one, two] = b.tools;
   const call = (t: BridgeResult['tools'][number]) => `\`${t.tool}\` ${JSON.stringify(t.args)} (${t.priceUsd} USD)`;
   const md = [
@@ -359,5 +359,5 @@ export function bridgeSection(b: BridgeResult): { md: string[]; goal: string } {
     ...b.steps.map((s) => `| ${s.step.trim()} | ${ms(s.median, 3)} | ${ms(s.mean, 3)} | ${ms(s.cpuMean, 3)} |`),
     '',
   ];
-  return { md, goal: goalLine(b, true) };
+  return { md, goals: [goalLine(b, true)] };
 }

@@ -20,8 +20,6 @@ import { startServerPair } from './channels-servers.ts';
 
 export type CallResult = Awaited<ReturnType<Client['callTool']>> & { _meta?: Record<string, unknown> };
 
-export type { ServerPair as Servers } from './channels-servers.ts';
-
 /** The servers of the bridge benchmark: the pair, the gate-on server's channels in `tmp`. */
 export const startServers = (entry: string, shards: string, tmp: string, stops: (() => unknown)[]) =>
   startServerPair(entry, shards, join(tmp, 'server-channels'), stops);

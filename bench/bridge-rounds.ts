@@ -13,7 +13,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { SettleResponse } from '@x402/core/types';
 import { ALTERNATING, type Call, N, OTHER, SUMMARY, WARMUP, voucherNote } from './bridge-config.ts';
 import type { BridgeResult } from './bridge-report.ts';
-import type { CallResult, DirectPayer, McpClient, Servers, Wire } from './bridge-rig.ts';
+import type { CallResult, DirectPayer, McpClient, Wire } from './bridge-rig.ts';
+import type { ServerPair } from './channels-servers.ts';
 import type { InProcess } from './bridge-steps.ts';
 import { cpuMs } from './run.ts';
 import { mean, median, p99 } from './stats.ts';
@@ -41,7 +42,7 @@ export interface Targets {
 }
 
 /** The rows the rounds report, in order: the key the report finds each by, and its label. */
-export function rowLabels(): { key: string; label: string }[] {
+function rowLabels(): { key: string; label: string }[] {
   const usd = (c: Call) => `${c.tool} (${formatUsd(c.price)} USD)`;
   return [
     { key: 'bridgePaid', label: `bridge (stdio), voucher-paid, the same call repeated, ${usd(SUMMARY)}` },
@@ -79,7 +80,7 @@ export function rowLabels(): { key: string; label: string }[] {
 }
 
 /** A paid call's receipt. */
-export const receiptOf = (r: CallResult) => r._meta?.[RECEIPT_META] as SettleResponse | undefined;
+const receiptOf = (r: CallResult) => r._meta?.[RECEIPT_META] as SettleResponse | undefined;
 
 /** The answer every call of `call` must give: the gate-off server's, read once over direct HTTP. */
 export async function referenceOf(directOff: Client, call: Call): Promise<Reference> {
@@ -140,7 +141,7 @@ export const timedCall = async (client: Client, call: Call, meta?: Record<string
 /**
  * The rounds' entries: the alternating bridges' and the in-process alternating call's twice each, half a round apart.
  */
-function targetsOf(servers: Servers, t: Targets, refs: References): Target[] {
+function targetsOf(servers: ServerPair, t: Targets, refs: References): Target[] {
   const on = servers.on.child.pid;
   const off = servers.off.child.pid;
   const ref = refs.get(SUMMARY.tool)!;
@@ -251,7 +252,7 @@ export async function openBridgeChannel(bridgePaid: McpClient, ref: Reference): 
 }
 
 /** The chain's height and the facilitator's calls: neither may move while timing (vouchers only). */
-export async function stillness(servers: Servers): Promise<() => Promise<void>> {
+export async function stillness(servers: ServerPair): Promise<() => Promise<void>> {
   const height = await servers.chain.rpc<string>('eth_blockNumber');
   const facilitator = servers.facilitatorCalls();
   return async () => {
@@ -273,7 +274,7 @@ type Row = BridgeResult['rows'][number];
  * WARMUP rounds, then N timed rounds of every entry; no deposit, chain transaction or facilitator call may happen while
  * timing.
  */
-export async function rounds(servers: Servers, t: Targets, refs: References): Promise<Row[]> {
+export async function rounds(servers: ServerPair, t: Targets, refs: References): Promise<Row[]> {
   const targets = targetsOf(servers, t, refs);
   const labels = rowLabels();
   const samples = new Map(

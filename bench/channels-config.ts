@@ -1,7 +1,9 @@
 // What the channel benchmark (bench/channels.ts) runs: how many requests of each kind it times, the priced URL it
 // pays for and that URL's price, and the deposits that pay for them.
-import { formatUnits, parseUnits } from 'viem';
-import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
+import { parseUnits } from 'viem';
+import { DECIMALS, PREMIUM, priceOf } from './x402-config.ts';
+
+export { DECIMALS, PREMIUM, usdc } from './x402-config.ts';
 
 export const N = Number(process.env.BENCH_VOUCHERS ?? 200);
 export const M = Number(process.env.BENCH_PARALLEL_CALLS ?? 20);
@@ -12,9 +14,6 @@ export const EXACT_EVERY = 4;
 /** Runs of each in-process step (after STEP_WARMUP): ≥ 200, as the issue asks. */
 export const STEP_N = 300;
 export const STEP_WARMUP = 30;
-export const PREMIUM = '/v1/premium?state=TX';
-export const DECIMALS = 6; // USDC
-export const usdc = (atomic: bigint) => `${formatUnits(atomic, DECIMALS)} USDC`;
 /** Room for every voucher of a phase: 100 USDC is 1000 answers at $0.10. */
 export const DEPOSIT = parseUnits('100', DECIMALS);
 /** Each parallel payer's deposit: its M + 1 answers and some room. */
@@ -33,8 +32,4 @@ export const SIGNATURE_WARMUP = 100;
 /** The goal: the signature check's median at most this many ms. */
 export const SIGNATURE_GOAL_MS = 0.2;
 
-export const PRICE = (() => {
-  const usd = ROUTE_CONTRACTS.find((r) => r.path === new URL(PREMIUM, 'http://x').pathname)?.priceUsd;
-  if (!usd) throw new Error(`${PREMIUM} is not a priced route`);
-  return parseUnits(usd, DECIMALS);
-})();
+export const PRICE = priceOf(PREMIUM).atomic;

@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DECIMALS, DEPOSIT, PREMIUM, PRICE } from './channels-config.ts';
 import { batchPayer } from '../tests/support/batch-client.ts';
 import { type LocalChain, NETWORK } from '../tests/support/chain.ts';
-import type { WireAnswer } from '../api/wire-answer.ts';
+import { type WireAnswer, bodyBytes } from '../api/wire-answer.ts';
 
 export const chargedOf = (receipt: SettleResponse | null) =>
   BigInt(
@@ -25,7 +25,7 @@ export const receiptOf = (res: Response | WireAnswer): SettleResponse | null => 
   return header ? decodePaymentResponseHeader(header) : null;
 };
 /** A wire answer's body as text. */
-export const textOf = (answer: WireAnswer) => Buffer.concat(answer.parts).toString('utf8');
+export const textOf = (answer: WireAnswer) => bodyBytes(answer).toString('utf8');
 export const batchOffer = (required: PaymentRequired): PaymentRequirements => {
   const offer = required.accepts.find((a) => a.scheme === 'batch-settlement');
   if (!offer)

@@ -7,7 +7,7 @@ import { N, PREMIUM, PRICE, STEP_N, STEP_WARMUP, WARMUP } from './channels-confi
 import { batchOffer, expectVoucherPaid, openChannel, presign, receiptOf, textOf } from './channels-payer.ts';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 import { dispatch } from '../api/dispatch.ts';
-import { responseOf } from '../api/wire-answer.ts';
+import { callHandler } from '../tests/support/handlers.ts';
 import { readShardsFrom } from '../api/store.ts';
 import { batchPart } from '../api/payment/batch.ts';
 import { ChannelJournal } from '../api/payment/channel-journal.ts';
@@ -48,7 +48,7 @@ export async function openRig(chain: LocalChain, shards: string, facilitatorUrl:
   const facilitator = countedFacilitator(chain.facilitator);
   const gate = createGate(settings, facilitator, ROUTE_CONTRACTS, { channels: journal });
   const url = `http://localhost${PREMIUM}`;
-  const inProcess: typeof globalThis.fetch = (input, init) => dispatch(new Request(input, init)).then(responseOf);
+  const inProcess: typeof globalThis.fetch = callHandler;
   const close = () => {
     installGate(undefined);
     journal.close();

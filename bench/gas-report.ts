@@ -13,7 +13,7 @@ export interface Tx {
  * One kind of transaction: gas of the first sent, and typical gas (the median of the later ones; the first's when
  * alone).
  */
-export interface TxGas {
+interface TxGas {
   label: string;
   n: number;
   first: number;
@@ -22,7 +22,7 @@ export interface TxGas {
   calldata: number;
 }
 
-export interface PerAnswer {
+interface PerAnswer {
   scheme: 'exact' | 'batch-settlement';
   channelsPerClaim: number | null;
   answersPerChannel: number | null;

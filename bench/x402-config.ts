@@ -1,5 +1,5 @@
 // What the x402 benchmark (bench/x402.ts) runs: how many paid requests it times, the two priced URLs it pays for and
-// their prices, and how many times the gate's own work is timed in process.
+// their prices (in USDC, for the channel benchmark too), and how many times the gate's own work is timed in process.
 import { formatUnits, parseUnits } from 'viem';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 
@@ -7,7 +7,7 @@ export const N = Number(process.env.BENCH_PAYMENTS ?? 200);
 export const WARMUP = 10;
 export const PREMIUM = '/v1/premium?state=TX';
 export const COMPARE = '/v1/compare?states=FL,TX';
-const DECIMALS = 6; // USDC
+export const DECIMALS = 6; // USDC
 
 export const priceOf = (path: string): { usd: string; atomic: bigint } => {
   const pathname = new URL(path, 'http://x').pathname;

@@ -5,7 +5,7 @@
 import { examplePath } from '../api/llms.ts';
 import { ROUTE_CONTRACTS } from '../domain/route-contracts.ts';
 import { rawRequestBytes } from '../tests/support/raw-http.ts';
-import type { Case, Target } from './compare-wire.ts';
+import { type Case, type Target, headerOf } from './compare-wire.ts';
 
 export type HeaderList = [string, string][];
 
@@ -14,13 +14,6 @@ export const ask = (name: string, method: string, target: string, headers: Heade
   name,
   requests: (t: Target) => [rawRequestBytes(method, target, t.host, headers, body)],
 });
-
-/** A header of an answer (its first, by name in any case), or undefined. */
-export function headerOf(answer: Buffer | undefined, name: string): string | undefined {
-  if (!answer) return undefined;
-  const head = answer.subarray(0, Math.max(0, answer.indexOf('\r\n\r\n'))).toString('latin1');
-  return new RegExp(`\r\n${name}: *([^\r]*)`, 'i').exec(head)?.[1];
-}
 
 /**
  * Further queries per operation, beside the contract's example: other parameters, the CSV form, lower-case codes,
@@ -61,7 +54,7 @@ const MORE_QUERIES: Record<string, string[]> = {
 };
 
 /** Every route's example target, then its further ones, each once. */
-export function routeTargets(): string[] {
+function routeTargets(): string[] {
   const targets = ROUTE_CONTRACTS.flatMap((route) => [
     examplePath(route),
     ...(MORE_QUERIES[route.operationId] ?? []).map((q) => (q ? `${route.path}?${q}` : route.path)),
@@ -70,7 +63,7 @@ export function routeTargets(): string[] {
 }
 
 /** The free pages beside the API: the site, its machine-readable documents, a snapshot page, the feed. */
-export const PAGES = [
+const PAGES = [
   '/',
   '/llms.txt',
   '/openapi.json',
@@ -105,7 +98,7 @@ interface Echo {
  * the ETag and Last-Modified the same server's first answer gave (a coded answer's tag too), the old server's ETag
  * (a tag kept from before the change still matches), `*` and a stale tag.
  */
-export function variantsOf(target: string): Case[] {
+function variantsOf(target: string): Case[] {
   const get = `GET ${target}`;
   const br = `${get} [br]`;
   const etag: Echo = { of: get, header: 'etag', as: 'If-None-Match' };

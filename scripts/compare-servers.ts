@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { routeCases } from './compare-corpus.ts';
 import { edgeCases } from './compare-corpus-edges.ts';
 import { mcpCases } from './compare-corpus-mcp.ts';
-import { type Case, type Normalise, type Target, compareExchanges, exchange } from './compare-wire.ts';
+import { type Case, type Normalise, type Target, clip, compareExchanges, exchange } from './compare-wire.ts';
 
 const USAGE =
   'usage: compare-servers --old http://127.0.0.1:PORT --new http://127.0.0.1:PORT2 ' +
@@ -40,10 +40,7 @@ function corpus(): Case[] {
   return cases;
 }
 
-const oneLine = (text: string, max = 400) => {
-  const line = text.replace(/[\r\n]+/g, ' ');
-  return line.length > max ? `${line.slice(0, max)}...` : line;
-};
+const oneLine = (text: string, max = 400) => clip(text.replace(/[\r\n]+/g, ' '), max);
 
 async function main(): Promise<number> {
   const { values } = parseArgs({

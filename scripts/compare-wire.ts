@@ -4,7 +4,7 @@
 // host:port (a client names the server it calls in Host, so an answer may repeat it), read as described at READINGS.
 import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { responseEnd } from '../tests/support/raw-http.ts';
+import { responseEnd, unchunked } from '../tests/support/raw-http.ts';
 
 /** A server as a case sees it: where it listens, the Host a client names it by, and its answers so far. */
 export interface Target {
@@ -147,6 +147,13 @@ function normalised(answer: Buffer, n: Normalise, side: 0 | 1, reading: Reading)
 const sameRead = (a: Buffer, b: Buffer, n: Normalise) =>
   READINGS.find((r) => normalised(a, n, 0, r) === normalised(b, n, 1, r));
 
+/** A header of an answer (its first, by name in any case), or undefined. */
+export function headerOf(answer: Buffer | undefined, name: string): string | undefined {
+  if (!answer) return undefined;
+  const head = answer.subarray(0, Math.max(0, answer.indexOf('\r\n\r\n'))).toString('latin1');
+  return new RegExp(`\r\n${name}: *([^\r]*)`, 'i').exec(head)?.[1];
+}
+
 /** The answer's body with its framing and coding undone, or null where it cannot be. */
 function decodedBody(answer: Buffer): { head: string; body: Buffer } | null {
   const headEnd = answer.indexOf('\r\n\r\n');
@@ -155,7 +162,7 @@ function decodedBody(answer: Buffer): { head: string; body: Buffer } | null {
   let body = answer.subarray(headEnd + 4);
   try {
     if (/\r\nTransfer-Encoding: *chunked/i.test(head)) body = unchunked(body);
-    const coding = /\r\nContent-Encoding: *([^\r]*)/i.exec(head)?.[1].trim();
+    const coding = headerOf(answer, 'Content-Encoding')?.trim();
     if (coding === 'br') body = brotliDecompressSync(body);
     else if (coding === 'gzip') body = gunzipSync(body);
     else if (coding) return null;
@@ -163,18 +170,6 @@ function decodedBody(answer: Buffer): { head: string; body: Buffer } | null {
     return null;
   }
   return { head, body };
-}
-
-/** A chunked body's data, its framing dropped (the server sends no trailers). */
-function unchunked(body: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  for (let at = 0; ;) {
-    const lineEnd = body.indexOf('\r\n', at);
-    const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 4 + size;
-  }
 }
 
 /**
@@ -245,4 +240,4 @@ function describe(a: string, b: string): string {
   return `body (${x.body.length} | ${y.body.length} bytes) parts at byte ${at}: ${around(x.body)} | ${around(y.body)}`;
 }
 
-const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}...` : text);
+export const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max)}...` : text);

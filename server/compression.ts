@@ -5,7 +5,7 @@
 // answer made for one request (an MCP answer with its id) at a fast level.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { codedEtag } from '../api/conditional.ts';
-import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
+import { type WireAnswer, bodyBytes, partsLength } from '../api/wire-answer.ts';
 import { remembered } from './remembered.ts';
 
 export type Coding = 'br' | 'gzip';
@@ -88,11 +88,7 @@ export function varying(headers: Record<string, string>): Record<string, string>
 }
 
 /** The headers of the encoded form: Content-Encoding, its own Content-Length and ETag (same places), Vary. */
-export function encodedHeaders(
-  headers: Record<string, string>,
-  coding: Coding,
-  length: number,
-): Record<string, string> {
+function encodedHeaders(headers: Record<string, string>, coding: Coding, length: number): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name in headers)
     out[name] =
@@ -118,10 +114,26 @@ export interface CodedAnswer extends WireAnswer {
  */
 export function codedAnswer(answer: WireAnswer, getBody?: Uint8Array): CodedAnswer {
   const length = Number(answer.headers['content-length'] ?? partsLength(answer));
-  const body = answer.parts.length === 1 ? answer.parts[0] : Buffer.concat(answer.parts);
+  const body = bodyBytes(answer);
   const source = getBody ?? (body.length ? body : null);
   const varies = source !== null && compressible(answer.headers, length);
   return { ...answer, headers: varies ? varying(answer.headers) : answer.headers, varies, source, encoded: {} };
+}
+
+/**
+ * An answer made for one request, in `coding` when it is worth compressing (`encode` makes the coded body), else as it
+ * is, saying Vary when it could have been (a HEAD answer, whose body is not there to encode, too).
+ */
+export function inCodingFor(
+  answer: WireAnswer,
+  coding: Coding | null,
+  encode: (body: Buffer, coding: Coding) => Buffer,
+): WireAnswer {
+  const length = partsLength(answer);
+  if (!compressible(answer.headers, Number(answer.headers['content-length'] ?? length))) return answer;
+  if (!coding || !length) return { ...answer, headers: varying(answer.headers) };
+  const body = encode(bodyBytes(answer), coding);
+  return { status: answer.status, headers: encodedHeaders(answer.headers, coding, body.length), parts: [body] };
 }
 
 /** The answer in `coding` (made on first use, then kept): itself when not negotiated or not offered compressed. */

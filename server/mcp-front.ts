@@ -9,7 +9,7 @@ import { mcpAnswer } from '../api/mcp/lazy-handler.ts';
 import type { McpFastPath } from '../api/mcp/fast.ts';
 import { MCP_PATH } from '../api/paths.ts';
 import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
-import { type Coding, compress, compressible, encodedHeaders, varying } from './compression.ts';
+import { type Coding, compress, inCodingFor } from './compression.ts';
 import { hostProblemOf, listensOnLoopback, mcpHostAllowed, toRequest } from './request-target.ts';
 import { writeWire } from './send.ts';
 import type { SimpleRequest } from './simple-request.ts';
@@ -31,17 +31,9 @@ function bodyBytes(req: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
   });
 }
 
-/**
- * An MCP answer in `coding` when worth it (compressed for this one request: its id is in it), else as it is, saying
- * Vary when it could have been.
- */
-function mcpInCoding(answer: WireAnswer, coding: Coding | null): WireAnswer {
-  const length = partsLength(answer);
-  if (!compressible(answer.headers, length)) return answer;
-  if (!coding) return { ...answer, headers: varying(answer.headers) };
-  const body = compress(answer.parts.length === 1 ? answer.parts[0] : Buffer.concat(answer.parts), coding, 'fast');
-  return { status: answer.status, headers: encodedHeaders(answer.headers, coding, body.length), parts: [body] };
-}
+/** An MCP answer in `coding` when worth it, compressed for this one request (its id is in it: never kept). */
+const mcpInCoding = (answer: WireAnswer, coding: Coding | null): WireAnswer =>
+  inCodingFor(answer, coding, (body, chosen) => compress(body, chosen, 'fast'));
 
 /**
  * An MCP answer with its length declared (a complete JSON body: no chunked framing); one without a body as Node ends

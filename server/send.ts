@@ -3,8 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import { codedEtag } from '../api/conditional.ts';
 import { internalError } from '../api/errors.ts';
-import { type WireAnswer, partsLength } from '../api/wire-answer.ts';
-import { type Coding, compressible, encodedBody, encodedHeaders, varying } from './compression.ts';
+import type { WireAnswer } from '../api/wire-answer.ts';
+import { type Coding, compressible, encodedBody, inCodingFor, varying } from './compression.ts';
 
 /** Writes a wire answer: its headers as they are, its parts in one write, nothing copied. */
 export function writeWire(res: ServerResponse, { status, headers, parts }: WireAnswer): void {
@@ -28,16 +28,11 @@ function notModifiedInCoding({ headers, representation }: WireAnswer, coding: Co
  */
 export function send(res: ServerResponse, answer: WireAnswer, coding: Coding | null = null): void {
   if (answer.status === 304) return void res.writeHead(304, notModifiedInCoding(answer, coding)).end();
-  const length = partsLength(answer);
-  if (!compressible(answer.headers, Number(answer.headers['content-length'] ?? length))) return writeWire(res, answer);
-  if (!coding || !length) return writeWire(res, { ...answer, headers: varying(answer.headers) });
-  const encoded = encodedBody(
-    answer.parts.length === 1 ? answer.parts[0] : Buffer.concat(answer.parts),
-    coding,
-    'fast',
+  // A body the handler keeps (a shard's, a priced answer computed once) is compressed once per coding.
+  writeWire(
+    res,
+    inCodingFor(answer, coding, (body, chosen) => encodedBody(body, chosen, 'fast')),
   );
-  res.writeHead(answer.status, encodedHeaders(answer.headers, coding, encoded.length));
-  res.end(encoded);
 }
 
 /** A plain-text answer for paths outside the API. */

@@ -45,7 +45,7 @@ import {
 import { AnswerCache } from '../answer-cache.ts';
 import { MCP_PAYMENT_META } from '../payment/mcp-keys.ts';
 import { PaidCallPath, type PaidPathOptions, unpaid } from './paid-fast.ts';
-import type { WireAnswer } from '../wire-answer.ts';
+import { type WireAnswer, bodyBytes } from '../wire-answer.ts';
 import { idSpan } from './id-bytes.ts';
 
 /**
@@ -398,7 +398,7 @@ function spliced(kept: Kept, id: string | number): WireAnswer {
 function succeeded(answer: WireAnswer): boolean {
   if (answer.status !== 200) return false;
   try {
-    const message = JSON.parse(Buffer.concat(answer.parts).toString('utf8')) as { result?: { isError?: unknown } };
+    const message = JSON.parse(bodyBytes(answer).toString('utf8')) as { result?: { isError?: unknown } };
     return isObject(message.result) && !message.result.isError;
   } catch {
     return false;
@@ -410,6 +410,6 @@ function same(a: WireAnswer, b: WireAnswer): boolean {
   return (
     a.status === b.status &&
     JSON.stringify(Object.entries(a.headers)) === JSON.stringify(Object.entries(b.headers)) &&
-    Buffer.concat(a.parts).equals(Buffer.concat(b.parts))
+    bodyBytes(a).equals(bodyBytes(b))
   );
 }

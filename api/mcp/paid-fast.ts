@@ -10,7 +10,7 @@
 // paid answers, refusals and tool errors written here byte for byte the SDK's.
 import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
 import { MCP_PAYMENT_META } from '../payment/mcp-keys.ts';
-import type { WireAnswer } from '../wire-answer.ts';
+import { type WireAnswer, bodyBytes } from '../wire-answer.ts';
 
 /** A paid call the fast path took (api/mcp/fast.ts checked everything but the payment, which the gate checks). */
 export interface PaidCall {
@@ -112,7 +112,7 @@ export class PaidCallPath {
    */
   async #prove(call: PaidCall, sample: () => Request, sampleId: string): Promise<Writing | null> {
     const sdk = await this.#options.sdk(sample());
-    const body = Buffer.concat(sdk.parts);
+    const body = bodyBytes(sdk);
     let serverInfo: unknown;
     try {
       const message = JSON.parse(body.toString('utf8')) as { result?: { _meta?: Record<string, unknown> } };
@@ -122,7 +122,7 @@ export class PaidCallPath {
     }
     const writing: Writing = { status: sdk.status, headers: sdk.headers, modern: call.modern, serverInfo };
     const ours = written(writing, await this.#options.call(call.name, call.args, unpaid(call.meta)), sampleId);
-    const same = ours.status === sdk.status && Buffer.concat(ours.parts).equals(body);
+    const same = ours.status === sdk.status && bodyBytes(ours).equals(body);
     return same ? writing : null;
   }
 }

@@ -115,18 +115,19 @@ export function parseResponse(raw: Buffer): { statusLine: string; headers: [stri
   const headers = lines.map(
     (l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string],
   );
-  let body = raw.subarray(headerEnd + 4);
-  if (headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v === 'chunked')) {
-    const parts: Buffer[] = [];
-    let at = 0;
-    for (;;) {
-      const lineEnd = body.indexOf('\r\n', at);
-      const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
-      if (!size) break;
-      parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
-      at = lineEnd + 2 + size + 2;
-    }
-    body = Buffer.concat(parts);
+  const body = raw.subarray(headerEnd + 4);
+  const chunked = headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v === 'chunked');
+  return { statusLine, headers, body: chunked ? unchunked(body) : body };
+}
+
+/** A chunked body's data, its framing dropped (no trailers). */
+export function unchunked(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; ;) {
+    const lineEnd = body.indexOf('\r\n', at);
+    const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!size) return Buffer.concat(parts);
+    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
   }
-  return { statusLine, headers, body };
 }
